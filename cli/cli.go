@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Version is the prosewash release. Built-in providers report it as theirs.
+const Version = "0.1.0"
+
+// env is what every command receives: the streams and the output helpers.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	ui     *ui
+	color  string
+}
+
+type command struct {
+	name    string
+	args    string // synopsis after the name
+	summary string
+	help    string // extra text for "prosewash help NAME"
+	run     func(e *env, args []string) error
+	hidden  bool
+}
+
+func commands() []command {
+	return []command{
+		{name: "check", args: "[--format text|json] PATH...", summary: "report invisible carriers and the region each sits in", run: runCheck},
+		{name: "clean", args: "[FILE...]", summary: "remove carriers from the prose regions of files", run: runClean},
+		{name: "classify", args: "FILE [--show]", summary: "show how a file splits into prose, directive and runtime regions", run: runClassify},
+		{name: "provider", args: "ID", summary: "run a built-in provider (speaks the provider protocol on stdin/stdout)", run: runProvider, hidden: true},
+		{name: "version", summary: "print the version", run: runVersion},
+		{name: "help", args: "[COMMAND]", summary: "show help", run: nil},
+	}
+}
+
+// Main runs prosewash with args (without the program name) and returns the
+// process exit status. It never calls os.Exit.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	colour := "auto"
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		a := args[0]
+		switch {
+		case a == "--help" || a == "-h":
+			printHelp(stdout, "")
+			return exitOK
+		case a == "--version":
+			args = []string{"version"}
+			continue
+		case strings.HasPrefix(a, "--color="):
+			colour = strings.TrimPrefix(a, "--color=")
+		case a == "--color" && len(args) > 1:
+			colour = args[1]
+			args = args[1:]
+		default:
+			u := newUI(stdout, stderr, colour)
+			u.errorf("unknown option %s", a)
+			u.hintf("run 'prosewash --help'")
+			return exitUsage
+		}
+		args = args[1:]
+	}
+	u := newUI(stdout, stderr, colour)
+	if colour != "auto" && colour != "always" && colour != "never" {
+		u.errorf("--color must be auto, always or never, not %q", colour)
+		return exitUsage
+	}
+	if len(args) == 0 {
+		printHelp(stderr, "")
+		return exitUsage
+	}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, ui: u, color: colour}
+	name := args[0]
+	if name == "help" {
+		topic := ""
+		if len(args) > 1 {
+			topic = args[1]
+		}
+		printHelp(stdout, topic)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name != name || c.run == nil {
+			continue
+		}
+		defer func() {
+			// A bug must not turn into a Go stack trace in a user's terminal
+			// or a hook's stdout; report it and exit like any other error.
+			if r := recover(); r != nil {
+				u.errorf("internal error in %s: %v", name, r)
+				code = exitUsage
+			}
+		}()
+		err := c.run(e, args[1:])
+		if err != nil && !silent(err) && err.Error() != "" {
+			var ue *usageError
+			u.errorf("%s", err)
+			if errors.As(err, &ue) {
+				u.hintf("run 'prosewash help %s'", name)
+			}
+		}
+		return exitCode(err)
+	}
+	u.errorf("unknown command %q", name)
+	u.hintf("run 'prosewash --help'")
+	return exitUsage
+}
+
+// newFlags returns a flag set whose errors become usage errors instead of
+// printing and exiting.
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses flags anywhere in args (flags after paths are allowed;
+// "--" ends flags).
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, flag.ErrHelp
+			}
+			return nil, usagef("%s: %v", fs.Name(), err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func printHelp(w io.Writer, topic string) {
+	if topic != "" {
+		for _, c := range commands() {
+			if c.name == topic {
+				fmt.Fprintf(w, "usage: prosewash %s %s\n\n%s\n", c.name, c.args, c.summary)
+				if c.help != "" {
+					fmt.Fprintf(w, "\n%s\n", c.help)
+				}
+				return
+			}
+		}
+		fmt.Fprintf(w, "prosewash: no help for %q\n", topic)
+		return
+	}
+	fmt.Fprintf(w, "prosewash %s: clean what AI coding agents write, without becoming a new source of bugs\n\n", Version)
+	fmt.Fprintf(w, "usage: prosewash [--color auto|always|never] COMMAND [ARGS]\n\nCOMMANDS\n")
+	for _, c := range commands() {
+		if c.hidden {
+			continue
+		}
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun 'prosewash help COMMAND' for a command's options.\n\n%s\n\n%s\n", envHelp, exitStatusHelp)
+}
+
+const envHelp = `ENVIRONMENT
+  NO_COLOR              disable colour
+  PROSEWASH_STATE_DIR   where journals, backups and records live (default: the XDG state dir)`

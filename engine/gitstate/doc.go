@@ -1,0 +1,2 @@
+// Package gitstate reads repository state through go-git (HEAD, in-progress operations) without ever writing to it.
+package gitstate

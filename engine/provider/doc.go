@@ -1,0 +1,2 @@
+// Package provider loads provider definitions, resolves capabilities and runs providers as subprocesses over a JSON protocol.
+package provider

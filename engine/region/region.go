@@ -1,0 +1,274 @@
+package region
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Kind says what a region is and therefore who may touch it.
+//
+// The zero value is Runtime on purpose: a byte nobody classified is treated as
+// the riskiest kind.
+type Kind uint8
+
+const (
+	// Runtime bytes are code, literals, docstrings, fixtures, front matter:
+	// anything the program or a tool reads at run time. Never cleaned by the
+	// safe pipeline; carriers found here are only reported.
+	Runtime Kind = iota
+	// Directive bytes are comments that a tool reads (# noqa, //go:build,
+	// shebang, coding cookie, any comment that starts like "word:"). Never touched.
+	Directive
+	// Prose bytes are narrative comments and documentation text. They may be cleaned.
+	Prose
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Prose:
+		return "prose"
+	case Directive:
+		return "directive"
+	default:
+		return "runtime"
+	}
+}
+
+// ParseKind is the inverse of [Kind.String].
+func ParseKind(s string) (Kind, error) {
+	switch s {
+	case "prose":
+		return Prose, nil
+	case "directive":
+		return Directive, nil
+	case "runtime":
+		return Runtime, nil
+	}
+	return Runtime, fmt.Errorf("unknown region kind %q (want prose, directive or runtime)", s)
+}
+
+// Region is the half-open byte range [Start, End) of one kind.
+type Region struct {
+	Start, End int
+	Kind       Kind
+	// Why is a short human reason shown by "classify --show", e.g. "comment",
+	// "directive: # noqa", "string literal", "fenced code".
+	Why string
+}
+
+// Len is the region's length in bytes.
+func (r Region) Len() int { return r.End - r.Start }
+
+// Map is a classified file: Regions partition [0, Size) in order, with no gaps
+// and no overlaps.
+type Map struct {
+	Lang    string
+	Size    int
+	Regions []Region
+}
+
+// At returns the region holding byte offset off. off must be in [0, Size).
+func (m *Map) At(off int) Region {
+	i := sort.Search(len(m.Regions), func(i int) bool { return m.Regions[i].End > off })
+	if i == len(m.Regions) {
+		return Region{Start: off, End: off, Kind: Runtime, Why: "outside the file"}
+	}
+	return m.Regions[i]
+}
+
+// Spans returns the regions of kind k, adjacent ones merged.
+func (m *Map) Spans(k Kind) []Region {
+	var out []Region
+	for _, r := range m.Regions {
+		if r.Kind != k || r.Len() == 0 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].End == r.Start {
+			out[n-1].End = r.End
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// Check verifies the partition invariant. Classifiers are tested with it and
+// the engine calls it before trusting a map.
+func (m *Map) Check() error {
+	pos := 0
+	for i, r := range m.Regions {
+		if r.Start != pos {
+			return fmt.Errorf("region %d starts at %d, want %d", i, r.Start, pos)
+		}
+		if r.End < r.Start {
+			return fmt.Errorf("region %d ends at %d before it starts at %d", i, r.End, r.Start)
+		}
+		pos = r.End
+	}
+	if pos != m.Size {
+		return fmt.Errorf("regions end at %d, file size is %d", pos, m.Size)
+	}
+	return nil
+}
+
+// Builder assembles a Map from marked spans; every byte not marked is Runtime.
+// Later marks never override earlier ones where they overlap: callers mark the
+// safer kinds first.
+type Builder struct {
+	size  int
+	marks []Region
+}
+
+// NewBuilder starts a map for a file of size bytes.
+func NewBuilder(size int) *Builder { return &Builder{size: size} }
+
+// Mark records [start, end) as kind k. Empty or out-of-range spans are clipped.
+func (b *Builder) Mark(start, end int, k Kind, why string) {
+	if start < 0 {
+		start = 0
+	}
+	if end > b.size {
+		end = b.size
+	}
+	if end <= start {
+		return
+	}
+	b.marks = append(b.marks, Region{Start: start, End: end, Kind: k, Why: why})
+}
+
+// Map returns the partition. Overlaps resolve to the riskier kind
+// (Runtime > Directive > Prose), so a classifier bug can only make the tool
+// more timid, never bolder.
+func (b *Builder) Map(lang string) *Map {
+	m := &Map{Lang: lang, Size: b.size}
+	if b.size == 0 {
+		return m
+	}
+	// Sweep over boundaries; sizes are small enough that sorting edges is cheap.
+	edges := make([]int, 0, 2*len(b.marks)+2)
+	edges = append(edges, 0, b.size)
+	for _, r := range b.marks {
+		edges = append(edges, r.Start, r.End)
+	}
+	sort.Ints(edges)
+	edges = dedupInts(edges)
+	marks := append([]Region(nil), b.marks...)
+	sort.SliceStable(marks, func(i, j int) bool { return marks[i].Start < marks[j].Start })
+	active := []Region{}
+	next := 0
+	for i := 0; i+1 < len(edges); i++ {
+		lo, hi := edges[i], edges[i+1]
+		for next < len(marks) && marks[next].Start <= lo {
+			active = append(active, marks[next])
+			next++
+		}
+		kept := active[:0]
+		for _, r := range active {
+			if r.End > lo {
+				kept = append(kept, r)
+			}
+		}
+		active = kept
+		cur := Region{Start: lo, End: hi, Kind: Runtime, Why: "code"}
+		first := true
+		for _, r := range active {
+			if first || risk(r.Kind) > risk(cur.Kind) {
+				cur.Kind, cur.Why = r.Kind, r.Why
+				first = false
+			}
+		}
+		if n := len(m.Regions); n > 0 && m.Regions[n-1].Kind == cur.Kind && m.Regions[n-1].Why == cur.Why {
+			m.Regions[n-1].End = hi
+			continue
+		}
+		m.Regions = append(m.Regions, cur)
+	}
+	return m
+}
+
+func risk(k Kind) int {
+	switch k {
+	case Prose:
+		return 0
+	case Directive:
+		return 1
+	}
+	return 2
+}
+
+func dedupInts(s []int) []int {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// ErrUnsupported is wrapped by [UnsupportedError].
+var ErrUnsupported = errors.New("no classifier for this file type")
+
+// UnsupportedError says a file has no classifier. Such files are refused by
+// clean, never treated as prose.
+type UnsupportedError struct {
+	Path string
+	Ext  string
+}
+
+func (e *UnsupportedError) Error() string {
+	ext := e.Ext
+	if ext == "" {
+		ext = "(no extension)"
+	}
+	return fmt.Sprintf("%s: no classifier for %s files; refused, not treated as prose", e.Path, ext)
+}
+
+func (e *UnsupportedError) Unwrap() error { return ErrUnsupported }
+
+// Classifier classifies one file's bytes. It must return a map satisfying
+// [Map.Check] for any input, and never panic.
+type Classifier func(src []byte) (*Map, error)
+
+// Language names the classifier for path, or "" when there is none.
+func Language(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".py", ".pyi":
+		return "python"
+	case ".md", ".markdown":
+		return "markdown"
+	case ".txt":
+		return "text"
+	case ".go":
+		return "go"
+	}
+	return ""
+}
+
+// Classify splits src, the content of path, into regions.
+func Classify(path string, src []byte) (*Map, error) {
+	lang := Language(path)
+	var c Classifier
+	switch lang {
+	case "python":
+		c = classifyPython
+	case "markdown", "text":
+		c = classifyMarkdown
+	case "go":
+		c = func(src []byte) (*Map, error) { return classifyGo(path, src) }
+	default:
+		return nil, &UnsupportedError{Path: path, Ext: filepath.Ext(path)}
+	}
+	m, err := c(src)
+	if err != nil {
+		return nil, fmt.Errorf("classify %s: %w", path, err)
+	}
+	m.Lang = lang
+	if err := m.Check(); err != nil {
+		return nil, fmt.Errorf("classify %s: internal error: %w", path, err)
+	}
+	return m, nil
+}

@@ -1,0 +1,2 @@
+// Package report renders the result of a run for humans and machines.
+package report
