@@ -1,0 +1,138 @@
+package clean
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"unicode/utf8"
+
+	"github.com/prosewash/prosewash/engine/region"
+)
+
+// Target is a file a run may touch.
+type Target struct {
+	Path string // absolute
+	Rel  string // as shown to the user
+	// Expect is the hex SHA-256 an attribution record holds for the file;
+	// empty for an explicit target (the user's instruction, not a claim).
+	Expect string
+}
+
+// DefaultMaxSize bounds what clean reads: prose files larger than this are
+// not agent output worth cleaning in place.
+const DefaultMaxSize = 8 << 20
+
+// Load reads and checks a target. A file that cannot be cleaned safely comes
+// back Refused with the reason; it is never half-read.
+func Load(t Target, maxSize int64) *File {
+	f := &File{Path: t.Path, Rel: t.Rel, Lang: region.Language(t.Path)}
+	if maxSize <= 0 {
+		maxSize = DefaultMaxSize
+	}
+	fi, err := os.Lstat(t.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f.refuse("does not exist")
+		return f
+	case err != nil:
+		f.refuse("cannot read: %v", unwrapPath(err))
+		return f
+	case fi.Mode()&fs.ModeSymlink != 0:
+		f.refuse("is a symlink; name the file it points to")
+		return f
+	case fi.IsDir():
+		f.refuse("is a directory; name the files to clean")
+		return f
+	case !fi.Mode().IsRegular():
+		f.refuse("is not a regular file")
+		return f
+	case fi.Size() > maxSize:
+		f.refuse("is %s, over the %s limit", human(fi.Size()), human(maxSize))
+		return f
+	}
+	if n := linkCount(fi); n > 1 {
+		f.refuse("has %d hard links; replacing it would break them", n)
+		return f
+	}
+	data, err := os.ReadFile(t.Path)
+	if err != nil {
+		f.refuse("cannot read: %v", unwrapPath(err))
+		return f
+	}
+	f.Orig, f.Cur = data, data
+	if t.Expect != "" {
+		sum := sha256.Sum256(data)
+		if hex.EncodeToString(sum[:]) != t.Expect {
+			f.refuse("changed since it was recorded (someone else edited it); skipped")
+			return f
+		}
+	}
+	if f.Lang == "" {
+		ext := extOf(t.Path)
+		if ext == "" {
+			ext = "extension-less"
+		}
+		f.refuse("no classifier for %s files; refused, not treated as prose", ext)
+		return f
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		line, col := LineCol(data, i)
+		f.refuse("contains a NUL byte at %d:%d; binary files are not cleaned", line, col)
+		return f
+	}
+	if !utf8.Valid(data) {
+		off := firstInvalid(data)
+		line, col := LineCol(data, off)
+		f.refuse("invalid UTF-8 at %d:%d (byte %d); not cleaned", line, col, off)
+		return f
+	}
+	m, err := region.Classify(t.Path, data)
+	if err != nil {
+		f.refuse("%v", err)
+		return f
+	}
+	f.origMap = m
+	return f
+}
+
+func firstInvalid(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+func extOf(p string) string {
+	for i := len(p) - 1; i >= 0 && p[i] != '/' && p[i] != os.PathSeparator; i-- {
+		if p[i] == '.' {
+			return p[i:]
+		}
+	}
+	return ""
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func human(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

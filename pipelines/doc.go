@@ -1,0 +1,2 @@
+// Package pipelines embeds the shipped pipeline definitions: safe and full.
+package pipelines
