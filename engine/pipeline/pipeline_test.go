@@ -176,7 +176,7 @@ func TestResolveAmbiguityAndShippedIsolation(t *testing.T) {
 
 func TestParseRefuses(t *testing.T) {
 	tests := []struct {
-		shipped bool
+		shipped        bool
 		id, body, want string
 	}{
 		{false, "mine", stUnicode, "must be custom/<name>"},
