@@ -1,0 +1,2 @@
+// Package approval records the user's answer to "may prosewash run on its own?" with a fingerprint of exactly what was approved.
+package approval

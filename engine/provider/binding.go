@@ -1,0 +1,182 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Binding is what a provider definition is bound to: the exact program an
+// approval covers. Changing the bound script or binary changes the binding,
+// which lapses any approval that included it.
+type Binding struct {
+	Kind    string `json:"kind"` // shipped, script, binary, unbound
+	Path    string `json:"path,omitempty"`
+	Version string `json:"version,omitempty"`
+	Hash    string `json:"sha256,omitempty"`
+	Why     string `json:"why,omitempty"` // for unbound: why it cannot be bound
+}
+
+// Binding kinds.
+const (
+	BoundShipped = "shipped"
+	BoundScript  = "script"
+	BoundBinary  = "binary"
+	Unbound      = "unbound"
+)
+
+// Bindable reports whether the binding pins what runs; an unbound provider
+// needs confirmation on every run and is never eligible for automatic mode.
+func (b Binding) Bindable() bool { return b.Kind != Unbound }
+
+func (b Binding) String() string {
+	switch b.Kind {
+	case BoundShipped:
+		return "shipped@" + b.Version
+	case BoundScript:
+		return fmt.Sprintf("script %s sha256:%s", b.Path, short(b.Hash))
+	case BoundBinary:
+		return fmt.Sprintf("binary %s %s sha256:%s", b.Path, b.Version, short(b.Hash))
+	}
+	return "unbound (" + b.Why + ")"
+}
+
+func short(h string) string {
+	if len(h) > 16 {
+		return h[:16]
+	}
+	return h
+}
+
+var interpreter = regexp.MustCompile(`^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|sh|bash|dash|zsh|ksh|fish|ruby|perl|php|pwsh|powershell|lua|Rscript|osascript|env)(\.exe)?$`)
+
+// Bind resolves what a definition runs. vars must hold the variables its
+// command uses (provider_dir, prosewash, ...); root is the project root;
+// version is prosewash's own version, which shipped providers share.
+func Bind(def *Definition, vars map[string]string, root, version string) Binding {
+	if def.Shipped {
+		return Binding{Kind: BoundShipped, Version: version}
+	}
+	argv, err := Expand(def.Command, withPlaceholders(vars))
+	if err != nil || len(argv) == 0 {
+		return Binding{Kind: Unbound, Why: "its command cannot be expanded"}
+	}
+	prog, err := exec.LookPath(argv[0])
+	if err != nil {
+		return Binding{Kind: Unbound, Why: fmt.Sprintf("program %q not found", argv[0])}
+	}
+	if interpreter.MatchString(filepath.Base(prog)) {
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() {
+				return bindFile(BoundScript, a, root, "")
+			}
+			break
+		}
+		return Binding{Kind: Unbound, Why: fmt.Sprintf("bare interpreter %s with no script file to bind", filepath.Base(prog))}
+	}
+	if inside(root, prog) {
+		return bindFile(BoundScript, prog, root, "")
+	}
+	return bindFile(BoundBinary, prog, root, probeVersion(def, prog))
+}
+
+func bindFile(kind, path, root, version string) Binding {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return Binding{Kind: Unbound, Why: fmt.Sprintf("cannot resolve %s", path)}
+	}
+	h, err := hashFile(real)
+	if err != nil {
+		return Binding{Kind: Unbound, Why: fmt.Sprintf("cannot read %s", path)}
+	}
+	shown := real
+	if rr, err := filepath.EvalSymlinks(root); err == nil && inside(rr, real) {
+		shown, _ = filepath.Rel(rr, real)
+		shown = filepath.ToSlash(shown)
+	}
+	return Binding{Kind: kind, Path: shown, Version: version, Hash: h}
+}
+
+func inside(root, p string) bool {
+	rr, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		rr = root
+	}
+	rp, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		rp = p
+	}
+	rel, err := filepath.Rel(rr, rp)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func hashFile(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// probeVersion runs the definition's version probe (or PROGRAM --version)
+// and keeps its first line.
+func probeVersion(def *Definition, prog string) string {
+	argv := []string{prog, "--version"}
+	if len(def.Probe) > 0 {
+		if a, err := Expand(def.Probe, map[string]string{}); err == nil {
+			argv = a
+		}
+	}
+	out, err := ProbeOutput(argv)
+	if err != nil {
+		return "version unknown"
+	}
+	return out
+}
+
+// ProbeOutput runs argv briefly and returns the first line of its output.
+func ProbeOutput(argv []string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin = nil
+	setProcessGroup(cmd)
+	cmd.WaitDelay = time.Second
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(out.String()), "\n")
+	if len(line) > 120 {
+		line = line[:120]
+	}
+	return line, nil
+}
+
+// withPlaceholders fills variables that only exist at run time (input and
+// output files) so a command can be expanded for binding.
+func withPlaceholders(vars map[string]string) map[string]string {
+	m := map[string]string{"input": "", "output": "", "model": "", "profile": "", "endpoint": ""}
+	for k, v := range vars {
+		m[k] = v
+	}
+	return m
+}
