@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite testscript golden files (cmp) from actual output")
+
+// TestMain lets the test binary act as the real prosewash command inside
+// scripts: "exec prosewash ..." runs Main in a fresh process, exactly as
+// users and hooks do.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"prosewash": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs every testdata/script/*.txtar against the real binary with
+// real git. Scripts that need a tool declare it with [exec:tool] conditions,
+// which skip with the tool's name.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "testdata", "script"),
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			// A private state dir and config home per script: no test
+			// ever sees the developer's real state or config.
+			env.Setenv("PROSEWASH_STATE_DIR", filepath.Join(env.WorkDir, ".state"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
+			env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
+			env.Setenv("NO_COLOR", "1")
+			env.Setenv("GIT_AUTHOR_NAME", "t")
+			env.Setenv("GIT_AUTHOR_EMAIL", "t@example.invalid")
+			env.Setenv("GIT_COMMITTER_NAME", "t")
+			env.Setenv("GIT_COMMITTER_EMAIL", "t@example.invalid")
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			return os.MkdirAll(filepath.Join(env.WorkDir, ".home"), 0o755)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits": cmdExits,
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "unix":
+				return runtime.GOOS != "windows", nil
+			case "root":
+				return os.Geteuid() == 0, nil
+			}
+			if name, ok := cutPrefix(cond, "tool:"); ok {
+				_, err := exec.LookPath(name)
+				return err == nil, nil
+			}
+			return false, nil
+		},
+	})
+}
+
+// cmdExits runs a program and asserts its exit status:
+//
+//	exits 3 prosewash clean a.md
+//
+// Its stdout and stderr are checked with the usual stdout/stderr commands.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad code %q", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+}
+
+func cutPrefix(s, p string) (string, bool) {
+	if len(s) >= len(p) && s[:len(p)] == p {
+		return s[len(p):], true
+	}
+	return "", false
+}
