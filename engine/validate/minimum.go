@@ -211,4 +211,3 @@ func checkGo(f Candidate) (Status, string) {
 	}
 	return Failed, "does not parse as Go: " + err.Error()
 }
-
