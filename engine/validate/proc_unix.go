@@ -13,7 +13,7 @@ import (
 type group struct{ cmd *exec.Cmd }
 
 func newGroup(cmd *exec.Cmd) *group {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupAttr()
 	return &group{cmd: cmd}
 }
 

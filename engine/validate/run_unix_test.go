@@ -211,3 +211,18 @@ func TestStripGitEnv(t *testing.T) {
 		}
 	}
 }
+
+func TestRunRelativeProgramInDir(t *testing.T) {
+	needSh(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "check.sh"), []byte("#!/bin/sh\necho checked\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Command{Argv: []string{"./check.sh"}, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK() || res.Tail != "checked\n" {
+		t.Errorf("result = %+v", res)
+	}
+}
