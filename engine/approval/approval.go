@@ -10,11 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/provider"
+	"github.com/prosewash/prosewash/engine/validate"
 )
 
 // Modes a project can run in.
@@ -33,6 +35,9 @@ type Subject struct {
 	Bindings         map[string]provider.Binding // by provider id
 	MaxRewriteStages int
 	Validation       string // configured level
+	// Commands are the validation commands an unattended run executes; a
+	// project edit that changes them must lapse the approval too.
+	Commands validate.Commands
 }
 
 // Fingerprint renders the subject as lines a human can read and hashes
@@ -56,6 +61,18 @@ func Fingerprint(s Subject) (lines []string, sum string) {
 	lines = append(lines,
 		fmt.Sprintf("max_rewrite_stages %d", s.MaxRewriteStages),
 		fmt.Sprintf("validation %s", pipeline.StrongerLevel(s.Validation, s.Pipeline.Demand)))
+	for _, c := range []struct {
+		name string
+		argv []string
+	}{{"format", s.Commands.Format}, {"build", s.Commands.Build}, {"test", s.Commands.Test}} {
+		if len(c.argv) > 0 {
+			q := make([]string, len(c.argv))
+			for i, a := range c.argv {
+				q[i] = strconv.Quote(a)
+			}
+			lines = append(lines, fmt.Sprintf("command %s [%s]", c.name, strings.Join(q, " ")))
+		}
+	}
 	h := sha256.Sum256([]byte(strings.Join(lines, "\n")))
 	return lines, hex.EncodeToString(h[:])
 }

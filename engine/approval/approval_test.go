@@ -56,6 +56,7 @@ func TestFingerprintLapsesOnEveryChange(t *testing.T) {
 			s.Bindings["unicode"] = provider.Binding{Kind: provider.BoundScript, Path: "x.py", Hash: "ab"}
 		},
 		"stage region scope": func(s *Subject) { s.Pipeline.Stages[0].Scope = "runtime" },
+		"test command":       func(s *Subject) { s.Commands.Test = []string{"sh", "other.sh"} },
 	}
 	for name, change := range changes {
 		r2, _ := resolveSafe(t)

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/prosewash/prosewash/engine/config"
 	"github.com/prosewash/prosewash/engine/tomlx"
 )
 
@@ -98,17 +99,6 @@ var (
 	varRef = regexp.MustCompile(`\$\{([a-z_]+)\}`)
 	urlRef = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
 )
-
-// ShellOperator reports whether an argv word would only mean something to a
-// shell. Commands run without one, so such a word is refused rather than
-// passed on as a literal argument that quietly does something else.
-func ShellOperator(w string) bool {
-	switch w {
-	case "|", "||", "&", "&&", ";", ">", ">>", "<", "2>", "2>&1", "&>", "<<", ">|":
-		return true
-	}
-	return strings.Contains(w, "$(") || strings.Contains(w, "`")
-}
 
 // knownVars are the variables an argv element may reference.
 func knownVars() []string {
@@ -222,9 +212,16 @@ func checkArgv(argv []string, field string, bad func(string, string, ...any) err
 	if field == "command" && len(argv) == 0 {
 		return bad(field, "missing: an argv array such as [\"python3\", \"${provider_dir}/clean.py\"]")
 	}
+	if len(argv) > 0 {
+		// Shared with [commands] in the configuration: one definition of
+		// what only a shell would understand.
+		if err := config.CheckArgv(argv); err != nil {
+			return bad(field, "%v", err)
+		}
+	}
 	for i, a := range argv {
-		if ShellOperator(a) {
-			return bad(field, "element %d %q is a shell operator; commands run without a shell: wrap it in a script your project owns", i, a)
+		if strings.Contains(a, "$(") || strings.Contains(a, "`") {
+			return bad(field, "element %d %q is a shell command substitution; commands run without a shell: wrap it in a script your project owns", i, a)
 		}
 		if a == "--allow-remote" || strings.HasPrefix(a, "--allow-remote=") {
 			return bad(field, "element %d: --allow-remote is refused: providers are local only", i)

@@ -53,7 +53,7 @@ func TestParseDefinitionRefuses(t *testing.T) {
 		{"no command", repl(`command = ["python3", "${provider_dir}/shout.py"]`, ``), false, "command: missing"},
 		{"shell pipe", repl(`"${provider_dir}/shout.py"]`, `"x.py", "|", "tee"]`), false, "shell operator"},
 		{"shell and", repl(`"${provider_dir}/shout.py"]`, `"x.py", "&&", "rm"]`), false, "shell operator"},
-		{"command substitution", repl(`"${provider_dir}/shout.py"]`, `"$(whoami)"]`), false, "shell operator"},
+		{"command substitution", repl(`"${provider_dir}/shout.py"]`, `"$(whoami)"]`), false, "command substitution"},
 		{"allow remote", repl(`"${provider_dir}/shout.py"]`, `"x.py", "--allow-remote"]`), false, "--allow-remote is refused"},
 		{"unknown variable", repl(`${provider_dir}`, `${home}`), false, "unknown variable ${home}"},
 		{"remote url in argv", repl(`"${provider_dir}/shout.py"]`, `"x.py", "--base-url", "http://10.0.0.5:11434"]`), false, "not loopback"},
