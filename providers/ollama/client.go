@@ -239,12 +239,12 @@ func (c *client) describe(err error) error {
 	switch {
 	case errors.Is(err, errRedirect):
 		return fmt.Errorf("ollama answered with a redirect: %w", errRedirect)
-	case errors.Is(err, errNotLoopback):
-		return err
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
 		return fmt.Errorf("timed out after %s", c.timeout)
 	case errors.Is(err, context.Canceled):
 		return errors.New("cancelled")
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return errors.New("connection refused: is Ollama running? (start it with: ollama serve)")
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

@@ -262,3 +262,13 @@ func TestBodyBound(t *testing.T) {
 	}
 	// The default bound against a 17 MiB reply is covered by TestServeModes/huge.
 }
+
+func TestNothingListening(t *testing.T) {
+	srv := fakeollama.Start(t, fakeollama.Options{})
+	endpoint := srv.URL
+	srv.Close()
+	_, err := call(t, seams{}, args(endpoint), oneRegion("Use it."))
+	if err == nil || !strings.Contains(err.Error(), "connection refused: is Ollama running?") {
+		t.Fatalf("got %v", err)
+	}
+}

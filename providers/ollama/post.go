@@ -82,6 +82,11 @@ func Accept(input, answer string) (string, string) {
 	if reason := tokenLoss(core, out); reason != "" {
 		return "", reason
 	}
+	if n := newInvisibles(core, out); n > 0 {
+		// The rewrite stage runs after the carrier stage: whatever invisible
+		// character the model adds would reach the file uncleaned.
+		return "", "the model introduced " + plural(n, "invisible or control character")
+	}
 	var b strings.Builder
 	b.WriteString(lead)
 	for i, in := range inLines {
@@ -100,6 +105,44 @@ func Accept(input, answer string) (string, string) {
 	}
 	b.WriteString(trail)
 	return b.String(), ""
+}
+
+// newInvisibles counts the distinct invisible, control and format
+// characters in out that in does not contain.
+func newInvisibles(in, out string) int {
+	seen := map[rune]bool{}
+	for _, r := range in {
+		if invisible(r) {
+			seen[r] = true
+		}
+	}
+	n := 0
+	for _, r := range out {
+		if invisible(r) && !seen[r] {
+			seen[r] = true
+			n++
+		}
+	}
+	return n
+}
+
+// invisible reports whether r is a character a reader cannot see or that
+// is not text: controls other than tab and line breaks, format characters
+// (zero-width, bidi, tags), private use, surrogates, spaces other than
+// U+0020, line and paragraph separators, variation selectors, other default
+// ignorables, noncharacters, and U+FFFD (what invalid UTF-8 decodes to).
+func invisible(r rune) bool {
+	if r > ' ' && r < 0x7f {
+		return false
+	}
+	switch r {
+	case '\t', '\n', '\r', ' ':
+		return false
+	case utf8.RuneError:
+		return true
+	}
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs, unicode.Zs, unicode.Zl, unicode.Zp,
+		unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point, unicode.Noncharacter_Code_Point)
 }
 
 // splitEdges splits s into leading whitespace, the rest, and trailing
@@ -210,6 +253,23 @@ func tokenSet(re *regexp.Regexp, s string, trim string) map[string]bool {
 	return m
 }
 
-func numbers(s string) map[string]bool   { return tokenSet(numberToken, s, "") }
-func urls(s string) map[string]bool      { return tokenSet(urlToken, s, ".,;:!?)]}*_") }
-func codeSpans(s string) map[string]bool { return tokenSet(codeToken, s, "") }
+func numbers(s string) map[string]bool {
+	if !strings.ContainsAny(s, "0123456789") {
+		return nil
+	}
+	return tokenSet(numberToken, s, "")
+}
+
+func urls(s string) map[string]bool {
+	if !strings.Contains(s, "://") {
+		return nil
+	}
+	return tokenSet(urlToken, s, ".,;:!?)]}*_")
+}
+
+func codeSpans(s string) map[string]bool {
+	if !strings.Contains(s, "`") {
+		return nil
+	}
+	return tokenSet(codeToken, s, "")
+}

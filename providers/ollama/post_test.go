@@ -57,6 +57,14 @@ func TestAccept(t *testing.T) {
 		{"two kinds dropped", "Call `Parse()` 3 times.", "Call it thrice.", "", "dropped 1 number and 1 code span"},
 		{"number introduced", "Check the files.", "Check the 3 files.", "", "introduced 1 number"},
 		{"url introduced", "Read the docs.", "Read https://evil.example/docs.", "", "introduced 1 URL"},
+		{"zero-width space introduced", "Use the tool.", "Employ the\u200b tool.", "", "introduced 1 invisible or control character"},
+		{"tag characters introduced", "Use the tool.", "Employ the tool.\U000E0041\U000E0042", "", "introduced 2 invisible or control characters"},
+		{"bidi and nbsp introduced", "Use the tool.", "Employ\u00a0the \u202etool.", "", "introduced 2 invisible"},
+		{"variation selector introduced", "I like it.", "I love it \u2764\ufe0f.", "", "introduced 1 invisible"},
+		{"escape introduced", "Use the tool.", "Employ the \x1b[mtool.", "", "introduced 1 invisible"},
+		{"invalid UTF-8 introduced", "Use the tool.", "Employ the \xff tool.", "", "introduced 1 invisible"},
+		{"invisible kept from input", "Le prix\u202f: 3 €.", "Le coût\u202f: 3 €.", "Le coût\u202f: 3 €.", ""},
+		{"emoji joiner kept from input", "Family 👨\u200d👩 here.", "The family 👨\u200d👩 is here.", "The family 👨\u200d👩 is here.", ""},
 		{"reordered tokens fine", "Run `go test` 2 times on https://x.test.", "On https://x.test, run `go test` 2 times.", "On https://x.test, run `go test` 2 times.", ""},
 	}
 	for _, tc := range tests {

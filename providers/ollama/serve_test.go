@@ -31,6 +31,14 @@ func (d *dialLog) list() []string {
 
 // call runs the provider with a request and decodes its one reply.
 func call(t *testing.T, s seams, args []string, req *provider.Request) (*provider.Reply, error) {
+	return callTB(t, s, args, req)
+}
+
+func callB(b *testing.B, args []string, req *provider.Request) (*provider.Reply, error) {
+	return callTB(b, seams{}, args, req)
+}
+
+func callTB(t testing.TB, s seams, args []string, req *provider.Request) (*provider.Reply, error) {
 	t.Helper()
 	in, err := json.Marshal(req)
 	if err != nil {

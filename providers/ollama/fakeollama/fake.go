@@ -197,10 +197,17 @@ func Start(tb TB, opts Options) *Server {
 // Addr is the listening address, "127.0.0.1:PORT".
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
-// Close stops the server and drops open connections (a Slow handler returns).
+// Close stops the server, drops open connections (a Slow handler returns)
+// and waits until nothing listens on the port any more.
 func (s *Server) Close() error {
 	var err error
-	s.close.Do(func() { err = s.srv.Close() })
+	s.close.Do(func() {
+		err = s.srv.Close()
+		// http.Server.Close misses a listener that Serve has not registered
+		// yet; closing it here makes the port refuse connections at once.
+		s.ln.Close()
+		s.Wait()
+	})
 	return err
 }
 
@@ -292,7 +299,7 @@ func (s *Server) tags() []map[string]any {
 	for i, m := range models {
 		out[i] = map[string]any{
 			"name": m, "model": m, "modified_at": "2025-01-01T00:00:00Z", "size": 1 << 30,
-			"digest": strings.Repeat("0", 64),
+			"digest":  strings.Repeat("0", 64),
 			"details": map[string]any{"format": "gguf", "family": "fake", "parameter_size": "1B", "quantization_level": "Q4_0"},
 		}
 	}
