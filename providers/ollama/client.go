@@ -179,58 +179,103 @@ type chatResponse struct {
 	Message    message `json:"message"`
 	Done       bool    `json:"done"`
 	DoneReason string  `json:"done_reason"`
-	Error      string  `json:"error"`
 }
 
 // chat sends one non-streaming chat request. Errors never include the
 // prompt or the reply text.
 func (c *client) chat(ctx context.Context, req chatRequest) (*chatResponse, error) {
-	body, err := json.Marshal(req)
-	if err != nil {
-		return nil, fmt.Errorf("encode request: %w", err)
+	var out chatResponse
+	if err := c.call(ctx, http.MethodPost, "/api/chat", req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// call sends one request to the API path and decodes exactly one JSON
+// object from a 200 reply into out. in, when not nil, is the JSON body.
+func (c *client) call(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return fmt.Errorf("encode request: %w", err)
+		}
+		body = bytes.NewReader(b)
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	u := *c.base
-	u.Path = strings.TrimRight(u.Path, "/") + "/api/chat"
+	u.Path = strings.TrimRight(u.Path, "/") + path
 	u.RawPath = ""
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	hr, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
-		return nil, fmt.Errorf("build request: %w", err)
+		return fmt.Errorf("build request: %w", err)
 	}
-	hr.Header.Set("Content-Type", "application/json")
+	if in != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
 	hr.Header.Set("Accept", "application/json")
 	resp, err := c.http.Do(hr)
 	if err != nil {
-		return nil, c.describe(err)
+		return c.describe(err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
 	if err != nil {
-		return nil, c.describe(err)
+		return c.describe(err)
 	}
 	if int64(len(data)) > c.maxBody {
-		return nil, fmt.Errorf("reply larger than %d bytes", c.maxBody)
+		return fmt.Errorf("reply larger than %d bytes", c.maxBody)
 	}
-	var out chatResponse
-	dec := json.NewDecoder(bytes.NewReader(data))
-	derr := dec.Decode(&out)
+	var apiErr struct {
+		Error string `json:"error"`
+	}
+	json.Unmarshal(data, &apiErr)
 	if resp.StatusCode != http.StatusOK {
-		if derr == nil && out.Error != "" {
-			return nil, fmt.Errorf("ollama answered %s: %s", resp.Status, oneLine(out.Error))
+		if apiErr.Error != "" {
+			return fmt.Errorf("ollama answered %s: %s", resp.Status, oneLine(apiErr.Error))
 		}
-		return nil, fmt.Errorf("ollama answered %s", resp.Status)
+		return fmt.Errorf("ollama answered %s", resp.Status)
 	}
-	if derr != nil {
-		return nil, fmt.Errorf("malformed reply (not one JSON object): %v", firstWords(derr))
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(out); err != nil {
+		return fmt.Errorf("malformed reply (not one JSON object): %v", firstWords(err))
 	}
 	if dec.More() {
-		return nil, errors.New("malformed reply: more than one JSON object (a streamed answer?)")
+		return errors.New("malformed reply: more than one JSON object (a streamed answer?)")
 	}
-	if out.Error != "" {
-		return nil, fmt.Errorf("ollama error: %s", oneLine(out.Error))
+	if apiErr.Error != "" {
+		return fmt.Errorf("ollama error: %s", oneLine(apiErr.Error))
 	}
-	return &out, nil
+	return nil
+}
+
+// probe asks the server for its version and whether it has the model.
+func (c *client) probe(ctx context.Context, model string) (string, error) {
+	var v struct {
+		Version string `json:"version"`
+	}
+	if err := c.call(ctx, http.MethodGet, "/api/version", nil, &v); err != nil {
+		return "", err
+	}
+	var tags struct {
+		Models []struct {
+			Name  string `json:"name"`
+			Model string `json:"model"`
+		} `json:"models"`
+	}
+	if err := c.call(ctx, http.MethodGet, "/api/tags", nil, &tags); err != nil {
+		return "", err
+	}
+	for _, m := range tags.Models {
+		for _, name := range []string{m.Name, m.Model} {
+			// Ollama resolves a name without a tag to ":latest".
+			if name == model || (!strings.Contains(model, ":") && name == model+":latest") {
+				return oneLine(v.Version), nil
+			}
+		}
+	}
+	return "", fmt.Errorf("model %q is not available in ollama %s (run: ollama pull %s)", model, oneLine(v.Version), model)
 }
 
 // describe turns a transport error into a message without the URL's noise,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -39,6 +40,7 @@ type config struct {
 	model       string
 	timeout     time.Duration
 	temperature float64
+	probe       bool
 }
 
 // Serve is the ollama-rewrite provider program: it reads one provider
@@ -49,23 +51,41 @@ type config struct {
 //	--model NAME         the model; required
 //	--timeout SECONDS    per model request (default 240)
 //	--temperature T      in [0, 1] (default 0.3)
+//	--probe              check availability instead of serving a request
 //
 // A region whose model output is refused (empty, truncated, length drift,
-// changed line structure, a lost or invented number, URL or code span) is
+// changed line structure, a lost or invented number, URL or code span, an
+// invisible or control character the input did not have) is
 // returned unchanged with a finding of class FindingClass; the rest of the
 // request goes on. Anything that says the model cannot be reached safely or
 // correctly (bad flags, missing model, non-loopback endpoint or address,
 // redirect, timeout, HTTP error, malformed reply) refuses the whole request:
 // Serve then writes a Reply whose Error says why and also returns that
-// error. Messages never contain region text. getenv is accepted for
-// symmetry with the other built-in providers and may be nil; proxy
-// variables are never consulted, by design.
+// error. Messages never contain region text.
+//
+// With --probe, Serve reads no request: it asks the endpoint (through the
+// same loopback-only client) for its version and model list and writes one
+// line such as "ollama 0.6.8 at http://127.0.0.1:11434 has model qwen2.5:7b",
+// or returns an error (no model configured, Ollama not running, model not
+// pulled) and writes nothing.
+//
+// getenv is accepted for symmetry with the other built-in providers and may
+// be nil: nothing is read from the environment, proxy variables included.
 func Serve(ctx context.Context, stdin io.Reader, stdout io.Writer, args []string, getenv func(string) string) error {
 	return serve(ctx, stdin, stdout, args, seams{})
 }
 
 func serve(ctx context.Context, stdin io.Reader, stdout io.Writer, args []string, s seams) error {
+	// Known before parsing, so even a flag error is reported the probe's
+	// way (an error, no protocol reply).
+	probing := slices.ContainsFunc(args, func(a string) bool {
+		a = strings.TrimLeft(a, "-")
+		return a == "probe" || strings.HasPrefix(a, "probe=")
+	})
 	refuse := func(err error) error {
+		if probing {
+			return err
+		}
 		if werr := writeReply(stdout, &provider.Reply{Protocol: provider.Protocol, Error: err.Error()}); werr != nil {
 			return fmt.Errorf("%v (and writing the reply failed: %v)", err, werr)
 		}
@@ -80,6 +100,16 @@ func serve(ctx context.Context, stdin io.Reader, stdout io.Writer, args []string
 		return refuse(fmt.Errorf("endpoint refused: %w", err))
 	}
 	defer c.close()
+	if cfg.probe {
+		version, err := c.probe(ctx, cfg.model)
+		if err != nil {
+			return fmt.Errorf("ollama at %s: %w", cfg.endpoint, err)
+		}
+		if _, err := fmt.Fprintf(stdout, "ollama %s at %s has model %s\n", version, cfg.endpoint, cfg.model); err != nil {
+			return fmt.Errorf("write probe result: %w", err)
+		}
+		return nil
+	}
 	req, err := readRequest(stdin)
 	if err != nil {
 		return refuse(err)
@@ -107,6 +137,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.model, "model", "", "")
 	timeout := fs.Float64("timeout", DefaultTimeout.Seconds(), "")
 	fs.Float64Var(&cfg.temperature, "temperature", DefaultTemperature, "")
+	fs.BoolVar(&cfg.probe, "probe", false, "")
 	if err := fs.Parse(args); err != nil {
 		return cfg, fmt.Errorf("ollama-rewrite: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -360,5 +361,48 @@ func TestServeCancelled(t *testing.T) {
 	err := Serve(ctx, bytes.NewReader(in), &out, args(srv.URL), nil)
 	if err == nil || !strings.Contains(err.Error(), "cancelled") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// failReader fails the test if the probe reads a request.
+type failReader struct{ t *testing.T }
+
+func (r failReader) Read([]byte) (int, error) {
+	r.t.Error("probe read stdin")
+	return 0, io.EOF
+}
+
+func TestProbe(t *testing.T) {
+	srv := fakeollama.Start(t, fakeollama.Options{Models: []string{"qwen2.5:7b", "llama3.2:latest"}})
+	closed := fakeollama.Start(t, fakeollama.Options{})
+	closed.Close()
+	tests := []struct {
+		args []string
+		out  string
+		err  string
+	}{
+		{[]string{"--probe", "--endpoint", srv.URL, "--model", "qwen2.5:7b"}, "ollama " + fakeollama.Version + " at " + srv.URL + " has model qwen2.5:7b\n", ""},
+		{[]string{"--endpoint", srv.URL, "--model", "llama3.2", "--probe"}, "ollama " + fakeollama.Version + " at " + srv.URL + " has model llama3.2\n", ""},
+		{[]string{"--probe", "--endpoint", srv.URL, "--model", "llama3.2:1b"}, "", `model "llama3.2:1b" is not available in ollama ` + fakeollama.Version + " (run: ollama pull llama3.2:1b)"},
+		{[]string{"--probe", "--endpoint", srv.URL, "--model", "qwen2.5"}, "", `model "qwen2.5" is not available`},
+		{[]string{"--probe", "--endpoint", srv.URL}, "", NoModelMessage},
+		{[]string{"--probe", "--endpoint", "http://10.0.0.1:11434", "--model", "m"}, "", "endpoint refused"},
+		{[]string{"--probe", "--endpoint", closed.URL, "--model", "m"}, "", "connection refused: is Ollama running?"},
+	}
+	for _, tc := range tests {
+		var out bytes.Buffer
+		err := Serve(context.Background(), failReader{t}, &out, tc.args, nil)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) || out.Len() != 0 {
+				t.Fatalf("%q: got %v, stdout %q; want %q", tc.args, err, out.String(), tc.err)
+			}
+			continue
+		}
+		if err != nil || out.String() != tc.out {
+			t.Fatalf("%q: got %v, stdout %q; want %q", tc.args, err, out.String(), tc.out)
+		}
+	}
+	if n := len(srv.ChatRequests()); n != 0 {
+		t.Fatalf("the probe sent %d chat requests", n)
 	}
 }
