@@ -34,6 +34,15 @@ const (
 // maxRequestBytes bounds the request read from stdin.
 const maxRequestBytes = 256 << 20
 
+// RefusedError is what Serve returns after writing a Reply whose Error is
+// Reason: the protocol answer is complete, so the process may exit 0 and
+// let the engine read the refusal from the reply.
+type RefusedError struct {
+	Reason string
+}
+
+func (e *RefusedError) Error() string { return e.Reason }
+
 // config is what the flags say.
 type config struct {
 	endpoint    string
@@ -60,8 +69,9 @@ type config struct {
 // request goes on. Anything that says the model cannot be reached safely or
 // correctly (bad flags, missing model, non-loopback endpoint or address,
 // redirect, timeout, HTTP error, malformed reply) refuses the whole request:
-// Serve then writes a Reply whose Error says why and also returns that
-// error. Messages never contain region text.
+// Serve then writes a Reply whose Error says why and returns a *RefusedError
+// with the same message. Any other error means no reply was written.
+// Messages never contain region text.
 //
 // With --probe, Serve reads no request: it asks the endpoint (through the
 // same loopback-only client) for its version and model list and writes one
@@ -89,7 +99,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout io.Writer, args []string
 		if werr := writeReply(stdout, &provider.Reply{Protocol: provider.Protocol, Error: err.Error()}); werr != nil {
 			return fmt.Errorf("%v (and writing the reply failed: %v)", err, werr)
 		}
-		return err
+		return &RefusedError{Reason: err.Error()}
 	}
 	cfg, err := parseFlags(args)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"sync"
@@ -61,8 +62,9 @@ func callTB(t testing.TB, s seams, args []string, req *provider.Request) (*provi
 	if (serr == nil) != (reply.Error == "") {
 		t.Fatalf("serve returned %v but the reply error is %q", serr, reply.Error)
 	}
-	if serr != nil && serr.Error() != reply.Error {
-		t.Fatalf("serve returned %q, reply says %q", serr, reply.Error)
+	var refused *RefusedError
+	if serr != nil && (serr.Error() != reply.Error || !errors.As(serr, &refused)) {
+		t.Fatalf("serve returned %q (%T), reply says %q", serr, serr, reply.Error)
 	}
 	return reply, serr
 }
