@@ -1,0 +1,330 @@
+package ollama
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prosewash/prosewash/engine/provider"
+)
+
+// MaxResponseBytes bounds one /api/chat reply body.
+const MaxResponseBytes = 16 << 20
+
+// seams are the test hooks of the network layer. Production code uses the
+// zero value, which means the system resolver and the default bound.
+type seams struct {
+	// lookup resolves a host name; nil means net.DefaultResolver.
+	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
+	// dialing, when set, is told every address the client is about to
+	// connect to, after the loopback checks passed.
+	dialing func(addr string)
+	// maxBody overrides MaxResponseBytes when positive.
+	maxBody int64
+}
+
+// errNotLoopback marks every refusal of a non-loopback destination.
+var errNotLoopback = errors.New("not a loopback address; the rewrite provider only talks to this machine")
+
+// errRedirect is returned for any redirect: a redirect could point anywhere,
+// and following it would send the prompt (the user's text) there.
+var errRedirect = errors.New("redirect refused")
+
+// client talks to one Ollama endpoint over loopback only.
+type client struct {
+	base    *url.URL
+	http    *http.Client
+	timeout time.Duration
+	maxBody int64
+}
+
+// newClient checks the endpoint (scheme http or https, host a loopback
+// literal or "localhost") before anything touches the network, then builds
+// an HTTP client that ignores proxy variables, refuses redirects and dials
+// loopback addresses only.
+func newClient(endpoint string, timeout time.Duration, s seams) (*client, error) {
+	if err := provider.CheckLoopbackURL(endpoint); err != nil {
+		return nil, err
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("invalid endpoint: %w", err)
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("endpoint %q: only scheme, host, port and path are allowed", endpoint)
+	}
+	maxBody := int64(MaxResponseBytes)
+	if s.maxBody > 0 {
+		maxBody = s.maxBody
+	}
+	tr := &http.Transport{
+		// Proxy variables are never consulted: a proxy would receive the
+		// prompt, which is the user's text.
+		Proxy:                 nil,
+		DialContext:           loopbackDialer(s),
+		ForceAttemptHTTP2:     false,
+		MaxIdleConns:          2,
+		IdleConnTimeout:       30 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: timeout,
+	}
+	return &client{
+		base: u,
+		http: &http.Client{
+			Transport:     tr,
+			Timeout:       timeout,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return errRedirect },
+		},
+		timeout: timeout,
+		maxBody: maxBody,
+	}, nil
+}
+
+func (c *client) close() { c.http.CloseIdleConnections() }
+
+// loopbackDialer resolves the host itself, refuses unless every address is
+// loopback, and dials those addresses literally so nothing re-resolves the
+// name between the check and the connection. The socket's Control hook
+// checks the address once more at connect time.
+func loopbackDialer(s seams) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	lookup := s.lookup
+	if lookup == nil {
+		lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
+			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		}
+	}
+	d := &net.Dialer{Timeout: 10 * time.Second, Control: checkDialed}
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if network != "tcp" && network != "tcp4" && network != "tcp6" {
+			return nil, fmt.Errorf("dial %s: network %s refused", addr, network)
+		}
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, fmt.Errorf("dial %s: %w", addr, err)
+		}
+		var ips []netip.Addr
+		if ip, err := netip.ParseAddr(host); err == nil {
+			ips = []netip.Addr{ip}
+		} else {
+			if ips, err = lookup(ctx, host); err != nil {
+				return nil, fmt.Errorf("resolve %s: %w", host, err)
+			}
+			if len(ips) == 0 {
+				return nil, fmt.Errorf("resolve %s: no addresses", host)
+			}
+		}
+		for _, ip := range ips {
+			if !ip.Unmap().IsLoopback() {
+				return nil, fmt.Errorf("dial %s: %s resolves to %s: %w", addr, host, ip, errNotLoopback)
+			}
+		}
+		var firstErr error
+		for _, ip := range ips {
+			target := net.JoinHostPort(ip.Unmap().String(), port)
+			if s.dialing != nil {
+				s.dialing(target)
+			}
+			conn, err := d.DialContext(ctx, network, target)
+			if err == nil {
+				return conn, nil
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+		return nil, firstErr
+	}
+}
+
+// checkDialed runs on the socket just before connect with the address
+// actually being dialled: the last word on where the prompt goes.
+func checkDialed(network, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil || !ap.Addr().Unmap().IsLoopback() {
+		return fmt.Errorf("dial %s: %w", address, errNotLoopback)
+	}
+	return nil
+}
+
+// chatRequest is the body of POST /api/chat.
+type chatRequest struct {
+	Model    string      `json:"model"`
+	Stream   bool        `json:"stream"`
+	Messages []message   `json:"messages"`
+	Options  chatOptions `json:"options"`
+}
+
+type message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type chatOptions struct {
+	Temperature float64 `json:"temperature"`
+}
+
+// chatResponse is the part of Ollama's non-streaming reply we use.
+type chatResponse struct {
+	Model      string  `json:"model"`
+	Message    message `json:"message"`
+	Done       bool    `json:"done"`
+	DoneReason string  `json:"done_reason"`
+}
+
+// chat sends one non-streaming chat request. Errors never include the
+// prompt or the reply text.
+func (c *client) chat(ctx context.Context, req chatRequest) (*chatResponse, error) {
+	var out chatResponse
+	if err := c.call(ctx, http.MethodPost, "/api/chat", req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// call sends one request to the API path and decodes exactly one JSON
+// object from a 200 reply into out. in, when not nil, is the JSON body.
+func (c *client) call(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return fmt.Errorf("encode request: %w", err)
+		}
+		body = bytes.NewReader(b)
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	u := *c.base
+	u.Path = strings.TrimRight(u.Path, "/") + path
+	u.RawPath = ""
+	hr, err := http.NewRequestWithContext(ctx, method, u.String(), body)
+	if err != nil {
+		return fmt.Errorf("build request: %w", err)
+	}
+	if in != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	hr.Header.Set("Accept", "application/json")
+	resp, err := c.http.Do(hr)
+	if err != nil {
+		return c.describe(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	if err != nil {
+		return c.describe(err)
+	}
+	if int64(len(data)) > c.maxBody {
+		return fmt.Errorf("reply larger than %d bytes", c.maxBody)
+	}
+	var apiErr struct {
+		Error string `json:"error"`
+	}
+	json.Unmarshal(data, &apiErr)
+	if resp.StatusCode != http.StatusOK {
+		if apiErr.Error != "" {
+			return fmt.Errorf("ollama answered %s: %s", resp.Status, oneLine(apiErr.Error))
+		}
+		return fmt.Errorf("ollama answered %s", resp.Status)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(out); err != nil {
+		return fmt.Errorf("malformed reply (not one JSON object): %v", firstWords(err))
+	}
+	if dec.More() {
+		return errors.New("malformed reply: more than one JSON object (a streamed answer?)")
+	}
+	if apiErr.Error != "" {
+		return fmt.Errorf("ollama error: %s", oneLine(apiErr.Error))
+	}
+	return nil
+}
+
+// probe asks the server for its version and whether it has the model.
+func (c *client) probe(ctx context.Context, model string) (string, error) {
+	var v struct {
+		Version string `json:"version"`
+	}
+	if err := c.call(ctx, http.MethodGet, "/api/version", nil, &v); err != nil {
+		return "", err
+	}
+	var tags struct {
+		Models []struct {
+			Name  string `json:"name"`
+			Model string `json:"model"`
+		} `json:"models"`
+	}
+	if err := c.call(ctx, http.MethodGet, "/api/tags", nil, &tags); err != nil {
+		return "", err
+	}
+	for _, m := range tags.Models {
+		for _, name := range []string{m.Name, m.Model} {
+			// Ollama resolves a name without a tag to ":latest".
+			if name == model || (!strings.Contains(model, ":") && name == model+":latest") {
+				return oneLine(v.Version), nil
+			}
+		}
+	}
+	return "", fmt.Errorf("model %q is not available in ollama %s (run: ollama pull %s)", model, oneLine(v.Version), model)
+}
+
+// describe turns a transport error into a message without the URL's noise,
+// naming timeouts and refusals plainly.
+func (c *client) describe(err error) error {
+	switch {
+	case errors.Is(err, errRedirect):
+		return fmt.Errorf("ollama answered with a redirect: %w", errRedirect)
+	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+		return fmt.Errorf("timed out after %s", c.timeout)
+	case errors.Is(err, context.Canceled):
+		return errors.New("cancelled")
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return errors.New("connection refused: is Ollama running? (start it with: ollama serve)")
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+func isTimeout(err error) bool {
+	var t interface{ Timeout() bool }
+	return errors.As(err, &t) && t.Timeout()
+}
+
+// oneLine bounds a server-supplied message so it cannot flood a report.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+// firstWords keeps a JSON syntax error's message but not the bytes it
+// quotes from the reply, which could be model output.
+func firstWords(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("invalid JSON at byte %d", se.Offset)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("unexpected %s for field %q", te.Value, te.Field)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "truncated JSON"
+	}
+	return "invalid JSON"
+}
