@@ -149,7 +149,7 @@ func (e *Engine) call(ctx context.Context, st pipeline.ResolvedStage, batch []*s
 	reply, err := e.Run(ctx, c, req)
 	if err != nil {
 		var re *provider.RunError
-		if len(batch) > 1 && errors.As(err, &re) && !isTimeout(re) {
+		if len(batch) > 1 && errors.As(err, &re) && re.Retryable() {
 			for _, s := range batch {
 				e.call(ctx, st, []*sent{s})
 			}
@@ -182,8 +182,6 @@ func (e *Engine) call(ctx context.Context, st pipeline.ResolvedStage, batch []*s
 		}
 	}
 }
-
-func isTimeout(e *provider.RunError) bool { return len(e.Msg) >= 9 && e.Msg[:9] == "timed out" }
 
 // apply checks one file's reply region by region and splices it in.
 func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileReply) error {

@@ -31,9 +31,24 @@ type Call struct {
 // refused, the run goes on.
 type RunError struct {
 	Provider string
+	Kind     string // one of the Fail* kinds
 	Msg      string
 	Stderr   string // tail of the provider's stderr, for the report
 }
+
+// Kinds of provider failure. The engine retries a batch file by file only
+// after a crash or a malformed reply: a timeout would cost N times the
+// timeout, and a deliberate refusal would be refused again.
+const (
+	FailStart     = "start"     // the program could not be started
+	FailTimeout   = "timeout"   // killed at the definition's timeout
+	FailExit      = "exit"      // exited non-zero
+	FailMalformed = "malformed" // the reply is not a valid protocol document
+	FailRefused   = "refused"   // the reply carries an error: the provider refused
+)
+
+// Retryable reports whether splitting the batch could help.
+func (e *RunError) Retryable() bool { return e.Kind == FailExit || e.Kind == FailMalformed }
 
 func (e *RunError) Error() string {
 	msg := fmt.Sprintf("provider %s: %s", e.Provider, e.Msg)
@@ -74,14 +89,14 @@ func Expand(argv []string, vars map[string]string) ([]string, error) {
 // size and decodes it strictly.
 func Run(ctx context.Context, c Call, req *Request) (*Reply, error) {
 	name := c.Def.Ref(c.Op)
-	fail := func(format string, args ...any) error {
-		return &RunError{Provider: name, Msg: fmt.Sprintf(format, args...)}
+	fail := func(kind, format string, args ...any) error {
+		return &RunError{Provider: name, Kind: kind, Msg: fmt.Sprintf(format, args...)}
 	}
 	req.Protocol = Protocol
 	req.Operation = c.Op.Name
 	body, err := json.Marshal(req)
 	if err != nil {
-		return nil, fail("encode request: %v", err)
+		return nil, fail(FailStart, "encode request: %v", err)
 	}
 	vars := map[string]string{}
 	for k, v := range c.Vars {
@@ -91,18 +106,18 @@ func Run(ctx context.Context, c Call, req *Request) (*Reply, error) {
 	if c.Def.IO == "files" {
 		dir, err := os.MkdirTemp("", "prosewash-provider-")
 		if err != nil {
-			return nil, fail("temp dir: %v", err)
+			return nil, fail(FailStart, "temp dir: %v", err)
 		}
 		defer os.RemoveAll(dir)
 		inFile, outFile = filepath.Join(dir, "request.json"), filepath.Join(dir, "reply.json")
 		if err := os.WriteFile(inFile, body, 0o600); err != nil {
-			return nil, fail("write request: %v", err)
+			return nil, fail(FailStart, "write request: %v", err)
 		}
 		vars["input"], vars["output"] = inFile, outFile
 	}
 	argv, err := Expand(append(append([]string{}, c.Def.Command...), c.Op.Args...), vars)
 	if err != nil {
-		return nil, fail("%v", err)
+		return nil, fail(FailStart, "%v", err)
 	}
 	timeout := time.Duration(c.Def.Timeout) * time.Second
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -125,38 +140,38 @@ func Run(ctx context.Context, c Call, req *Request) (*Reply, error) {
 	}
 	err = cmd.Run()
 	if ctx.Err() == context.DeadlineExceeded {
-		return nil, &RunError{Provider: name, Msg: fmt.Sprintf("timed out after %s", timeout), Stderr: stderr.String()}
+		return nil, &RunError{Provider: name, Kind: FailTimeout, Msg: fmt.Sprintf("timed out after %s", timeout), Stderr: stderr.String()}
 	}
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return nil, &RunError{Provider: name, Msg: fmt.Sprintf("exited with %s", ee.ProcessState), Stderr: stderr.String()}
+			return nil, &RunError{Provider: name, Kind: FailExit, Msg: fmt.Sprintf("exited with %s", ee.ProcessState), Stderr: stderr.String()}
 		}
-		return nil, &RunError{Provider: name, Msg: fmt.Sprintf("could not run %s: %v", argv[0], err), Stderr: stderr.String()}
+		return nil, &RunError{Provider: name, Kind: FailStart, Msg: fmt.Sprintf("could not run %s: %v", argv[0], err), Stderr: stderr.String()}
 	}
 	if stdout.over {
-		return nil, &RunError{Provider: name, Msg: fmt.Sprintf("reply larger than %d bytes", maxReply)}
+		return nil, &RunError{Provider: name, Kind: FailMalformed, Msg: fmt.Sprintf("reply larger than %d bytes", maxReply)}
 	}
 	replyBytes := stdout.Bytes()
 	if c.Def.IO == "files" {
 		replyBytes, err = readLimited(outFile, maxReply)
 		if err != nil {
-			return nil, &RunError{Provider: name, Msg: fmt.Sprintf("read reply: %v", err), Stderr: stderr.String()}
+			return nil, &RunError{Provider: name, Kind: FailMalformed, Msg: fmt.Sprintf("read reply: %v", err), Stderr: stderr.String()}
 		}
 	}
 	reply := &Reply{}
 	dec := json.NewDecoder(bytes.NewReader(replyBytes))
 	if err := dec.Decode(reply); err != nil {
-		return nil, &RunError{Provider: name, Msg: fmt.Sprintf("malformed reply: %v", err), Stderr: stderr.String()}
+		return nil, &RunError{Provider: name, Kind: FailMalformed, Msg: fmt.Sprintf("malformed reply: %v", err), Stderr: stderr.String()}
 	}
 	if dec.More() {
-		return nil, &RunError{Provider: name, Msg: "malformed reply: more than one JSON document"}
+		return nil, &RunError{Provider: name, Kind: FailMalformed, Msg: "malformed reply: more than one JSON document"}
 	}
 	if reply.Protocol != Protocol {
-		return nil, fail("reply speaks protocol %q, want %q", reply.Protocol, Protocol)
+		return nil, fail(FailMalformed, "reply speaks protocol %q, want %q", reply.Protocol, Protocol)
 	}
 	if reply.Error != "" {
-		return nil, fail("refused the request: %s", lastLine(reply.Error))
+		return nil, fail(FailRefused, "refused the request: %s", lastLine(reply.Error))
 	}
 	return reply, nil
 }
