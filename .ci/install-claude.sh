@@ -64,11 +64,16 @@ link_and_print() {
   local bin="$1"
   mkdir -p "$root/bin"
   ln -sfn "$bin" "$root/bin/.claude.tmp.$$"
-  mv -Tf "$root/bin/.claude.tmp.$$" "$root/bin/claude"
+  mv -f "$root/bin/.claude.tmp.$$" "$root/bin/claude"
   echo "$bin"
 }
 
 mkdir -p "$root"
+# Serialise concurrent installs (parallel CI jobs sharing a cache).
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$root/.lock"
+  flock 9
+fi
 if bin="$(resolve_bin "$prefix" "$version")"; then
   log "claude $version already installed"
   link_and_print "$bin"
