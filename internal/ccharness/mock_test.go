@@ -488,3 +488,16 @@ func TestParseOutcome(t *testing.T) {
 		}
 	}
 }
+
+// TestPinnedVersionMatchesInstaller keeps the Go constant and the installer's
+// default in step.
+func TestPinnedVersionMatchesInstaller(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("..", "..", ".ci", "install-claude.sh"))
+	if err != nil {
+		t.Fatalf("read installer: %v", err)
+	}
+	if want := `version="${PROSEWASH_CLAUDE_VERSION:-` + PinnedVersion + `}"`; !strings.Contains(string(b), want) {
+		t.Errorf("installer lacks %s", want)
+	}
+}
