@@ -1,0 +1,39 @@
+//go:build unix
+
+package ccharness
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setProcessGroup makes the CLI lead a new process group and makes a timeout
+// end the CLI together with the hooks it spawned. The CLI starts each hook in
+// a session of its own, so the group alone does not reach them: the tree is
+// walked by parent pid where the platform allows it.
+func setProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		pid := cmd.Process.Pid
+		// A few rounds catch children forked while the previous round ran.
+		for range 3 {
+			kids := descendants(pid)
+			for _, k := range kids {
+				_ = syscall.Kill(k, syscall.SIGKILL) // ESRCH when it already ended
+			}
+			if len(kids) == 0 {
+				break
+			}
+		}
+		return syscall.Kill(-pid, syscall.SIGKILL)
+	}
+}
+
+// killProcessGroup ends whatever is left in the CLI's group after it exited;
+// the group id is the CLI's pid, which stays reserved while any member lives,
+// so this reaches only processes this run started.
+func killProcessGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // ESRCH when nothing is left
+	}
+}
