@@ -45,6 +45,7 @@ type Clean struct {
 	Exclude           []string
 	MaxRewriteStages  int
 	RewriteModel      string
+	RewriteEndpoint   string
 	MaxFileSize       int64
 }
 
@@ -89,6 +90,7 @@ func Default() *Config {
 			Validation:        validate.Syntax,
 			ValidationTimeout: 600 * time.Second,
 			MaxRewriteStages:  1,
+			RewriteEndpoint:   "http://127.0.0.1:11434",
 			MaxFileSize:       4 << 20,
 		},
 		Wash: Wash{

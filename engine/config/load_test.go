@@ -96,7 +96,7 @@ index_max_lines = 150
 	}
 	want := Clean{Mode: "confirm", Pipeline: "custom/my-pipe", Profile: carrier.Strict, Validation: validate.Tests,
 		ValidationTimeout: 120 * time.Second, Include: []string{"**/*.md", "src/**/*.py"}, Exclude: []string{"vendor/**"},
-		MaxRewriteStages: 0, RewriteModel: "llama3.2:3b", MaxFileSize: 1 << 20}
+		MaxRewriteStages: 0, RewriteModel: "llama3.2:3b", RewriteEndpoint: "http://127.0.0.1:11434", MaxFileSize: 1 << 20}
 	if !reflect.DeepEqual(cfg.Clean, want) {
 		t.Errorf("clean = %+v\nwant    %+v", cfg.Clean, want)
 	}
@@ -586,6 +586,25 @@ func BenchmarkLoad(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := LoadFiles(u, p); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestRewriteEndpointMustBeLoopback(t *testing.T) {
+	for endpoint, ok := range map[string]bool{
+		"http://127.0.0.1:11500": true,
+		"http://localhost:11434": true,
+		"http://10.1.2.3:11434":  false,
+		"http://ollama.lan":      false,
+	} {
+		root := t.TempDir()
+		os.WriteFile(filepath.Join(root, ".prosewash.toml"), []byte("[clean]\nrewrite_endpoint = \""+endpoint+"\"\n"), 0o644)
+		cfg, _, err := Load(root, func(string) string { return "" }, t.TempDir())
+		if ok && (err != nil || cfg.Clean.RewriteEndpoint != endpoint) {
+			t.Errorf("%s: %v", endpoint, err)
+		}
+		if !ok && (err == nil || !strings.Contains(err.Error(), "not loopback") || !strings.Contains(err.Error(), ".prosewash.toml:2")) {
+			t.Errorf("%s accepted or badly reported: %v", endpoint, err)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/prosewash/prosewash/engine/carrier"
+	"github.com/prosewash/prosewash/engine/loopback"
 	"github.com/prosewash/prosewash/engine/validate"
 )
 
@@ -49,6 +50,7 @@ type spec struct {
 	unit   string
 	merge  merge
 	doc    string
+	check  func(string) error // extra validation of a string value
 	apply  func(c *Config, v any)
 	show   func(c *Config) string
 }
@@ -96,6 +98,10 @@ func specs() []spec {
 			doc:   "Ollama model for the rewrite stage of `full`. No default: without it the stage refuses and names this key.",
 			apply: func(c *Config, v any) { c.Clean.RewriteModel = v.(string) },
 			show:  func(c *Config) string { return strconv.Quote(c.Clean.RewriteModel) }},
+		{key: "clean.rewrite_endpoint", kind: kindString, check: loopback.CheckURL,
+			doc:   "Ollama endpoint for the rewrite stage. It must be a loopback address (`127.0.0.1`, `::1`, `localhost`); anything else is refused.",
+			apply: func(c *Config, v any) { c.Clean.RewriteEndpoint = v.(string) },
+			show:  func(c *Config) string { return strconv.Quote(c.Clean.RewriteEndpoint) }},
 		{key: "clean.max_file_size", kind: kindInt, min: 1, max: 1 << 30, unit: "bytes",
 			doc:   "Larger files are refused and reported, never read whole.",
 			apply: func(c *Config, v any) { c.Clean.MaxFileSize = v.(int64) },
@@ -238,6 +244,11 @@ func (s spec) decode(v any) (any, string) {
 		case kindPipeline:
 			if str != "safe" && str != "full" && !isCustomID(str) {
 				return nil, fmt.Sprintf("got %s; want safe, full or custom/<id> (lower-case letters, digits, '.', '_', '-')", quoteShort(str))
+			}
+		}
+		if s.check != nil {
+			if err := s.check(str); err != nil {
+				return nil, err.Error()
 			}
 		}
 		return str, ""

@@ -3,8 +3,6 @@ package provider
 import (
 	"fmt"
 	"io/fs"
-	"net"
-	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -12,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/prosewash/prosewash/engine/config"
+	"github.com/prosewash/prosewash/engine/loopback"
 	"github.com/prosewash/prosewash/engine/tomlx"
 )
 
@@ -240,26 +239,8 @@ func checkArgv(argv []string, field string, bad func(string, string, ...any) err
 	return nil
 }
 
-// CheckLoopbackURL refuses any http(s) URL whose host is not a loopback
-// address literal or "localhost".
-func CheckLoopbackURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("invalid URL %q: %v", raw, err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("URL %q: only http and https are allowed", raw)
-	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return nil
-	}
-	ip := net.ParseIP(host)
-	if ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("URL %q: host %q is not loopback; providers may only talk to this machine", raw, host)
-	}
-	return nil
-}
+// CheckLoopbackURL refuses any URL that is not http(s) to loopback.
+func CheckLoopbackURL(raw string) error { return loopback.CheckURL(raw) }
 
 // Set is every provider available to a project: shipped first, then custom.
 type Set struct {
