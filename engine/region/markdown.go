@@ -311,9 +311,14 @@ func (w *mdWalker) rawHTML(t *ast.RawHTML) {
 		return
 	}
 	first, last := segs[0], segs[len(segs)-1]
-	if !bytes.HasPrefix(w.src[first.Start:first.Stop], []byte("<!--")) || !bytes.HasSuffix(w.src[last.Start:last.Stop], []byte("-->")) || last.Stop-3 < first.Start+4 {
+	isComment := bytes.HasPrefix(w.src[first.Start:first.Stop], []byte("<!--"))
+	if !isComment || !bytes.HasSuffix(w.src[last.Start:last.Stop], []byte("-->")) || last.Stop-3 < first.Start+4 {
+		why := "html tag"
+		if isComment {
+			why = "html comment marker"
+		}
 		for _, s := range segs {
-			w.mark(s.Start, s.Stop, Runtime, "html tag")
+			w.mark(s.Start, s.Stop, Runtime, why)
 		}
 		return
 	}

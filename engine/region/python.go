@@ -485,8 +485,6 @@ func pyWordWhy(word string) string {
 		return "directive: # " + word + ":"
 	case "noqa", "pragma", "nosemgrep":
 		return "directive: # " + word
-	case "coding":
-		return "directive: coding cookie"
 	}
 	return "directive: word:"
 }
