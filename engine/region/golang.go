@@ -50,9 +50,10 @@ func classifyGo(path string, src []byte) (*Map, error) {
 	importGroup := [2]int{-1, -1} // the comment group right before the current import keyword
 
 	// groupBefore returns the comment group that ends right before the
-	// current token, or {-1, -1}.
-	groupBefore := func() [2]int {
-		if tokenSinceComment || groupStart < 0 {
+	// token at off, or {-1, -1}.
+	// A group separated from the token by a blank line is not its doc.
+	groupBefore := func(off int) [2]int {
+		if tokenSinceComment || groupStart < 0 || bytes.Count(src[comments[len(comments)-1].end:off], []byte{'\n'}) > 1 {
 			return [2]int{-1, -1}
 		}
 		return [2]int{groupStart, len(comments) - 1}
@@ -87,7 +88,7 @@ func classifyGo(path string, src []byte) (*Map, error) {
 		switch tok {
 		case token.IMPORT:
 			inImport, importParen = true, false
-			importGroup = groupBefore()
+			importGroup = groupBefore(off)
 		case token.LPAREN:
 			if inImport {
 				importParen = true
@@ -106,7 +107,7 @@ func classifyGo(path string, src []byte) (*Map, error) {
 			}
 			lits = append(lits, goLiteral{off, end, "string literal"})
 			if inImport && (lit == `"C"` || lit == "`C`") {
-				preamble = append(preamble, importGroup, groupBefore())
+				preamble = append(preamble, importGroup, groupBefore(off))
 			}
 		case token.CHAR:
 			lits = append(lits, goLiteral{off, off + len(lit), "rune literal"})

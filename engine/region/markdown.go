@@ -107,9 +107,6 @@ type mdWalker struct {
 	src  []byte // the parsed body (after front matter)
 	base int    // offset of src in the file
 	b    *Builder
-	// lineStarts are the starts of the current inline block's lines: text
-	// there sits at the start of a line, where carriers hide block syntax.
-	lineStarts []int
 }
 
 func (w *mdWalker) mark(start, end int, k Kind, why string) {
@@ -151,10 +148,9 @@ func (w *mdWalker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		w.text(t)
 	default:
 		if n.Type() == ast.TypeBlock && n.FirstChild() != nil && n.FirstChild().Type() == ast.TypeInline {
-			w.lineStarts = w.lineStarts[:0]
 			lines := n.Lines()
 			for i := 0; i < lines.Len(); i++ {
-				w.lineStarts = append(w.lineStarts, lines.At(i).Start)
+				w.guardLineStart(lines.At(i).Start)
 			}
 		}
 	}
@@ -168,48 +164,50 @@ func (w *mdWalker) text(t *ast.Text) {
 	if t.IsRaw() || seg.Padding != 0 || seg.Start < 0 || seg.Stop > len(w.src) || seg.Start >= seg.Stop {
 		return
 	}
-	s := w.src[seg.Start:seg.Stop]
-	if bytes.IndexByte(s, '\n') >= 0 || bytes.IndexByte(s, '\r') >= 0 {
+	if bytes.IndexByte(w.src[seg.Start:seg.Stop], '\n') >= 0 || bytes.IndexByte(w.src[seg.Start:seg.Stop], '\r') >= 0 {
 		return
 	}
-	start := seg.Start
-	if w.atLineStart(start) {
-		// Removing a carrier or normalising a space here could turn the
-		// line into a heading, list item, fence or indented code.
-		k := leadingBlanks(s)
-		if k > 0 {
-			w.mark(start, start+k, Runtime, "carrier at line start")
-			start += k
-		}
-	}
-	w.mark(start, seg.Stop, Prose, "text")
+	w.mark(seg.Start, seg.Stop, Prose, "text")
 }
 
-func (w *mdWalker) atLineStart(off int) bool {
-	for _, s := range w.lineStarts {
-		if s == off {
-			return true
-		}
+// guardLineStart keeps runtime the carriers in the leading run of a text
+// line's block-syntax characters. Removing U+200B from "\u200b    x",
+// "=\u200b==", "1.\u200b x", "<div\u200b>" or from between the backticks
+// of a fence (or turning leading exotic spaces into U+0020) would make the
+// line indented code, a heading underline, a list item, an HTML block or a
+// fence.
+func (w *mdWalker) guardLineStart(start int) {
+	if start < 0 || start >= len(w.src) {
+		return
 	}
-	return off == 0 || w.src[off-1] == '\n'
-}
-
-// leadingBlanks returns the length of the run of carriers and spaces of any
-// kind at the start of s.
-func leadingBlanks(s []byte) int {
-	i := 0
-	for i < len(s) {
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size <= 1 {
-			i++ // an invalid byte may be dropped as well
+	tagRun := false // letters continue the run after '<' (an HTML tag name)
+	last := -1      // end of the last carrier or exotic space in the run
+	for i := start; i < len(w.src); {
+		r, size := utf8.DecodeRune(w.src[i:])
+		switch {
+		case r == '\n' || r == '\r':
+			i = len(w.src)
 			continue
-		}
-		if r != ' ' && r != '\t' && !asSpace(r) && !carrierRune(r) {
-			break
+		case r == utf8.RuneError && size <= 1, asSpace(r) && r != ' ', carrierRune(r) && r != '\t':
+			last = i + size
+		case r == ' ' || r == '\t' || (r < 0x80 && (r >= '0' && r <= '9' || isASCIIPunct(byte(r)))):
+			if r == '<' {
+				tagRun = true
+			}
+		case tagRun && r < 0x80 && isWordStart(byte(r)):
+		default:
+			i = len(w.src)
+			continue
 		}
 		i += size
 	}
-	return i
+	if last > start {
+		w.mark(start, last, Runtime, "carrier at line start")
+	}
+}
+
+func isASCIIPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
 }
 
 func (w *mdWalker) markLines(lines *text.Segments, k Kind, why string) {
