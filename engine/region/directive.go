@@ -14,17 +14,6 @@ import (
 // whole ANSI sequences), because matching too many directives only makes the
 // tool more timid.
 
-// plainASCII reports whether s holds only printable ASCII and tabs, in which
-// case removing carriers changes nothing.
-func plainASCII(s []byte) bool {
-	for _, c := range s {
-		if (c < 0x20 && c != '\t') || c >= 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
 // asSpace reports runes the policy turns into U+0020.
 func asSpace(r rune) bool {
 	return r == 0x85 || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Zs, r)
@@ -43,6 +32,26 @@ func carrierRune(r rune) bool {
 		return false
 	}
 	return unicode.In(r, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
+}
+
+// hasCarrier reports whether withoutCarriers could change s.
+func hasCarrier(s []byte) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < 0x80 {
+			if c < 0x20 && c != '\t' || c == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		if (r == utf8.RuneError && size <= 1) || asSpace(r) || carrierRune(r) {
+			return true
+		}
+		i += size
+	}
+	return false
 }
 
 // withoutCarriers returns s with carriers deleted and exotic spaces turned into
@@ -115,26 +124,60 @@ func skipEscape(s []byte, i int, r rune, size int) int {
 	return j
 }
 
+// forms holds a comment as written and the forms it could take once its
+// carriers were removed; computing them once lets every rule share them.
+type forms struct {
+	n int
+	f [3][]byte
+}
+
+func carrierForms(s []byte) forms {
+	fs := forms{n: 1}
+	fs.f[0] = s
+	if !hasCarrier(s) {
+		return fs
+	}
+	fs.f[1] = withoutCarriers(s, false)
+	fs.n = 2
+	if bytes.IndexByte(s, 0x1b) >= 0 || bytes.Contains(s, []byte{0xc2, 0x9b}) || bytes.Contains(s, []byte{0xc2, 0x9d}) {
+		fs.f[2] = withoutCarriers(s, true)
+		fs.n = 3
+	}
+	return fs
+}
+
+// match returns the first hit of m over the forms.
+func (fs *forms) match(m func([]byte) (string, bool)) (string, bool) {
+	for _, s := range fs.f[:fs.n] {
+		if why, ok := m(s); ok {
+			return why, true
+		}
+	}
+	return "", false
+}
+
+// contains reports whether sub occurs in any form.
+func (fs *forms) contains(sub []byte) bool {
+	for _, s := range fs.f[:fs.n] {
+		if bytes.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // matchAfterRemoval runs match on s as written and on every form s could take
 // once carriers were removed, and returns the first hit.
 func matchAfterRemoval(s []byte, match func([]byte) (string, bool)) (string, bool) {
-	if why, ok := match(s); ok || plainASCII(s) {
-		return why, ok
-	}
-	if why, ok := match(withoutCarriers(s, false)); ok {
-		return why, true
-	}
-	if bytes.IndexByte(s, 0x1b) >= 0 || bytes.Contains(s, []byte{0xc2, 0x9b}) || bytes.Contains(s, []byte{0xc2, 0x9d}) {
-		return match(withoutCarriers(s, true))
-	}
-	return "", false
+	fs := carrierForms(s)
+	return fs.match(match)
 }
 
 // containsAfterRemoval reports whether sub occurs in s or in any form s could
 // take once carriers were removed.
 func containsAfterRemoval(s, sub []byte) bool {
-	_, ok := matchAfterRemoval(s, func(t []byte) (string, bool) { return "", bytes.Contains(t, sub) })
-	return ok
+	fs := carrierForms(s)
+	return fs.contains(sub)
 }
 
 func isSpaceByte(c byte) bool {

@@ -132,7 +132,7 @@ func classifyGo(path string, src []byte) (*Map, error) {
 		}
 	}
 	for k := 0; k < len(comments); k++ {
-		if !goOutputComment(src[comments[k].start:comments[k].end]) {
+		if comments[k].why != "example output" {
 			continue
 		}
 		for m := k; m < len(comments) && (m == k || !comments[m].newGroup); m++ {
@@ -224,14 +224,21 @@ func markGoComment(b *Builder, src []byte, c goComment) {
 
 // goCommentKind classifies one comment's text (markers included).
 func goCommentKind(text []byte, block bool) (Kind, string) {
+	fs := carrierForms(text)
+	if goOutputComment(&fs) {
+		return Runtime, "example output"
+	}
 	if block && len(text) >= 4 {
 		// Removing carriers must not let "*/" appear inside the comment:
-		// the rest of it would turn into code.
-		if containsAfterRemoval(text[2:len(text)-2], []byte("*/")) {
-			return Runtime, "comment that could close early"
+		// the rest of it would turn into code. Every form still ends in
+		// "*/", so look for a second one.
+		for _, s := range fs.f[:fs.n] {
+			if len(s) >= 4 && bytes.Contains(s[2:len(s)-2], []byte("*/")) {
+				return Runtime, "comment that could close early"
+			}
 		}
 	}
-	if why, ok := matchAfterRemoval(text, goDirective); ok {
+	if why, ok := fs.match(goDirective); ok {
 		return Directive, why
 	}
 	return Prose, "comment"
@@ -338,15 +345,12 @@ func goNote(s []byte) bool {
 }
 
 // goOutputComment matches go/doc's example output marker,
-// (?i)^[[:space:]]*(unordered )?output:, on a comment's text.
-func goOutputComment(t []byte) bool {
-	_, ok := matchAfterRemoval(t, func(t []byte) (string, bool) {
+// (?i)^[[:space:]]*(unordered )?output:, on a comment's forms.
+func goOutputComment(fs *forms) bool {
+	_, ok := fs.match(func(t []byte) (string, bool) {
 		body, _ := goCommentBody(t)
 		s := trimSpaceLeft(body)
-		if hasPrefixFold(s, "unordered output:") || hasPrefixFold(s, "output:") {
-			return "", true
-		}
-		return "", false
+		return "", hasPrefixFold(s, "unordered output:") || hasPrefixFold(s, "output:")
 	})
 	return ok
 }

@@ -222,9 +222,9 @@ func (w *mdWalker) markLines(lines *text.Segments, k Kind, why string) {
 // by looking at the line after the content).
 func (w *mdWalker) fencedCode(t *ast.FencedCodeBlock) {
 	lines := t.Lines()
-	w.markLines(lines, Runtime, "fenced code")
 	start := t.Pos()
-	if start < 0 || start >= len(w.src) {
+	if start < 0 || start >= len(w.src) || (lines.Len() > 0 && lines.At(0).Start < start) {
+		w.markLines(lines, Runtime, "fenced code")
 		return
 	}
 	fence := byte('`')

@@ -24,10 +24,10 @@ type pyScanner struct {
 	depth int // bracket depth outside strings
 
 	// Docstring tracking, only used to label runtime regions.
-	sawToken   bool   // a significant token was seen in the file
-	lineHasTok bool   // the current logical line has a significant token
-	lineFirst  string // first word of the current logical line
-	pendingDoc bool   // the last token ended a def/class header
+	sawToken   bool // a significant token was seen in the file
+	lineHasTok bool // the current logical line has a significant token
+	lineHeader bool // the current logical line starts with def, class or async
+	pendingDoc bool // the last token ended a def/class header
 }
 
 func classifyPython(src []byte) (*Map, error) {
@@ -125,7 +125,7 @@ func (p *pyScanner) run() {
 			i++
 		case c == '\n' || c == '\r':
 			if p.depth == 0 {
-				p.lineHasTok, p.lineFirst = false, ""
+				p.lineHasTok, p.lineHeader = false, false
 			}
 			i++
 		case c == '#':
@@ -152,39 +152,40 @@ func (p *pyScanner) run() {
 					continue
 				}
 			}
-			p.token(string(src[i:j]))
+			p.token(src[i:j])
 			i = j
 		case c >= '0' && c <= '9':
-			p.token("")
+			p.token(nil)
 			i = numberEnd(src, i)
 		case c == '(' || c == '[' || c == '{':
-			p.token("")
+			p.token(nil)
 			p.depth++
 			i++
 		case c == ')' || c == ']' || c == '}':
-			p.token("")
+			p.token(nil)
 			if p.depth > 0 {
 				p.depth--
 			}
 			i++
 		case c == ':':
-			p.token("")
-			if p.depth == 0 && (p.lineFirst == "def" || p.lineFirst == "class" || p.lineFirst == "async") {
+			p.token(nil)
+			if p.depth == 0 && p.lineHeader {
 				p.pendingDoc = true
 			}
 			i++
 		default:
-			p.token("")
+			p.token(nil)
 			i++
 		}
 	}
 }
 
 // token records a significant token for docstring labelling.
-func (p *pyScanner) token(word string) {
+func (p *pyScanner) token(word []byte) {
 	if !p.lineHasTok {
 		p.lineHasTok = true
-		p.lineFirst = word
+		w := string(word) // compared, not kept: no allocation
+		p.lineHeader = w == "def" || w == "class" || w == "async"
 	}
 	p.sawToken = true
 	p.pendingDoc = false
@@ -195,7 +196,7 @@ func (p *pyScanner) token(word string) {
 // ends: then the rest of the file is runtime.
 func (p *pyScanner) stringAt(start, q int, pf pyPrefix) int {
 	doc := !p.sawToken || p.pendingDoc
-	p.token("")
+	p.token(nil)
 	var end int
 	var ok bool
 	if pf.f {

@@ -138,7 +138,11 @@ type Builder struct {
 }
 
 // NewBuilder starts a map for a file of size bytes.
-func NewBuilder(size int) *Builder { return &Builder{size: size, gapWhy: "code", ordered: true} }
+func NewBuilder(size int) *Builder {
+	// Source files average a region every few dozen bytes; reserving that
+	// up front saves the repeated growth of the marks slice.
+	return &Builder{size: size, gapWhy: "code", ordered: true, marks: make([]Region, 0, min(size/64+4, 1<<14))}
+}
 
 // SetGapWhy sets the reason shown for bytes nobody marked (default "code").
 // They stay Runtime whatever the reason says.
@@ -170,18 +174,22 @@ func (b *Builder) Map(lang string) *Map {
 		return m
 	}
 	if b.ordered {
-		m.Regions = make([]Region, 0, 2*len(b.marks)+1)
-		pos := 0
-		for _, r := range b.marks {
-			if r.Start > pos {
-				m.appendRegion(Region{Start: pos, End: r.Start, Kind: Runtime, Why: b.gapWhy})
-			}
-			m.appendRegion(r)
-			pos = r.End
+		b.linear(m, b.marks)
+		return m
+	}
+	// Marks that do not overlap need no sweep, only sorting: the order of
+	// marks matters only where they overlap.
+	sorted := append([]Region(nil), b.marks...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start < sorted[j].Start })
+	disjoint := true
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i].Start < sorted[i-1].End {
+			disjoint = false
+			break
 		}
-		if pos < b.size {
-			m.appendRegion(Region{Start: pos, End: b.size, Kind: Runtime, Why: b.gapWhy})
-		}
+	}
+	if disjoint {
+		b.linear(m, sorted)
 		return m
 	}
 	// Sweep over boundaries; sizes are small enough that sorting edges is cheap.
@@ -228,6 +236,22 @@ func (b *Builder) Map(lang string) *Map {
 		m.appendRegion(cur)
 	}
 	return m
+}
+
+// linear fills m from marks that are sorted and do not overlap.
+func (b *Builder) linear(m *Map, marks []Region) {
+	m.Regions = make([]Region, 0, 2*len(marks)+1)
+	pos := 0
+	for _, r := range marks {
+		if r.Start > pos {
+			m.appendRegion(Region{Start: pos, End: r.Start, Kind: Runtime, Why: b.gapWhy})
+		}
+		m.appendRegion(r)
+		pos = r.End
+	}
+	if pos < b.size {
+		m.appendRegion(Region{Start: pos, End: b.size, Kind: Runtime, Why: b.gapWhy})
+	}
 }
 
 // appendRegion adds r after the last region, merging it into that region when
