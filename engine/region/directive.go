@@ -10,9 +10,9 @@ import (
 // must be treated as that tool's directive now: the cleaner is about to remove
 // those carriers. The helpers below compute what a comment would look like
 // after removal. They deliberately remove more than the carrier policy does
-// (every Cf, every default-ignorable, every control but tab, invalid bytes,
-// whole ANSI sequences), because matching too many directives only makes the
-// tool more timid.
+// (every Cf, every default-ignorable, every control but tab and line breaks,
+// invalid bytes, whole ANSI sequences), because matching too many directives
+// only makes the tool more timid.
 
 // asSpace reports runes the policy turns into U+0020.
 func asSpace(r rune) bool {
@@ -22,8 +22,8 @@ func asSpace(r rune) bool {
 // carrierRune reports runes the policy may delete outright.
 func carrierRune(r rune) bool {
 	switch {
-	case r == '\t':
-		return false
+	case r == '\t' || r == '\n' || r == '\r':
+		return false // never removed: tab is text, line breaks are structure
 	case r < 0x20 || (r >= 0x7f && r < 0xa0):
 		return true
 	case r == 0x2800 || r == 0xfffc:
@@ -39,7 +39,7 @@ func hasCarrier(s []byte) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < 0x80 {
-			if c < 0x20 && c != '\t' || c == 0x7f {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
 				return true
 			}
 			i++

@@ -2,6 +2,7 @@ package region
 
 import (
 	"bytes"
+	"sort"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -107,6 +108,9 @@ type mdWalker struct {
 	src  []byte // the parsed body (after front matter)
 	base int    // offset of src in the file
 	b    *Builder
+	// lines are the content lines of the block whose inlines are being
+	// walked; every text segment must lie inside one of them.
+	lines *text.Segments
 }
 
 func (w *mdWalker) mark(start, end int, k Kind, why string) {
@@ -149,6 +153,7 @@ func (w *mdWalker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	default:
 		if n.Type() == ast.TypeBlock && n.FirstChild() != nil && n.FirstChild().Type() == ast.TypeInline {
 			lines := n.Lines()
+			w.lines = lines
 			for i := 0; i < lines.Len(); i++ {
 				w.guardLineStart(lines.At(i).Start)
 			}
@@ -164,10 +169,21 @@ func (w *mdWalker) text(t *ast.Text) {
 	if t.IsRaw() || seg.Padding != 0 || seg.Start < 0 || seg.Stop > len(w.src) || seg.Start >= seg.Stop {
 		return
 	}
-	if bytes.IndexByte(w.src[seg.Start:seg.Stop], '\n') >= 0 || bytes.IndexByte(w.src[seg.Start:seg.Stop], '\r') >= 0 {
+	if bytes.IndexByte(w.src[seg.Start:seg.Stop], '\n') >= 0 || bytes.IndexByte(w.src[seg.Start:seg.Stop], '\r') >= 0 || !w.inLines(seg) {
 		return
 	}
 	w.mark(seg.Start, seg.Stop, Prose, "text")
+}
+
+// inLines reports whether seg lies inside one content line of the current
+// block, which rules out segments reaching into container markers.
+func (w *mdWalker) inLines(seg text.Segment) bool {
+	if w.lines == nil {
+		return false
+	}
+	n := w.lines.Len()
+	i := sort.Search(n, func(i int) bool { return w.lines.At(i).Start > seg.Start }) - 1
+	return i >= 0 && seg.Stop <= w.lines.At(i).Stop
 }
 
 // guardLineStart keeps runtime the carriers in the leading run of a text
