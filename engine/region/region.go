@@ -79,6 +79,16 @@ func (m *Map) At(off int) Region {
 	return m.Regions[i]
 }
 
+// String renders the map one region per line as "start-end kind why", the
+// form used by golden files and "classify --show".
+func (m *Map) String() string {
+	var sb strings.Builder
+	for _, r := range m.Regions {
+		fmt.Fprintf(&sb, "%d-%d %s %s\n", r.Start, r.End, r.Kind, r.Why)
+	}
+	return sb.String()
+}
+
 // Spans returns the regions of kind k, adjacent ones merged.
 func (m *Map) Spans(k Kind) []Region {
 	var out []Region
@@ -115,15 +125,28 @@ func (m *Map) Check() error {
 }
 
 // Builder assembles a Map from marked spans; every byte not marked is Runtime.
-// Later marks never override earlier ones where they overlap: callers mark the
-// safer kinds first.
+// Where marks overlap, the riskier kind wins (Runtime > Directive > Prose);
+// between marks of equal risk the earlier mark's Why is kept.
 type Builder struct {
-	size  int
-	marks []Region
+	size   int
+	marks  []Region
+	gapWhy string
+	// ordered stays true while every mark starts at or after the end of the
+	// previous one, which lets Map skip the sweep: classifiers that mark in
+	// source order (all of ours) pay one linear pass.
+	ordered bool
 }
 
 // NewBuilder starts a map for a file of size bytes.
-func NewBuilder(size int) *Builder { return &Builder{size: size} }
+func NewBuilder(size int) *Builder {
+	// Source files average a region every few dozen bytes; reserving that
+	// up front saves the repeated growth of the marks slice.
+	return &Builder{size: size, gapWhy: "code", ordered: true, marks: make([]Region, 0, min(size/64+4, 1<<14))}
+}
+
+// SetGapWhy sets the reason shown for bytes nobody marked (default "code").
+// They stay Runtime whatever the reason says.
+func (b *Builder) SetGapWhy(why string) { b.gapWhy = why }
 
 // Mark records [start, end) as kind k. Empty or out-of-range spans are clipped.
 func (b *Builder) Mark(start, end int, k Kind, why string) {
@@ -136,6 +159,9 @@ func (b *Builder) Mark(start, end int, k Kind, why string) {
 	if end <= start {
 		return
 	}
+	if n := len(b.marks); n > 0 && start < b.marks[n-1].End {
+		b.ordered = false
+	}
 	b.marks = append(b.marks, Region{Start: start, End: end, Kind: k, Why: why})
 }
 
@@ -147,6 +173,25 @@ func (b *Builder) Map(lang string) *Map {
 	if b.size == 0 {
 		return m
 	}
+	if b.ordered {
+		b.linear(m, b.marks)
+		return m
+	}
+	// Marks that do not overlap need no sweep, only sorting: the order of
+	// marks matters only where they overlap.
+	sorted := append([]Region(nil), b.marks...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start < sorted[j].Start })
+	disjoint := true
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i].Start < sorted[i-1].End {
+			disjoint = false
+			break
+		}
+	}
+	if disjoint {
+		b.linear(m, sorted)
+		return m
+	}
 	// Sweep over boundaries; sizes are small enough that sorting edges is cheap.
 	edges := make([]int, 0, 2*len(b.marks)+2)
 	edges = append(edges, 0, b.size)
@@ -155,38 +200,68 @@ func (b *Builder) Map(lang string) *Map {
 	}
 	sort.Ints(edges)
 	edges = dedupInts(edges)
-	marks := append([]Region(nil), b.marks...)
-	sort.SliceStable(marks, func(i, j int) bool { return marks[i].Start < marks[j].Start })
-	active := []Region{}
+	// order holds mark indexes sorted by start; an index doubles as the
+	// mark's insertion rank, which breaks ties between equally risky marks.
+	order := make([]int, len(b.marks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return b.marks[order[i]].Start < b.marks[order[j]].Start })
+	var active []int
 	next := 0
 	for i := 0; i+1 < len(edges); i++ {
 		lo, hi := edges[i], edges[i+1]
-		for next < len(marks) && marks[next].Start <= lo {
-			active = append(active, marks[next])
+		for next < len(order) && b.marks[order[next]].Start <= lo {
+			active = append(active, order[next])
 			next++
 		}
 		kept := active[:0]
-		for _, r := range active {
-			if r.End > lo {
-				kept = append(kept, r)
+		for _, idx := range active {
+			if b.marks[idx].End > lo {
+				kept = append(kept, idx)
 			}
 		}
 		active = kept
-		cur := Region{Start: lo, End: hi, Kind: Runtime, Why: "code"}
-		first := true
-		for _, r := range active {
-			if first || risk(r.Kind) > risk(cur.Kind) {
-				cur.Kind, cur.Why = r.Kind, r.Why
-				first = false
+		cur := Region{Start: lo, End: hi, Kind: Runtime, Why: b.gapWhy}
+		best := -1
+		for _, idx := range active {
+			r := b.marks[idx]
+			if best < 0 || risk(r.Kind) > risk(b.marks[best].Kind) || (risk(r.Kind) == risk(b.marks[best].Kind) && idx < best) {
+				best = idx
 			}
 		}
-		if n := len(m.Regions); n > 0 && m.Regions[n-1].Kind == cur.Kind && m.Regions[n-1].Why == cur.Why {
-			m.Regions[n-1].End = hi
-			continue
+		if best >= 0 {
+			cur.Kind, cur.Why = b.marks[best].Kind, b.marks[best].Why
 		}
-		m.Regions = append(m.Regions, cur)
+		m.appendRegion(cur)
 	}
 	return m
+}
+
+// linear fills m from marks that are sorted and do not overlap.
+func (b *Builder) linear(m *Map, marks []Region) {
+	m.Regions = make([]Region, 0, 2*len(marks)+1)
+	pos := 0
+	for _, r := range marks {
+		if r.Start > pos {
+			m.appendRegion(Region{Start: pos, End: r.Start, Kind: Runtime, Why: b.gapWhy})
+		}
+		m.appendRegion(r)
+		pos = r.End
+	}
+	if pos < b.size {
+		m.appendRegion(Region{Start: pos, End: b.size, Kind: Runtime, Why: b.gapWhy})
+	}
+}
+
+// appendRegion adds r after the last region, merging it into that region when
+// both have the same kind and reason.
+func (m *Map) appendRegion(r Region) {
+	if n := len(m.Regions); n > 0 && m.Regions[n-1].Kind == r.Kind && m.Regions[n-1].Why == r.Why && m.Regions[n-1].End == r.Start {
+		m.Regions[n-1].End = r.End
+		return
+	}
+	m.Regions = append(m.Regions, r)
 }
 
 func risk(k Kind) int {

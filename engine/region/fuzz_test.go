@@ -1,0 +1,191 @@
+package region
+
+import (
+	"bytes"
+	"go/scanner"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// addFixtureSeeds seeds a fuzzer with the golden fixtures of one language.
+func addFixtureSeeds(f *testing.F, ext string) {
+	f.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "golden", "*"+ext+".in"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+}
+
+// classifyChecked classifies src as path and checks what must hold for any
+// input: no error, a partition, determinism, no line break in prose.
+func classifyChecked(t *testing.T, path string, src []byte) *Map {
+	t.Helper()
+	m, err := Classify(path, src)
+	if err != nil {
+		t.Fatalf("Classify: %v", err)
+	}
+	again, err := Classify(path, src)
+	if err != nil {
+		t.Fatalf("Classify again: %v", err)
+	}
+	if !reflect.DeepEqual(m, again) {
+		t.Fatalf("Classify is not deterministic")
+	}
+	lineBreaks := "\r\n"
+	if Language(path) == "go" {
+		lineBreaks = "\r" // block comments hold \n
+	}
+	for _, r := range m.Regions {
+		if r.Kind != Runtime && bytes.ContainsAny(src[r.Start:r.End], lineBreaks) {
+			t.Fatalf("%s region %d-%d %q holds a line break", r.Kind, r.Start, r.End, src[r.Start:r.End])
+		}
+	}
+	return m
+}
+
+var zwsp = []byte("\u200b")
+
+// removeFromProse deletes every U+200B lying wholly inside a prose region, as
+// a cleaner would, and returns the result with the new offset of each
+// original byte (-1 for deleted bytes).
+func removeFromProse(src []byte, m *Map) ([]byte, []int) {
+	out := make([]byte, 0, len(src))
+	newOff := make([]int, len(src))
+	for _, r := range m.Regions {
+		for i := r.Start; i < r.End; {
+			if r.Kind == Prose && i+len(zwsp) <= r.End && bytes.HasPrefix(src[i:], zwsp) {
+				for k := 0; k < len(zwsp); k++ {
+					newOff[i+k] = -1
+				}
+				i += len(zwsp)
+				continue
+			}
+			newOff[i] = len(out)
+			out = append(out, src[i])
+			i++
+		}
+	}
+	return out, newOff
+}
+
+// checkRemovalStable asserts that cleaning U+200B out of prose changes no
+// byte's classification: what was prose stays prose, and no directive or
+// runtime byte becomes prose (the cleaner's second pass sees the same file).
+func checkRemovalStable(t *testing.T, path string, src []byte, m *Map) {
+	t.Helper()
+	cleaned, newOff := removeFromProse(src, m)
+	if len(cleaned) == len(src) {
+		return
+	}
+	m2 := classifyChecked(t, path, cleaned)
+	for i, n := range newOff {
+		if n < 0 {
+			continue
+		}
+		a, b := m.At(i), m2.At(n)
+		if a.Kind != b.Kind || a.Why != b.Why {
+			t.Fatalf("byte %d was %s %q, after removing U+200B from prose it is %s %q\nbefore: %q\nafter:  %q",
+				i, a.Kind, a.Why, b.Kind, b.Why, src, cleaned)
+		}
+	}
+}
+
+func FuzzClassifyPython(f *testing.F) {
+	addFixtureSeeds(f, ".py")
+	for _, s := range []string{
+		"", "#", "'", "f'{", "f'{'", "#!\r#\u200bcoding=x\r", "x = f\"{f\"{'#'}\"}\" # \u200bnoqa\n",
+		"\"\"\"\\", "rb'\\\r\n'", "t'{x:{y}}'", "f'{x!r}}'", "# a\u200b\u200b b\n'\u200b'\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		m := classifyChecked(t, "f.py", src)
+		for _, r := range m.Regions {
+			if r.Kind != Runtime && (src[r.Start] != '#' || r.Why == "code") {
+				t.Fatalf("%s region %d-%d %q is not a comment", r.Kind, r.Start, r.End, src[r.Start:r.End])
+			}
+		}
+		checkRemovalStable(t, "f.py", src, m)
+	})
+}
+
+func FuzzClassifyGo(f *testing.F) {
+	addFixtureSeeds(f, ".go")
+	for _, s := range []string{
+		"", "/*", "//", "package p\n// a\u200b\n", "package p\n/* *\u200b/ */\n",
+		"package p\n// x\nimport \"C\"\n", "package p\nfunc Example() {\n// Output:\n// \u200bx\n}\n",
+		"\ufeffpackage p\n//\u200bgo:generate x\n", "package p\r\n// a\rb\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		m := classifyChecked(t, "f.go", src)
+		// Prose and directive bytes lie inside go/scanner's comments.
+		fset := token.NewFileSet()
+		file := fset.AddFile("f.go", -1, len(src))
+		var s scanner.Scanner
+		s.Init(file, src, func(token.Position, string) {}, scanner.ScanComments)
+		inComment := make([]bool, len(src))
+		for {
+			pos, tok, lit := s.Scan()
+			if tok == token.EOF {
+				break
+			}
+			if tok != token.COMMENT {
+				continue
+			}
+			off := file.Offset(pos)
+			end, ok := commentSpan(src, off, lit)
+			if !ok {
+				end = len(src)
+			}
+			for k := off; k < end; k++ {
+				inComment[k] = true
+			}
+		}
+		for _, r := range m.Regions {
+			if r.Kind == Runtime {
+				continue
+			}
+			for k := r.Start; k < r.End; k++ {
+				if !inComment[k] {
+					t.Fatalf("%s byte %d is outside every comment", r.Kind, k)
+				}
+			}
+		}
+		checkRemovalStable(t, "f.go", src, m)
+	})
+}
+
+func FuzzClassifyMarkdown(f *testing.F) {
+	addFixtureSeeds(f, ".md")
+	addFixtureSeeds(f, ".txt")
+	for _, s := range []string{
+		"", "---", "---\n", "+++\r+++\r", "<!--", "<!-- \u200b -->", "`", "``\u200b`", "> - <!--\n> -->",
+		"\t\tx", "|a|\n|-|\n|b\u200b|", "[a](<b\nc>)", "\u200b=\u200b=", "x\r\r\n\r```\r",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		m := classifyChecked(t, "f.md", src)
+		// Markdown structure may legitimately change when prose changes
+		// (an emphasis that no longer matches), so only classifying the
+		// cleaned text safely is required here.
+		cleaned, _ := removeFromProse(src, m)
+		classifyChecked(t, "f.md", cleaned)
+		if strings.HasPrefix(string(src), "---\n") && m.At(0).Kind != Runtime {
+			t.Fatalf("a leading --- line is %s", m.At(0).Kind)
+		}
+	})
+}

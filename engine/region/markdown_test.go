@@ -1,0 +1,151 @@
+package region
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mdKinds returns the kinds of the bytes of needle's first occurrence.
+func mdKinds(t *testing.T, src, needle string) map[Kind]bool {
+	t.Helper()
+	i := strings.Index(src, needle)
+	if i < 0 {
+		t.Fatalf("%q not in %q", needle, src)
+	}
+	m, err := classifyMarkdown([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Check(); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[Kind]bool{}
+	for k := i; k < i+len(needle); k++ {
+		kinds[m.At(k).Kind] = true
+	}
+	return kinds
+}
+
+func TestMarkdownRegions(t *testing.T) {
+	cases := []struct {
+		src     string
+		prose   []string // every byte prose
+		runtime []string // every byte runtime
+	}{
+		{"# Title\n", []string{"Title"}, []string{"# "}},
+		{"Para *em* **st** _u_.\n", []string{"Para ", "em", "st", "u"}, []string{"\n"}},
+		{"a [text](https://x.y/z \"T\") b\n", []string{"text", "a ", " b"}, []string{"](https://x.y/z \"T\")"}},
+		{"![alt](p.png 'T')\n", []string{"alt"}, []string{"(p.png 'T')"}},
+		{"see <https://x.y> and <a@b.c>\n", []string{"see "}, []string{"<https://x.y>", "<a@b.c>"}},
+		{"bare https://x.y/p and www.x.y here\n", []string{"bare", "here"}, []string{"https://x.y/p", "www.x.y"}},
+		{"a `code` b ``x ` y`` c\n", []string{"a ", " b ", " c"}, []string{"`code`", "``x ` y``"}},
+		{"a `multi\nline` b\n", []string{"a ", " b"}, []string{"`multi\nline`"}},
+		{"```\ncode\n```\n", nil, []string{"```\ncode\n```\n"}},
+		{"~~~\ncode\n", nil, []string{"~~~\ncode\n"}},
+		{"    code\n", nil, []string{"    code\n"}},
+		{"\tcode\n", nil, []string{"\tcode\n"}},
+		{"- item\n\n\t\tcode\n", []string{"item"}, []string{"\t\tcode"}},
+		{"> quote\n", []string{"quote"}, []string{"> "}},
+		{"| a | b |\n|---|---|\n| c | d |\n", []string{"a", "b", "c", "d"}, []string{"|---|---|"}},
+		{"<!-- hidden -->\n", []string{" hidden "}, []string{"<!--", "-->\n"}},
+		{"x <!-- in\nline --> y\n", []string{" in", "line ", "x ", " y"}, []string{"<!--", "-->", "\n"}},
+		{"<div title=\"t\">\nblock\n</div>\n", nil, []string{"<div title=\"t\">\nblock\n</div>\n"}},
+		{"a <b title=\"t\">bold</b> c\n", []string{"bold"}, []string{"<b title=\"t\">", "</b>"}},
+		{"[r]: https://x.y 'T'\n", nil, []string{"[r]: https://x.y 'T'"}},
+		{"---\na: b\n---\ntext\n", []string{"text"}, []string{"---\na: b\n---\n"}},
+		{"+++\na = 1\n+++\ntext\n", []string{"text"}, []string{"+++\na = 1\n+++\n"}},
+		{"---\na: b\n", nil, []string{"---\na: b\n"}},
+		{"--- \nnot front matter: only a line\n", nil, []string{"--- \nnot front matter: only a line\n"}},
+		{"---\n", nil, []string{"---\n"}},
+		{"text\n---\nmore\n", []string{"text"}, []string{"\n---\n"}},
+		{"one\rtwo\r", []string{"one", "two"}, []string{"\r"}},
+		{"one\r\ntwo\r\n", []string{"one", "two"}, []string{"\r\n"}},
+		{"hard  \nbreak\\\nx\n", []string{"hard", "break"}, []string{"  \n", "\\\n"}},
+		{"\u200b    code?\n", []string{"code?"}, []string{"\u200b"}},
+		{"\u00a0\u00a0 \u00a0code?\n", []string{"code?"}, []string{"\u00a0\u00a0 \u00a0"}},
+		{"Title\n=\u200b==\n", []string{"Title"}, []string{"=\u200b"}},
+		{"*\u200b**\n", nil, []string{"*\u200b"}},
+		{"`\u200b``\nx\n", []string{"x"}, []string{"`\u200b"}},
+		{"1.\u200b item\n", []string{"item"}, []string{"1.\u200b"}},
+		{"<div\u200b>\nx\n", []string{"x"}, []string{"<div\u200b"}},
+		{"> a\n\u200b> b\n", []string{"a", "> b"}, []string{"\u200b"}},
+		{"|a|\n|\u200b-|\n", []string{"a"}, []string{"|\u200b"}},
+		{"Hello\u200bworld\n", []string{"Hello\u200bworld"}, nil},
+		{"- \u200b- x\n", []string{"- x"}, []string{"\u200b"}},
+		{"\u00a0# h\n", []string{"# h"}, []string{"\u00a0"}},
+		{"<!-- a -\u200b-> b -->\n", nil, []string{"<!-- a -\u200b-> b -->"}},
+		{"<!-->x\n", nil, []string{"<!-->x\n"}},
+		{"a <!--> b\n", []string{"a ", " b"}, []string{"<!-->"}},
+	}
+	for _, c := range cases {
+		for _, p := range c.prose {
+			if k := mdKinds(t, c.src, p); len(k) != 1 || !k[Prose] {
+				t.Errorf("%q: %q should be prose, has %v", c.src, p, k)
+			}
+		}
+		for _, r := range c.runtime {
+			if k := mdKinds(t, c.src, r); len(k) != 1 || !k[Runtime] {
+				t.Errorf("%q: %q should be runtime, has %v", c.src, r, k)
+			}
+		}
+	}
+}
+
+// TestMarkdownSpecCorpus runs the CommonMark spec examples shipped with
+// goldmark through the classifier: no panic, a valid partition, no line
+// break in prose, and no prose inside what the spec renders as code.
+func TestMarkdownSpecCorpus(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/yuin/goldmark").Output()
+	if err != nil {
+		t.Skipf("go list cannot locate goldmark's source: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "_test", "spec.json"))
+	if err != nil {
+		t.Skipf("goldmark's CommonMark spec examples are not in the module cache: %v", err)
+	}
+	var examples []struct {
+		Markdown string `json:"markdown"`
+		HTML     string `json:"html"`
+		Section  string `json:"section"`
+	}
+	if err := json.Unmarshal(data, &examples); err != nil {
+		t.Fatal(err)
+	}
+	if len(examples) < 500 {
+		t.Fatalf("only %d spec examples", len(examples))
+	}
+	for i, ex := range examples {
+		src := []byte(ex.Markdown)
+		m, err := classifyMarkdown(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Check(); err != nil {
+			t.Fatalf("example %d: %v", i+1, err)
+		}
+		for _, r := range m.Regions {
+			if r.Kind == Runtime {
+				continue
+			}
+			if strings.ContainsAny(string(src[r.Start:r.End]), "\r\n") {
+				t.Errorf("example %d: prose region %d-%d holds a line break", i+1, r.Start, r.End)
+			}
+		}
+		if ex.Section == "Fenced code blocks" || ex.Section == "Indented code blocks" {
+			// Every line of a code block's content renders inside <pre><code>;
+			// none of a code-only example's letters may be prose.
+			if !strings.HasPrefix(ex.HTML, "<pre><code") || strings.Count(ex.HTML, "<pre>") != 1 || strings.Contains(ex.HTML, "<p>") || strings.Contains(ex.HTML, "<li>") || strings.Contains(ex.HTML, "<blockquote>") || strings.Contains(ex.HTML, "<h") {
+				continue
+			}
+			for _, r := range m.Regions {
+				if r.Kind == Prose {
+					t.Errorf("example %d (%s): prose %q in a code-only document", i+1, ex.Section, src[r.Start:r.End])
+				}
+			}
+		}
+	}
+}
