@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/engine/clean"
@@ -89,6 +88,8 @@ func preview(b []byte, max int) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			out = append(out, `\x??`...)
+		case r == '\\':
+			out = append(out, `\\`...)
 		case r >= 0x20 && r < 0x7f:
 			out = append(out, byte(r))
 		case r == '\n':
@@ -103,8 +104,7 @@ func preview(b []byte, max int) string {
 			out = append(out, fmt.Sprintf(`\U%08X`, r)...)
 		}
 	}
-	s := strconv.Quote(string(out))
-	s = s[1 : len(s)-1]
+	s := string(out)
 	if len(b) > 0 {
 		s += "..."
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"testing"
@@ -47,7 +48,8 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(filepath.Join(env.WorkDir, ".home"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": cmdExits,
+			"exits":    cmdExits,
+			"unescape": cmdUnescape,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -91,6 +93,32 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 	}
 }
+
+// cmdUnescape rewrites files in place, turning \uXXXX and \UXXXXXXXX
+// escapes into the characters they name, so scripts can carry invisible
+// carriers while staying readable ASCII:
+//
+//	unescape notes.md
+func cmdUnescape(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: unescape FILE...")
+	}
+	for _, name := range args {
+		p := ts.MkAbs(name)
+		b, err := os.ReadFile(p)
+		ts.Check(err)
+		out := unescapeRE.ReplaceAllStringFunc(string(b), func(m string) string {
+			n, err := strconv.ParseUint(m[2:], 16, 32)
+			if err != nil {
+				ts.Fatalf("unescape %s: bad escape %s", name, m)
+			}
+			return string(rune(n))
+		})
+		ts.Check(os.WriteFile(p, []byte(out), 0o644))
+	}
+}
+
+var unescapeRE = regexp.MustCompile(`\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}`)
 
 func cutPrefix(s, p string) (string, bool) {
 	if len(s) >= len(p) && s[:len(p)] == p {
