@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"bytes"
+
 	"github.com/prosewash/prosewash/engine/wash/frontmatter"
 )
 
@@ -120,6 +122,9 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 				names = append(names, "")
 			} else if len(c.Sources) == 0 {
 				break // a plain create loses nothing
+			}
+			if c.Kind == Rewrite && len(c.Sources) == 0 && bytes.Equal(c.Orig, c.Result) {
+				break // an unchanged file loses nothing
 			}
 			for j, s := range c.Sources {
 				if cfg.noUnion && (j > 0 || len(parts) > 0) {
