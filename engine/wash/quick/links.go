@@ -274,7 +274,7 @@ func (p *planner) links(f File, ls []line) []Cut {
 			nt = append(append(append([]byte(nil), nt[:s.start]...), moved[k]...), nt[s.end:]...)
 			cuts = append(cuts, Cut{Kind: LinkRepoint, Line: i + 1, Lines: 1,
 				approve: []string{gate.Token{Type: gate.TypeLink, Value: s.dest}.Key()},
-				Reason: "link target moved; repointed to its only match " + moved[k]})
+				Reason:  "link target moved; repointed to its only match " + moved[k]})
 			changed = true
 		}
 		if changed {

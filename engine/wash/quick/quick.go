@@ -105,7 +105,7 @@ type Cut struct {
 	// Reason explains the cut without quoting content (paths and line numbers only).
 	Reason string
 	// Tokens is the estimated cost of what the cut removes.
-	Tokens int
+	Tokens  int
 	idx     []int    // line indexes the cut deletes, for undo
 	approve []string // gate approval keys the cut needs
 }
@@ -172,13 +172,13 @@ func (p Plan) GateChanges() []gate.Change {
 
 // line is the working state of one original line.
 type line struct {
-	l       mdline.Line
-	text    []byte // current content (without terminator)
-	del     bool
-	locked  bool   // code, front matter, raw <pre>: never changed
+	l      mdline.Line
+	text   []byte // current content (without terminator)
+	del    bool
+	locked bool // code, front matter, raw <pre>: never changed
 	// edited marks a line a repoint changed in this pass: it is neither removed as a copy nor
 	// kept as a first copy, since the gate compares original lines and this one has none.
-	edited bool
+	edited  bool
 	section string // heading path above the line
 }
 
