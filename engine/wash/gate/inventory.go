@@ -157,8 +157,8 @@ func frontKeyLine(doc *mdline.Doc, text []byte, key string) int {
 	return -1
 }
 
-// stopwords are skipped when looking for the subject of a value, so "878 passed and 0 failed"
-// binds 0 to "passed"'s neighbour "failed" only through content words.
+// stopwords are skipped when looking for the subject of a value, so "878 passed, 0 failed" and
+// "878 passed and 0 failed" bind their values the same way.
 var stopwords = map[string]bool{
 	"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "to": true, "in": true,
 	"on": true, "at": true, "for": true, "by": true, "with": true, "is": true, "are": true,
