@@ -353,6 +353,14 @@ func isThematicBreak(text []byte) bool {
 
 // isTableSep matches a GFM delimiter row such as "| --- | :-: |" or "--- | ---".
 func isTableSep(text []byte) bool {
+	if bytes.IndexByte(text, '-') < 0 || bytes.IndexByte(text, '|') < 0 && !bytes.Contains(text, []byte("---")) {
+		return false
+	}
+	for _, c := range text {
+		if c != '-' && c != '|' && c != ':' && c != ' ' && c != '\t' {
+			return false
+		}
+	}
 	t := strings.TrimSpace(string(text))
 	if !strings.Contains(t, "-") {
 		return false

@@ -664,45 +664,57 @@ func stabilize(src []byte, ls []line, cuts []Cut) ([]Cut, bool) {
 		out := assemble(src, ls)
 		doc := mdline.Parse(out)
 		k := 0
-		bad := -1
+		var bad []int
 		for i := range ls {
 			if ls[i].del {
 				continue
 			}
 			if k >= len(doc.Lines) {
 				if ls[i].l.Kind != mdline.Blank {
-					bad = i
+					bad = append(bad, i)
 				}
 				break
 			}
 			if doc.Lines[k].Kind != ls[i].l.Kind {
-				bad = i
-				break
+				bad = append(bad, i)
 			}
 			k++
 		}
-		if bad < 0 {
+		if len(bad) == 0 {
 			return cuts, true
 		}
-		undo := -1
-		for j := bad - 1; j >= 0 && undo < 0; j-- {
-			if !ls[j].del {
-				continue
-			}
-			for c := range cuts {
-				if slices.Contains(cuts[c].idx, j) {
-					undo = c
-					break
+		// Undo, for every changed line, the nearest cut above it; all in one round, so a large
+		// file needs few re-parses. Undoing one too many is safe: it only keeps fat.
+		undo := map[int]bool{}
+		for _, b := range bad {
+			found := false
+			for j := b - 1; j >= 0 && !found; j-- {
+				if !ls[j].del {
+					continue
+				}
+				for c := range cuts {
+					if slices.Contains(cuts[c].idx, j) {
+						undo[c] = true
+						found = true
+						break
+					}
 				}
 			}
 		}
-		if undo < 0 {
+		if len(undo) == 0 {
 			return cuts, false
 		}
-		for _, j := range cuts[undo].idx {
-			ls[j].del = false
+		kept := cuts[:0]
+		for c := range cuts {
+			if undo[c] {
+				for _, j := range cuts[c].idx {
+					ls[j].del = false
+				}
+				continue
+			}
+			kept = append(kept, cuts[c])
 		}
-		cuts = append(cuts[:undo], cuts[undo+1:]...)
+		cuts = kept
 	}
 	return cuts, false
 }

@@ -378,3 +378,19 @@ func FuzzPlanQuick(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkPlanQuick1MB(b *testing.B) {
+	r := rand.New(rand.NewSource(9))
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		for _, f := range genFiles(r) {
+			sb.Write(f.Content)
+		}
+	}
+	files := []File{{Path: "/p/big.md", Content: []byte(sb.String()), Platform: "x", Scope: "project", AlwaysLoaded: true}}
+	b.SetBytes(int64(sb.Len()))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		PlanQuick(files, Options{MaxFileBytes: 2 << 20})
+	}
+}
