@@ -394,3 +394,43 @@ func BenchmarkPlanQuick1MB(b *testing.B) {
 		PlanQuick(files, Options{MaxFileBytes: 2 << 20})
 	}
 }
+
+// TestMutationSafetyChecks shows each of the planner's own safety checks is what keeps a
+// structural loss out: removing a dead index entry would end its list, turning the indented
+// continuation below into a code block (prose tokens become a code line).
+func TestMutationSafetyChecks(t *testing.T) {
+	in := "- [Gone note](gone.md) — about 7 things\nThe build uses the cache\n\n    indented 42 more\n"
+	f := File{Path: "/m/MEMORY.md", Content: []byte(in), Kind: "memory-index", Platform: "claude-code", Scope: "local", AlwaysLoaded: true}
+	tree := NewTree([]string{"/m/MEMORY.md"})
+	gated := func(o Options) (Plan, bool) {
+		p := PlanQuick([]File{f}, o)
+		return p, gate.CheckSet(p.GateChanges(), nil).OK
+	}
+	hasFlag := func(p Plan, k FlagKind) bool {
+		for _, fl := range p.Flags {
+			if fl.Kind == k {
+				return true
+			}
+		}
+		return false
+	}
+	p, ok := gated(Options{Tree: tree})
+	if !ok || hasFlag(p, GateRefused) {
+		t.Fatalf("baseline: gate ok %v, flags %+v", ok, p.Flags)
+	}
+	for _, c := range p.Files[0].Cuts {
+		if c.Kind == DeadIndexEntry {
+			t.Fatal("structure-changing cut survived stabilize")
+		}
+	}
+	o := Options{Tree: tree}
+	o.off.stabilize = true
+	p, ok = gated(o)
+	if !ok || !hasFlag(p, GateRefused) || p.Files[0].Changed {
+		t.Fatalf("without stabilize the self-gate must refuse the file: ok %v changed %v flags %+v", ok, p.Files[0].Changed, p.Flags)
+	}
+	o.off.selfGate = true
+	if _, ok = gated(o); ok {
+		t.Fatal("with both checks off the loss should reach the gate and be blocked there")
+	}
+}
