@@ -38,8 +38,10 @@ func NewTree(paths []string) Tree {
 	return t
 }
 
+// Exists reports whether p is one of the tree's files.
 func (t *memTree) Exists(p string) bool { return t.exists[filepath.Clean(p)] }
 
+// ByBase returns the tree's files named name, sorted.
 func (t *memTree) ByBase(name string) []string { return t.base[name] }
 
 // skipDirs are never searched for moved link targets: they hold no memory notes and are large.
