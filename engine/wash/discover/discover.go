@@ -22,8 +22,11 @@ const (
 	Windsurf   = "windsurf"
 )
 
-// Platforms lists every platform Discover knows, in report order.
-var Platforms = [...]string{ClaudeCode, Codex, Gemini, Copilot, Cursor, Cline, Windsurf}
+// allPlatforms lists every platform Discover knows, in report order.
+var allPlatforms = [...]string{ClaudeCode, Codex, Gemini, Copilot, Cursor, Cline, Windsurf}
+
+// AllPlatforms returns every platform Discover knows, in report order.
+func AllPlatforms() []string { return append([]string(nil), allPlatforms[:]...) }
 
 // Kind is what a discovered file is to its platform.
 type Kind string
@@ -138,7 +141,7 @@ func Discover(opts Options) (Result, error) {
 	if r.home, err = filepath.EvalSymlinks(opts.Home); err != nil {
 		r.home = opts.Home
 	}
-	for _, p := range Platforms {
+	for _, p := range allPlatforms {
 		if !r.wanted(p) {
 			continue
 		}

@@ -146,6 +146,7 @@ func TestDistinctLineSemantics(t *testing.T) {
 		{"moved within file", "a 1\nb 2\n", "b 2\na 1\n", nil},
 		{"renumbered list", "1. first\n2. second\n3. third\n", "1. first\n2. third\n", nil},
 		{"heading number", "## 2. Setup\n", "## 3. Setup\n", nil},
+		{"heading year is a number", "## 2024 Plans\n", "## Plans\n", []string{"number:2024"}},
 		{"range not sign", "use 15-20 workers\n", "use 15-20 workers\n", nil},
 		{"sign matters", "delta -43%\n", "delta 43%\n", []string{"number:-43%"}},
 		{"unit matters", "timeout 30s\n", "timeout 30m\n", []string{"number:30s"}},

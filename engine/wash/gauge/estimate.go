@@ -25,18 +25,16 @@ type Features struct {
 	OtherSymbol float64 // other non-ASCII runes (emoji, dashes, quotes, arrows)
 }
 
-// Vector returns the features in the order of the estimator's weights.
+// Vector returns the features in the order of the estimator's weights: words, letters,
+// digit groups, punctuation, newlines, space runs, CJK, Thai, other letters, other symbols.
 func (f Features) Vector() []float64 {
 	return []float64{f.Words, f.Letters, f.DigitGroups, f.Punct, f.Newlines, f.SpaceRuns, f.CJK, f.Thai, f.OtherLetter, f.OtherSymbol}
 }
 
-// FeatureNames names the entries of [Features.Vector].
-var FeatureNames = [...]string{"words", "letters", "digit-groups", "punct", "newlines", "space-runs", "cjk", "thai", "other-letter", "other-symbol"}
-
-// Weights were fitted by weighted least squares (minimising relative error per file) against
+// weights were fitted by weighted least squares (minimising relative error per file) against
 // @anthropic-ai/tokenizer on the corpus described in engine/wash/ESTIMATOR.md; refit with
 // `go test ./engine/wash/gauge -run TestEstimatorAgainstBPE -estimator.fit`.
-var Weights = [...]float64{0.8577, 0.0611, 1.5547, 0.6844, 0.8047, 0.0643, 1.1859, 1.7426, 0.5888, 1.0971}
+var weights = [...]float64{0.8577, 0.0611, 1.5547, 0.6844, 0.8047, 0.0643, 1.1859, 1.7426, 0.5888, 1.0971}
 
 // Measure computes the features of text.
 func Measure(text []byte) Features {
@@ -111,7 +109,7 @@ func Estimate(text []byte) int {
 	v := Measure(text).Vector()
 	s := 0.0
 	for i, x := range v {
-		s += x * Weights[i]
+		s += x * weights[i]
 	}
 	return int(math.Round(s))
 }

@@ -442,8 +442,10 @@ func OrdinalPrefix(text []byte) int {
 		for k < len(text) && (text[k] >= '0' && text[k] <= '9' || text[k] == '.') {
 			k++
 		}
-		if k == j || (k < len(text) && text[k] != ' ' && text[k] != ')') {
-			return 0
+		if k < len(text) && text[k] == ')' {
+			k++
+		} else if k == j || k < len(text) && text[k] != ' ' || bytes.IndexByte(text[j:k], '.') < 0 {
+			return 0 // "## 2024 Plans": a number, not a section number
 		}
 		return k
 	}

@@ -48,7 +48,7 @@ func TestSplitTerminators(t *testing.T) {
 }
 
 func TestOrdinalPrefix(t *testing.T) {
-	tests := map[string]int{"1. a": 2, "10) b": 3, "## 2.1 Setup": 6, "# Title": 0, "3.14 is pi": 0, "2024. year": 5, "- x": 0}
+	tests := map[string]int{"1. a": 2, "10) b": 3, "## 2.1 Setup": 6, "## 2024 Plans": 0, "## 3) Deploy": 5, "## 4. Test": 5, "# Title": 0, "3.14 is pi": 0, "2024. year": 5, "- x": 0}
 	for in, want := range tests {
 		if got := OrdinalPrefix([]byte(in)); got != want {
 			t.Errorf("OrdinalPrefix(%q) = %d, want %d", in, got, want)
