@@ -187,6 +187,9 @@ func makeBinding(line string, vals []valuePos) *binding {
 	prevEnd := 0
 	for i, v := range vals {
 		w := subjectWord(line[prevEnd:v.start])
+		if w == "" {
+			w = "_" // no subject before the value
+		}
 		prevEnd = v.end
 		values[i] = v.tok.Type + ":" + v.tok.Value
 		words[i] = w
