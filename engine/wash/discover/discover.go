@@ -1,0 +1,379 @@
+package discover
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Platform identifiers.
+const (
+	ClaudeCode = "claude-code"
+	Codex      = "codex"
+	Gemini     = "gemini"
+	Copilot    = "copilot"
+	Cursor     = "cursor"
+	Cline      = "cline"
+	Windsurf   = "windsurf"
+)
+
+// allPlatforms lists every platform Discover knows, in report order.
+var allPlatforms = [...]string{ClaudeCode, Codex, Gemini, Copilot, Cursor, Cline, Windsurf}
+
+// AllPlatforms returns every platform Discover knows, in report order.
+func AllPlatforms() []string { return append([]string(nil), allPlatforms[:]...) }
+
+// Kind is what a discovered file is to its platform.
+type Kind string
+
+// Kinds.
+const (
+	Governance  Kind = "governance"
+	MemoryIndex Kind = "memory-index"
+	Memory      Kind = "memory"
+	Rules       Kind = "rules"
+)
+
+// Scopes say who shares a file: it bounds cross-file deduplication.
+const (
+	ScopeProject = "project"   // committed, shared with the team
+	ScopeLocal   = "local"     // this user, this project
+	ScopeUser    = "user"      // this user, every project
+	ScopeAbove   = "inherited" // above the project root: measured, never counted or touched
+)
+
+// Options inject everything Discover would otherwise take from the process.
+type Options struct {
+	// Home is the user's home directory; ProjectRoot the project directory (both absolute).
+	Home        string
+	ProjectRoot string
+	// Getenv looks up environment variables (CLAUDE_CONFIG_DIR, CODEX_HOME); nil means none.
+	Getenv func(string) string
+	// Platforms limits discovery; empty means all.
+	Platforms []string
+	// MaxImportDepth caps @path import chains (default 5, Claude Code's and Gemini's limit).
+	MaxImportDepth int
+	// MaxRuleFiles caps files read from any rules directory (default 500).
+	MaxRuleFiles int
+}
+
+// Entry is one discovered file.
+type Entry struct {
+	Path     string `json:"path"` // as discovered (lexical)
+	Real     string `json:"real"` // realpath, contained in an allowed root
+	Platform string `json:"platform"`
+	Kind     Kind   `json:"kind"`
+	Scope    string `json:"scope"`
+	// AlwaysLoaded files enter every session's context; the others are recalled on demand.
+	AlwaysLoaded bool `json:"always_loaded"`
+	// Inherited files sit above the project root (or are imported by one): measured and
+	// shown, never counted in the band, never touched.
+	Inherited bool   `json:"inherited"`
+	Why       string `json:"why"`
+	// ImportedBy and Depth describe @path imports (Depth 0 for files found directly).
+	ImportedBy string `json:"imported_by,omitempty"`
+	Depth      int    `json:"depth,omitempty"`
+	Size       int64  `json:"size"`
+}
+
+// Problem is a candidate that was skipped, with the reason.
+type Problem struct {
+	Path     string `json:"path"`
+	Platform string `json:"platform"`
+	Reason   string `json:"reason"`
+}
+
+// Result is what Discover found.
+type Result struct {
+	Entries  []Entry   `json:"entries"`
+	Problems []Problem `json:"problems,omitempty"`
+}
+
+// AlwaysLoadedOwned returns the always-loaded, non-inherited entries: the footprint.
+func (r Result) AlwaysLoadedOwned() []Entry {
+	var out []Entry
+	for _, e := range r.Entries {
+		if e.AlwaysLoaded && !e.Inherited {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// run is one discovery pass.
+type run struct {
+	opts     Options
+	home     string // realpath
+	project  string // realpath
+	res      Result
+	seen     map[string]map[string]bool // platform -> real path -> found
+	problems map[string]bool
+}
+
+// Discover finds the memory and instruction files each platform loads for the project. It
+// fails closed: a candidate whose realpath leaves the project root and the platform's config
+// directory (or, for files above the project, their own directory) is reported and skipped.
+func Discover(opts Options) (Result, error) {
+	if !filepath.IsAbs(opts.ProjectRoot) || !filepath.IsAbs(opts.Home) {
+		return Result{}, errors.New("discover: project root and home must be absolute")
+	}
+	if opts.MaxImportDepth == 0 {
+		opts.MaxImportDepth = 5
+	}
+	if opts.MaxRuleFiles == 0 {
+		opts.MaxRuleFiles = 500
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
+	opts.ProjectRoot = filepath.Clean(opts.ProjectRoot)
+	opts.Home = filepath.Clean(opts.Home)
+	r := &run{opts: opts, seen: map[string]map[string]bool{}, problems: map[string]bool{}}
+	var err error
+	if r.project, err = filepath.EvalSymlinks(opts.ProjectRoot); err != nil {
+		return Result{}, fmt.Errorf("discover: resolve project root: %w", err)
+	}
+	if r.home, err = filepath.EvalSymlinks(opts.Home); err != nil {
+		r.home = opts.Home
+	}
+	for _, p := range allPlatforms {
+		if !r.wanted(p) {
+			continue
+		}
+		switch p {
+		case ClaudeCode:
+			r.claude()
+		case Codex:
+			r.codex()
+		case Gemini:
+			r.gemini()
+		case Copilot:
+			r.copilot()
+		case Cursor:
+			r.cursor()
+		case Cline:
+			r.cline()
+		case Windsurf:
+			r.windsurf()
+		}
+	}
+	return r.res, nil
+}
+
+func (r *run) wanted(p string) bool {
+	if len(r.opts.Platforms) == 0 {
+		return true
+	}
+	for _, q := range r.opts.Platforms {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *run) problem(path, platform, reason string) {
+	k := platform + "\x00" + path + "\x00" + reason
+	if r.problems[k] {
+		return
+	}
+	r.problems[k] = true
+	r.res.Problems = append(r.res.Problems, Problem{Path: path, Platform: platform, Reason: reason})
+}
+
+// realRoot resolves an allowed root; a root that does not exist allows nothing.
+func realRoot(p string) string {
+	rp, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	return rp
+}
+
+func within(real, root string) bool {
+	if root == "" {
+		return false
+	}
+	rel, err := filepath.Rel(root, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// check resolves a candidate file and verifies it is a regular file inside one of roots.
+// Missing candidates are silently absent; anything else that fails is a reported problem.
+func (r *run) check(path, platform string, roots []string) (string, int64, bool) {
+	if _, err := os.Lstat(path); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			r.problem(path, platform, "unreadable: "+errText(err))
+		}
+		return "", 0, false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		r.problem(path, platform, "dangling or unreadable symlink")
+		return "", 0, false
+	}
+	ok := false
+	for _, root := range roots {
+		if within(real, root) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		r.problem(path, platform, "resolves outside the allowed roots; skipped")
+		return "", 0, false
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		r.problem(path, platform, "unreadable: "+errText(err))
+		return "", 0, false
+	}
+	if !st.Mode().IsRegular() {
+		if !st.IsDir() {
+			r.problem(path, platform, "not a regular file")
+		}
+		return "", 0, false
+	}
+	return real, st.Size(), true
+}
+
+// errText names an error's kind without echoing paths twice.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// add records an entry once per platform and real path; it reports whether it was new.
+func (r *run) add(e Entry) bool {
+	m := r.seen[e.Platform]
+	if m == nil {
+		m = map[string]bool{}
+		r.seen[e.Platform] = m
+	}
+	if m[e.Real] {
+		return false
+	}
+	m[e.Real] = true
+	r.res.Entries = append(r.res.Entries, e)
+	return true
+}
+
+// file checks and adds one candidate.
+func (r *run) file(path string, e Entry, roots []string) (Entry, bool) {
+	real, size, ok := r.check(path, e.Platform, roots)
+	if !ok {
+		return Entry{}, false
+	}
+	e.Path, e.Real, e.Size = path, real, size
+	return e, r.add(e)
+}
+
+// ancestors returns the directories strictly above the project root, nearest first, up to and
+// including home when home is an ancestor, else up to but excluding the filesystem root.
+func (r *run) ancestors() []string {
+	var out []string
+	home := r.opts.Home
+	under := within(r.opts.ProjectRoot, home) && r.opts.ProjectRoot != home
+	for d := filepath.Dir(r.opts.ProjectRoot); ; d = filepath.Dir(d) {
+		if d == filepath.Dir(d) {
+			break // the filesystem root is never searched
+		}
+		out = append(out, d)
+		if under && d == home {
+			break
+		}
+	}
+	return out
+}
+
+// gitRoot returns the nearest directory at or above the project root holding .git, stopping at
+// home, or "" when there is none.
+func (r *run) gitRoot() string {
+	for d := r.opts.ProjectRoot; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if d == r.opts.Home || d == filepath.Dir(d) {
+			return ""
+		}
+	}
+}
+
+// walkRules lists regular files with one of exts under dir, sorted, capped, never following
+// directory symlinks.
+func (r *run) walkRules(dir, platform string, exts []string, recursive bool) []string {
+	var out []string
+	capped := false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p != dir {
+				r.problem(p, platform, "unreadable: "+errText(err))
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != dir && !recursive {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		for _, ext := range exts {
+			if strings.HasSuffix(strings.ToLower(d.Name()), ext) {
+				if len(out) >= r.opts.MaxRuleFiles {
+					capped = true
+					return filepath.SkipAll
+				}
+				out = append(out, p)
+				break
+			}
+		}
+		return nil
+	})
+	if capped {
+		r.problem(dir, platform, fmt.Sprintf("more than %d rule files; the rest were not measured", r.opts.MaxRuleFiles))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func readHead(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b := make([]byte, 64<<10)
+	n, _ := f.Read(b)
+	return b[:n]
+}
+
+// frontValue returns the raw value of a top-level key in a leading front matter block.
+func frontValue(content []byte, key string) (string, bool) {
+	content = bytes.TrimPrefix(content, []byte{0xEF, 0xBB, 0xBF})
+	lines := strings.Split(string(content), "\n")
+	if len(lines) < 2 || strings.TrimRight(lines[0], " \t\r") != "---" {
+		return "", false
+	}
+	for _, l := range lines[1:] {
+		l = strings.TrimRight(l, "\r")
+		if strings.TrimRight(l, " \t") == "---" {
+			return "", false
+		}
+		if strings.HasPrefix(l, key+":") {
+			v := strings.TrimSpace(l[len(key)+1:])
+			if i := strings.Index(v, " #"); i >= 0 {
+				v = strings.TrimSpace(v[:i])
+			}
+			return strings.Trim(v, "\"'"), true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,228 @@
+package gate
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/prosewash/prosewash/engine/wash/frontmatter"
+)
+
+// Drop is a structured token the result lost.
+type Drop struct {
+	Token
+	// Line is the 1-based line in the original (for a merge, in the named source) where the
+	// lost value sat; for a binding swap, the original line whose bindings were permuted.
+	Line int
+	// Occurrences are the distinct-line occurrence counts in the original and in the result.
+	Occurrences [2]int
+	// Source names the file the line belongs to when the original was several files (merges,
+	// deletes); empty for a single-file check.
+	Source string
+	// Note adds detail that is not file content: e.g. where a swapped line sits in the result.
+	Note string
+}
+
+// Key returns the approval key "type:value".
+func (d Drop) Key() string { return d.Token.Key() }
+
+// String renders one drop as "type:value (line N, ...)".
+func (d Drop) String() string {
+	var b strings.Builder
+	b.WriteString(d.Key())
+	var parts []string
+	if d.Line > 0 {
+		if d.Source != "" {
+			parts = append(parts, fmt.Sprintf("%s:%d", d.Source, d.Line))
+		} else {
+			parts = append(parts, fmt.Sprintf("line %d", d.Line))
+		}
+	} else if d.Source != "" {
+		parts = append(parts, d.Source)
+	}
+	if d.Occurrences[1] > 0 {
+		parts = append(parts, fmt.Sprintf("on %d distinct lines, now %d", d.Occurrences[0], d.Occurrences[1]))
+	}
+	if d.Note != "" {
+		parts = append(parts, d.Note)
+	}
+	if len(parts) > 0 {
+		b.WriteString(" (" + strings.Join(parts, "; ") + ")")
+	}
+	return b.String()
+}
+
+// checks are the gate's individual safety checks. The zero value enables all of them; tests
+// disable one at a time to prove it is the check that stops a given loss.
+type checks struct {
+	skipType   map[string]bool // token classes not compared
+	noMultiset bool            // compare presence only, not distinct-line counts
+	noBinding  bool            // no binding-swap detection
+	noFront    bool            // no front matter incompleteness report
+	noUnion    bool            // merges compare against their first source only
+	noDelete   bool            // deleted files' tokens are not accounted for
+	noMoved    bool            // a line moved verbatim to another file is not excused
+}
+
+// Check compares the inventories of an original and a result and returns what the result lost,
+// sorted by line. Deleting an exact duplicate line is free; a value on fewer distinct lines, or
+// a binding swap, is a drop.
+func Check(orig, result []byte) []Drop {
+	if bytes.Equal(orig, result) {
+		return nil // nothing can be lost, not even an unverifiable front matter's keys
+	}
+	return checkInv(inventory(orig, checks{}), inventory(result, checks{}), checks{}, nil)
+}
+
+// Verify is the engine of `prosewash wash verify OLD NEW`: it returns the drops of NEW against
+// OLD; none means nothing structured was lost.
+func Verify(old, new []byte) []Drop { return Check(old, new) }
+
+// Render writes one drop per line, for `wash verify` and apply refusals. It never includes file
+// content beyond the token values themselves, which are what the user must approve by name.
+func Render(drops []Drop) string {
+	var b strings.Builder
+	for _, d := range drops {
+		b.WriteString(d.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func checkWith(orig, result []byte, cfg checks) []Drop {
+	return checkInv(inventory(orig, cfg), inventory(result, cfg), cfg, nil)
+}
+
+// checkInv compares two inventories. extra holds distinct lines of the original that survive
+// verbatim elsewhere in the same transaction; their tokens count as kept.
+func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
+	kept := make(map[lineKey]bool, len(r.lines)+len(extra))
+	for k := range r.lines {
+		kept[k] = true
+	}
+	var moved map[Token]int
+	if len(extra) > 0 {
+		moved = map[Token]int{}
+		for k := range extra {
+			if kept[k] {
+				continue
+			}
+			kept[k] = true
+			if dl := o.lines[k]; dl != nil {
+				for _, t := range dl.toks {
+					moved[t]++
+				}
+			}
+		}
+	}
+	var drops []Drop
+	for t, oc := range o.counts {
+		if cfg.skipType[t.Type] {
+			continue
+		}
+		rc := r.counts[t] + moved[t]
+		if setSemantics(t.Type) || cfg.noMultiset {
+			if rc > 0 {
+				continue
+			}
+		} else if rc >= oc {
+			continue
+		}
+		dl := o.locate(t, kept)
+		d := Drop{Token: t, Line: dl.line(), Source: o.source(dl), Occurrences: [2]int{oc, rc}}
+		if setSemantics(t.Type) {
+			d.Occurrences = [2]int{1, 0}
+		}
+		drops = append(drops, d)
+	}
+	if !cfg.noBinding && !cfg.skipType[TypeBindingSwap] {
+		drops = append(drops, bindingSwaps(o, r)...)
+	}
+	if !cfg.noFront {
+		if d, ok := frontIncomplete(o.fm.State, r.fm.State); ok {
+			drops = append(drops, d)
+		}
+	}
+	sortDrops(drops)
+	return drops
+}
+
+// bindingSwaps finds result lines that carry exactly the values and subject words of an
+// original line but pair them differently ("pass 878 / fail 0" -> "pass 0 / fail 878"), and
+// that match no original line's pairing. Positionless multiset checks cannot see these.
+func bindingSwaps(o, r *Inv) []Drop {
+	var drops []Drop
+	seen := map[string]bool{}
+	for _, k := range r.order {
+		if _, same := o.lines[k]; same {
+			continue
+		}
+		rb := r.lines[k].bind
+		if rb == nil {
+			continue
+		}
+		cands := o.binds[rb.sig]
+		if len(cands) == 0 {
+			continue
+		}
+		match := false
+		for _, ob := range cands {
+			if ob.pairs == rb.pairs {
+				match = true
+				break
+			}
+		}
+		if match {
+			continue
+		}
+		for _, ob := range cands {
+			if ob.words != rb.words {
+				continue
+			}
+			if seen[ob.show+"\x00"+rb.show] {
+				continue
+			}
+			seen[ob.show+"\x00"+rb.show] = true
+			var at *distinctLine
+			for _, ok := range o.order {
+				if o.lines[ok].bind == ob {
+					at = o.lines[ok]
+					break
+				}
+			}
+			drops = append(drops, Drop{
+				Token:  Token{TypeBindingSwap, ob.show},
+				Line:   at.line(),
+				Source: o.source(at),
+				Note:   fmt.Sprintf("result line %d binds %s", r.lines[k].first, rb.show),
+			})
+		}
+	}
+	return drops
+}
+
+func frontIncomplete(o, r frontmatter.State) (Drop, bool) {
+	ou, ru := o == frontmatter.Unverifiable, r == frontmatter.Unverifiable
+	switch {
+	case ou && ru:
+		return Drop{Token: Token{TypeFrontIncomplete, "both"}, Line: 1}, true
+	case ou:
+		return Drop{Token: Token{TypeFrontIncomplete, "orig"}, Line: 1}, true
+	case ru:
+		return Drop{Token: Token{TypeFrontIncomplete, "result"}, Line: 1}, true
+	}
+	return Drop{}, false
+}
+
+func sortDrops(d []Drop) {
+	sort.SliceStable(d, func(i, j int) bool {
+		if d[i].Source != d[j].Source {
+			return d[i].Source < d[j].Source
+		}
+		if d[i].Line != d[j].Line {
+			return d[i].Line < d[j].Line
+		}
+		return tokenLess(d[i].Token, d[j].Token)
+	})
+}

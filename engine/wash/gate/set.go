@@ -1,0 +1,220 @@
+package gate
+
+import (
+	"bytes"
+
+	"github.com/prosewash/prosewash/engine/wash/frontmatter"
+)
+
+// ChangeKind is what a change does to its path.
+type ChangeKind string
+
+// Change kinds.
+const (
+	Rewrite ChangeKind = "rewrite"
+	Delete  ChangeKind = "delete"
+	Create  ChangeKind = "create"
+)
+
+// Source is one original file a merge absorbs.
+type Source struct {
+	Path    string
+	Content []byte
+}
+
+// Change is one file operation of a transaction, with the bytes the gate must compare.
+type Change struct {
+	Path string
+	Kind ChangeKind
+	// Orig is the gated original of a rewrite or delete.
+	Orig []byte
+	// Sources makes a rewrite (or a create) a merge: the result is checked against the union of
+	// Orig and every source, so a fact may come from any of them.
+	Sources []Source
+	// Result is the new content of a rewrite or create.
+	Result []byte
+	// Approved holds "type:value" keys approved for this change only.
+	Approved map[string]bool
+}
+
+// FileVerdict is the gate's finding for one change.
+type FileVerdict struct {
+	Path string
+	Kind ChangeKind
+	// Blocking are the unapproved drops; any one of them blocks the whole transaction.
+	Blocking []Drop
+	// Approved are drops that carry an approval.
+	Approved []Drop
+}
+
+// Verdict is the gate's finding for a whole transaction.
+type Verdict struct {
+	OK    bool
+	Files []FileVerdict
+}
+
+// Blocking returns every unapproved drop, each naming its file in Source.
+func (v Verdict) Blocking() []Drop {
+	var out []Drop
+	for _, f := range v.Files {
+		for _, d := range f.Blocking {
+			if d.Source == "" {
+				d.Source = f.Path
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// CheckSet gates a whole transaction before anything is written. Rewrites are checked against
+// their original (merges against the union of their sources); a line removed from one file that
+// survives verbatim in another result of the same transaction is a move, not a loss; every token
+// of a deleted file must reappear somewhere in the non-deleted results or be approved. approved
+// holds transaction-wide "type:value" keys; Change.Approved holds keys scoped to one change.
+func CheckSet(changes []Change, approved map[string]bool) Verdict {
+	return checkSet(changes, approved, checks{})
+}
+
+func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
+	results := make([]*Inv, len(changes))
+	lineCount := map[lineKey]int{} // number of non-deleted results carrying a distinct line
+	present := map[Token]bool{}
+	for i, c := range changes {
+		if c.Kind == Delete {
+			continue
+		}
+		inv := inventory(c.Result, cfg)
+		results[i] = inv
+		for k := range inv.lines {
+			lineCount[k]++
+		}
+		for t, n := range inv.counts {
+			if n > 0 {
+				present[t] = true
+			}
+		}
+	}
+	v := Verdict{OK: true}
+	for i, c := range changes {
+		fv := FileVerdict{Path: c.Path, Kind: c.Kind}
+		var drops []Drop
+		switch c.Kind {
+		case Delete:
+			if cfg.noDelete {
+				break
+			}
+			o := inventory(c.Orig, cfg)
+			for _, tc := range o.Tokens() {
+				if present[tc.Token] {
+					continue
+				}
+				drops = append(drops, Drop{Token: tc.Token, Line: o.locate(tc.Token, nil).line(), Occurrences: [2]int{tc.Count, 0}, Source: c.Path, Note: "deleted file"})
+			}
+			if o.fm.State == frontmatter.Unverifiable && !cfg.noFront {
+				drops = append(drops, Drop{Token: Token{TypeFrontIncomplete, "orig"}, Line: 1, Source: c.Path, Note: "deleted file"})
+			}
+		default:
+			var parts []*Inv
+			var names []string
+			if c.Kind == Rewrite {
+				parts = append(parts, inventory(c.Orig, cfg))
+				names = append(names, "")
+			} else if len(c.Sources) == 0 {
+				break // a plain create loses nothing
+			}
+			if c.Kind == Rewrite && len(c.Sources) == 0 && bytes.Equal(c.Orig, c.Result) {
+				break // an unchanged file loses nothing
+			}
+			for j, s := range c.Sources {
+				if cfg.noUnion && (j > 0 || len(parts) > 0) {
+					break
+				}
+				parts = append(parts, inventory(s.Content, cfg))
+				names = append(names, s.Path)
+			}
+			o := parts[0]
+			if len(parts) > 1 {
+				o = union(parts, names)
+			}
+			r := results[i]
+			var extra map[lineKey]bool
+			if !cfg.noMoved {
+				extra = map[lineKey]bool{}
+				for _, k := range o.order {
+					n := lineCount[k]
+					if _, own := r.lines[k]; own {
+						n--
+					}
+					if n > 0 {
+						extra[k] = true
+					}
+				}
+			}
+			drops = checkInv(o, r, cfg, extra)
+		}
+		for _, d := range drops {
+			if approved[d.Key()] || c.Approved[d.Key()] {
+				fv.Approved = append(fv.Approved, d)
+			} else {
+				fv.Blocking = append(fv.Blocking, d)
+			}
+		}
+		if len(fv.Blocking) > 0 {
+			v.OK = false
+		}
+		v.Files = append(v.Files, fv)
+	}
+	return v
+}
+
+// union builds the inventory of several originals as if they were one file with their distinct
+// lines merged, remembering which source each distinct line came from.
+func union(parts []*Inv, names []string) *Inv {
+	u := &Inv{
+		lines:  map[lineKey]*distinctLine{},
+		counts: map[Token]int{},
+		where:  map[Token][]lineKey{},
+		binds:  map[string][]*binding{},
+		fm:     parts[0].fm,
+		srcOf:  map[*distinctLine]string{},
+	}
+	for pi, p := range parts {
+		if p.fm.State == frontmatter.Unverifiable {
+			u.fm = p.fm
+		}
+		for _, k := range p.order {
+			if _, ok := u.lines[k]; ok {
+				continue
+			}
+			dl := p.lines[k]
+			u.lines[k] = dl
+			u.srcOf[dl] = names[pi]
+			u.order = append(u.order, k)
+			if dl.bind != nil {
+				u.binds[dl.bind.sig] = append(u.binds[dl.bind.sig], dl.bind)
+			}
+			for _, t := range dl.toks {
+				if setSemantics(t.Type) {
+					u.counts[t] = 1
+				} else {
+					u.counts[t]++
+				}
+				w := u.where[t]
+				if len(w) == 0 || w[len(w)-1] != k {
+					u.where[t] = append(w, k)
+				}
+			}
+		}
+		for t, w := range p.where {
+			if t.Type != TypeFrontKey {
+				continue
+			}
+			u.counts[t] = 1
+			if len(u.where[t]) == 0 {
+				u.where[t] = w
+			}
+		}
+	}
+	return u
+}

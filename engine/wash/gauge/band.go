@@ -1,0 +1,257 @@
+package gauge
+
+import (
+	"fmt"
+	"math"
+)
+
+// Level is a band.
+type Level string
+
+// Bands, from silent to most urgent.
+const (
+	Lean  Level = "LEAN"
+	Obese Level = "OBESE"
+	Full  Level = "FULL"
+)
+
+// Reasons a band was chosen.
+const (
+	ReasonLean        = "lean"
+	ReasonFatArmed    = "fat-armed"
+	ReasonEconomic    = "economic"
+	ReasonWallWash    = "wall-wash-first"
+	ReasonExternalize = "wall-externalize"
+)
+
+// Config holds the band thresholds. Every number is a documented placeholder until the
+// 60-session benchmark calibrates it; none of them is a time.
+type Config struct {
+	// FatArmTokens arms OBESE when provable fat reaches it; FatDisarmTokens disarms it only
+	// when fat falls below, so a store hovering near one line does not flap.
+	FatArmTokens    int
+	FatDisarmTokens int
+	// HorizonSessions is how many future sessions the carried fat is counted over when
+	// deciding whether one full (semantic) pass pays for itself.
+	HorizonSessions int
+	// RunCostMultiplier prices one full pass as this many reads of the whole store (the judge
+	// reads it, writes a plan, the adjudication re-reads the flagged parts).
+	RunCostMultiplier float64
+	// CapacityTokens is the platform's context window and WallPercent the share of it the
+	// always-loaded set may take before the capacity wall is hit.
+	CapacityTokens int
+	WallPercent    float64
+	// IndexMaxBytes and IndexMaxLines are the memory index load caps (Claude Code stops
+	// loading MEMORY.md after 200 lines or 25 KiB).
+	IndexMaxBytes int
+	IndexMaxLines int
+	// RegaugeDeltaTokens is the stat-only drift (bytes/4) that calls for a full re-gauge.
+	RegaugeDeltaTokens int
+}
+
+// DefaultConfig returns the placeholder thresholds.
+func DefaultConfig() Config {
+	return Config{
+		FatArmTokens:       500,
+		FatDisarmTokens:    200,
+		HorizonSessions:    30,
+		RunCostMultiplier:  3,
+		CapacityTokens:     200_000,
+		WallPercent:        10,
+		IndexMaxBytes:      25 << 10,
+		IndexMaxLines:      200,
+		RegaugeDeltaTokens: 500,
+	}
+}
+
+// FileStat is a path and its size, all a stat-only recheck needs.
+type FileStat struct {
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+}
+
+// Measurement is one gauge reading of a project's memory.
+type Measurement struct {
+	// Footprint is the estimated tokens of the always-loaded files the project owns.
+	Footprint int `json:"footprint"`
+	// Inherited is the always-loaded tokens above the project root: shown, never counted.
+	Inherited int `json:"inherited"`
+	// Fat is what the Quick cutter would remove, in tokens.
+	Fat int `json:"fat"`
+	// StoreTokens is the whole store (always-loaded and recall-only), the run-cost base.
+	StoreTokens int `json:"store_tokens"`
+	// IndexBytes and IndexLines describe the memory index, if any.
+	IndexBytes int `json:"index_bytes"`
+	IndexLines int `json:"index_lines"`
+	// Files are the always-loaded files' stats, kept for the stat-only recheck.
+	Files []FileStat `json:"files,omitempty"`
+}
+
+// Verdict is the band with every number behind it.
+type Verdict struct {
+	Band   Level  `json:"band"`
+	Reason string `json:"reason"`
+	// Advice is a one-line, number-bearing explanation (no file content).
+	Advice    string `json:"advice"`
+	Footprint int    `json:"footprint"`
+	Inherited int    `json:"inherited"`
+	Fat       int    `json:"fat"`
+	Muscle    int    `json:"muscle"`
+	Armed     bool   `json:"armed"`
+	ArmAt     int    `json:"arm_at"`
+	DisarmAt  int    `json:"disarm_at"`
+	// CarryPerSession is what the fat costs every session it stays; RunCost what one full pass
+	// costs; BreakEvenSessions how many sessions of carry pay for one run.
+	CarryPerSession   int     `json:"carry_per_session"`
+	RunCost           int     `json:"run_cost"`
+	BreakEvenSessions float64 `json:"break_even_sessions"`
+	HorizonSessions   int     `json:"horizon_sessions"`
+	Economical        bool    `json:"economical"`
+	Latched           bool    `json:"latched"`
+	// Walls lists the capacity walls reached.
+	Walls []string `json:"walls,omitempty"`
+}
+
+// Snapshot is what the last verdict remembers for the stat-only recheck.
+type Snapshot struct {
+	Band       Level      `json:"band"`
+	Footprint  int        `json:"footprint"`
+	Fat        int        `json:"fat"`
+	Files      []FileStat `json:"files,omitempty"`
+	TotalBytes int64      `json:"total_bytes"`
+}
+
+// StateSchema is the version of the persisted State.
+const StateSchema = 1
+
+// State is the band's memory between sessions, persisted as JSON in the state directory.
+type State struct {
+	Schema int `json:"schema"`
+	// Armed is the fat hysteresis; EconLatched holds an economic FULL through dips of the
+	// fresh proof until the store is lean again.
+	Armed       bool `json:"armed"`
+	EconLatched bool `json:"econ_latched"`
+	// Sessions counts gauge readings (SessionStart runs); it is a count, never a clock.
+	Sessions int       `json:"sessions"`
+	Last     *Snapshot `json:"last,omitempty"`
+}
+
+// Band decides the band for a measurement given the previous state. It is pure: the same
+// inputs always give the same verdict, and nothing depends on time.
+func Band(prev State, m Measurement, cfg Config) (Verdict, State) {
+	if prev.Schema != StateSchema {
+		prev = State{Schema: StateSchema} // an unknown or missing state starts un-armed
+	}
+	v := Verdict{
+		Footprint:       m.Footprint,
+		Inherited:       m.Inherited,
+		Fat:             m.Fat,
+		Muscle:          max(0, m.Footprint-m.Fat),
+		ArmAt:           cfg.FatArmTokens,
+		DisarmAt:        cfg.FatDisarmTokens,
+		CarryPerSession: m.Fat,
+		HorizonSessions: cfg.HorizonSessions,
+	}
+	if prev.Armed {
+		v.Armed = m.Fat > cfg.FatDisarmTokens
+	} else {
+		v.Armed = m.Fat >= cfg.FatArmTokens
+	}
+	v.RunCost = int(math.Round(float64(max(m.StoreTokens, m.Footprint)) * cfg.RunCostMultiplier))
+	if m.Fat > 0 {
+		v.BreakEvenSessions = math.Round(100*float64(v.RunCost)/float64(m.Fat)) / 100
+	}
+	v.Economical = m.Fat > 0 && m.Fat*cfg.HorizonSessions > v.RunCost
+	wall := int(math.Round(float64(cfg.CapacityTokens) * cfg.WallPercent / 100))
+	if m.Footprint >= wall {
+		v.Walls = append(v.Walls, fmt.Sprintf("footprint %d >= %d tokens (%.0f%% of %d)", m.Footprint, wall, cfg.WallPercent, cfg.CapacityTokens))
+	}
+	if cfg.IndexMaxBytes > 0 && m.IndexBytes >= cfg.IndexMaxBytes {
+		v.Walls = append(v.Walls, fmt.Sprintf("index %d >= %d bytes", m.IndexBytes, cfg.IndexMaxBytes))
+	}
+	if cfg.IndexMaxLines > 0 && m.IndexLines >= cfg.IndexMaxLines {
+		v.Walls = append(v.Walls, fmt.Sprintf("index %d >= %d lines", m.IndexLines, cfg.IndexMaxLines))
+	}
+	next := State{Schema: StateSchema, Armed: v.Armed, Sessions: prev.Sessions + 1}
+	switch {
+	case len(v.Walls) > 0 && v.Armed:
+		v.Band, v.Reason = Full, ReasonWallWash
+		v.Advice = fmt.Sprintf("capacity wall reached (%s) with ~%d tok of provable fat: wash first", v.Walls[0], m.Fat)
+		next.EconLatched = prev.EconLatched || v.Economical
+	case len(v.Walls) > 0:
+		v.Band, v.Reason = Full, ReasonExternalize
+		v.Advice = fmt.Sprintf("capacity wall reached (%s) with only ~%d tok of provable fat: split or externalize, washing harder will not help", v.Walls[0], m.Fat)
+	case v.Armed && (v.Economical || prev.EconLatched):
+		v.Band, v.Reason = Full, ReasonEconomic
+		v.Latched = !v.Economical
+		next.EconLatched = true
+		v.Advice = fmt.Sprintf("~%d tok of fat carried every session; one full pass costs ~%d tok and pays back in %.1f sessions (horizon %d)", m.Fat, v.RunCost, v.BreakEvenSessions, cfg.HorizonSessions)
+	case v.Armed:
+		v.Band, v.Reason = Obese, ReasonFatArmed
+		next.EconLatched = false
+		v.Advice = fmt.Sprintf("~%d tok of provable fat (armed at %d, disarms below %d): run the quick pass; a full pass (~%d tok) would need %.1f sessions to pay back", m.Fat, cfg.FatArmTokens, cfg.FatDisarmTokens, v.RunCost, v.BreakEvenSessions)
+	default:
+		v.Band, v.Reason = Lean, ReasonLean
+		v.Advice = fmt.Sprintf("~%d tok of provable fat, below the %d arm line", m.Fat, cfg.FatArmTokens)
+	}
+	if v.Band == Lean {
+		next.EconLatched = false
+	}
+	var total int64
+	for _, f := range m.Files {
+		total += f.Size
+	}
+	next.Last = &Snapshot{Band: v.Band, Footprint: m.Footprint, Fat: m.Fat, Files: m.Files, TotalBytes: total}
+	return v, next
+}
+
+// FileDrift is one file's change since the last gauge.
+type FileDrift struct {
+	Path    string `json:"path"`
+	Was     int64  `json:"was"`
+	Now     int64  `json:"now"`
+	Missing bool   `json:"missing,omitempty"`
+}
+
+// Drift is the result of a stat-only recheck.
+type Drift struct {
+	Changed    []FileDrift `json:"changed,omitempty"`
+	DeltaBytes int64       `json:"delta_bytes"`
+	// DeltaTokens is DeltaBytes/4: without reading content, bytes are all there is.
+	DeltaTokens int `json:"delta_tokens"`
+	// Regauge is true when the drift is large enough, or a file vanished, to call for a full
+	// measurement (directory walk and content read) before trusting the last band.
+	Regauge bool `json:"regauge"`
+}
+
+// Recheck compares the last verdict's files with their current sizes, using stat only: no
+// directory walk, no content read. stat returns a file's size or an error (missing counts).
+func Recheck(last *Snapshot, stat func(path string) (int64, error), cfg Config) Drift {
+	var d Drift
+	if last == nil {
+		d.Regauge = true
+		return d
+	}
+	for _, f := range last.Files {
+		size, err := stat(f.Path)
+		if err != nil {
+			d.Changed = append(d.Changed, FileDrift{Path: f.Path, Was: f.Size, Missing: true})
+			d.DeltaBytes -= f.Size
+			d.Regauge = true
+			continue
+		}
+		if size != f.Size {
+			d.Changed = append(d.Changed, FileDrift{Path: f.Path, Was: f.Size, Now: size})
+			d.DeltaBytes += size - f.Size
+		}
+	}
+	abs := d.DeltaBytes
+	if abs < 0 {
+		abs = -abs
+	}
+	d.DeltaTokens = int(d.DeltaBytes / 4)
+	if int(abs/4) >= cfg.RegaugeDeltaTokens {
+		d.Regauge = true
+	}
+	return d
+}

@@ -1,0 +1,74 @@
+package mdline
+
+import (
+	"strings"
+	"testing"
+)
+
+func kinds(src string) string {
+	d := Parse([]byte(src))
+	var out []string
+	for _, l := range d.Lines {
+		out = append(out, l.Kind.String())
+	}
+	return strings.Join(out, ",")
+}
+
+func TestClassify(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"front matter", "---\na: 1\n---\ntext\n", "front-matter,front-matter,front-matter,text"},
+		{"fence", "```go\nx\n\n```\nafter\n", "fence,fenced,fenced,fence,text"},
+		{"tilde fence longer close", "~~~\n```\n~~~~\n", "fence,fenced,fence"},
+		{"unclosed fence", "```\na\nb\n", "fence,fenced,fenced"},
+		{"indented after blank", "para\n\n    code\n\n    more\n\nafter\n", "text,blank,indented,indented,indented,blank,text"},
+		{"indented continuation is prose", "para\n    still para\n", "text,text"},
+		{"list continuation not code", "- item\n\n    continued\n", "text,blank,text"},
+		{"code inside list item", "- item\n\n      code\n", "text,blank,indented"},
+		{"atx and setext", "# H1\nTitle\n=====\nSub\n---\n", "heading,heading,setext-underline,heading,setext-underline"},
+		{"thematic break", "a\n\n---\n\n* * *\n", "text,blank,thematic-break,blank,thematic-break"},
+		{"table", "| a | b |\n|---|:-:|\n| 1 | 2 |\nafter\n", "table-row,table-sep,table-row,text"},
+		{"fence in list", "- step\n  ```\n  x\n  ```\n", "text,fence,fenced,fence"},
+		{"crlf", "a\r\n\r\n", "text,blank"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := kinds(tt.src); got != tt.want {
+				t.Errorf("kinds = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSplitTerminators(t *testing.T) {
+	src := []byte("a\r\nb\rc\nd")
+	ls := Split(src)
+	if len(ls) != 3 || ls[0].TermLen != 2 || string(ls[1].Text(src)) != "b\rc" || ls[2].TermLen != 0 {
+		t.Fatalf("split = %+v", ls)
+	}
+}
+
+func TestOrdinalPrefix(t *testing.T) {
+	tests := map[string]int{"1. a": 2, "10) b": 3, "## 2.1 Setup": 6, "## 2024 Plans": 0, "## 3) Deploy": 5, "## 4. Test": 5, "# Title": 0, "3.14 is pi": 0, "2024. year": 5, "- x": 0}
+	for in, want := range tests {
+		if got := OrdinalPrefix([]byte(in)); got != want {
+			t.Errorf("OrdinalPrefix(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("---\na: 1\n---\n```\nx\n```\n    y\n| a |\n|---|\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d := Parse(b)
+		n := 0
+		for _, l := range d.Lines {
+			if l.Start != n || l.End < l.Start || l.End > len(b) {
+				t.Fatalf("bad line %+v at %d", l, n)
+			}
+			n = l.End + l.TermLen
+		}
+		if n != len(b) {
+			t.Fatalf("lines cover %d of %d bytes", n, len(b))
+		}
+	})
+}

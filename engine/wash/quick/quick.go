@@ -1,0 +1,749 @@
+package quick
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/prosewash/prosewash/engine/wash/gate"
+	"github.com/prosewash/prosewash/engine/wash/gauge"
+	"github.com/prosewash/prosewash/engine/wash/mdline"
+)
+
+// File is one memory file offered to the planner, in load order.
+type File struct {
+	Path    string // absolute
+	Content []byte
+	// Platform and Scope group files for cross-file deduplication: a line is only removed as a
+	// copy of a line in another file when both are always loaded together by the same platform
+	// and shared with the same audience (e.g. "project", "local", "user"). A project file's copy
+	// of a user-global line is kept: teammates do not load that user's global file.
+	Platform string
+	Scope    string
+	// Kind is the discovery kind; "memory-index" enables dead index entry removal.
+	Kind         string
+	AlwaysLoaded bool
+	// Inherited files (above the project root) are never touched and never serve as the first
+	// copy of a duplicate: they can change without this project's say.
+	Inherited bool
+	// ModTime is used only to flag stale files; zero means unknown.
+	ModTime time.Time
+}
+
+// Tree answers existence and basename questions within the allowed roots.
+type Tree interface {
+	Exists(path string) bool
+	ByBase(name string) []string
+}
+
+// Options tune the planner. Zero values take the documented defaults.
+type Options struct {
+	// Tree enables dead index entries and link repointing; nil disables both.
+	Tree Tree
+	// MaxFileBytes flags larger files as oversize (default 25 KiB, Claude Code's index cap class).
+	MaxFileBytes int
+	// IndexMaxLines and IndexMaxBytes flag a memory index over the platform's load cap (200 lines,
+	// 25 KiB: Claude Code loads no more of MEMORY.md).
+	IndexMaxLines, IndexMaxBytes int
+	// StaleAfter and Now flag files not modified for that long; both must be set.
+	StaleAfter time.Duration
+	Now        time.Time
+	// MinDupRunes is the shortest trimmed line worth deduplicating (default 12): shorter lines
+	// are mostly structure ("- yes", "</details>") whose repetition is meaningful.
+	MinDupRunes int
+	// KeepBlank is the longest blank run kept (default 1): CommonMark renders 1 and 3 blank
+	// lines the same outside code, so the extra ones are pure cost.
+	KeepBlank int
+	// Estimate counts tokens (default gauge.Estimate).
+	Estimate func([]byte) int
+
+	// off disables individual safety checks; only tests set it, to prove each one is what
+	// stops a loss.
+	off struct{ stabilize, selfGate bool }
+}
+
+func (o *Options) defaults() {
+	if o.MaxFileBytes == 0 {
+		o.MaxFileBytes = 25 << 10
+	}
+	if o.IndexMaxLines == 0 {
+		o.IndexMaxLines = 200
+	}
+	if o.IndexMaxBytes == 0 {
+		o.IndexMaxBytes = 25 << 10
+	}
+	if o.MinDupRunes == 0 {
+		o.MinDupRunes = 12
+	}
+	if o.KeepBlank == 0 {
+		o.KeepBlank = 1
+	}
+	if o.Estimate == nil {
+		o.Estimate = gauge.Estimate
+	}
+}
+
+// CutKind names a mechanical cut.
+type CutKind string
+
+// Cut kinds.
+const (
+	DuplicateLine      CutKind = "duplicate-line"
+	DuplicateBlock     CutKind = "duplicate-block"
+	BlankRun           CutKind = "blank-run"
+	TrailingWhitespace CutKind = "trailing-whitespace"
+	DeadIndexEntry     CutKind = "dead-index-entry"
+	LinkRepoint        CutKind = "link-repoint"
+)
+
+// Cut is one planned change.
+type Cut struct {
+	Kind CutKind
+	// Line is the 1-based first original line affected; Lines how many.
+	Line, Lines int
+	// Reason explains the cut without quoting content (paths and line numbers only).
+	Reason string
+	// Tokens is the estimated cost of what the cut removes.
+	Tokens  int
+	idx     []int    // line indexes the cut deletes, for undo
+	approve []string // gate approval keys the cut needs
+}
+
+// FlagKind names a condition reported but never acted on here.
+type FlagKind string
+
+// Flag kinds.
+const (
+	Oversize      FlagKind = "oversize"
+	IndexOverCap  FlagKind = "index-over-cap"
+	Stale         FlagKind = "stale"
+	Pinned        FlagKind = "pinned"
+	Unverifiable  FlagKind = "unverifiable"
+	Unreadable    FlagKind = "unreadable"
+	DeadLink      FlagKind = "dead-link"
+	AmbiguousLink FlagKind = "ambiguous-link"
+	GateRefused   FlagKind = "gate-refused"
+)
+
+// Flag is a finding about a file that Quick does not fix.
+type Flag struct {
+	Path   string
+	Kind   FlagKind
+	Line   int
+	Reason string
+}
+
+// FilePlan is the plan for one file.
+type FilePlan struct {
+	Path string
+	Orig []byte
+	// New is the planned content; equal to Orig when Changed is false.
+	New     []byte
+	Changed bool
+	Cuts    []Cut
+	// Approved holds the "type:value" gate approvals this file's cuts need (dead index entries
+	// and repointed links), scoped to this file.
+	Approved     map[string]bool
+	TokensBefore int
+	TokensAfter  int
+	// Refused is true for files left untouched on purpose (pinned, unverifiable, unreadable,
+	// inherited, oversize, stale); they still count as kept first copies of duplicates.
+	Refused bool
+}
+
+// Plan is a whole Quick pass.
+type Plan struct {
+	Files []FilePlan
+	Flags []Flag
+	// TokensCut is the estimated total saving: the fat Quick can prove.
+	TokensCut int
+}
+
+// GateChanges returns every planned file as a gate change, unchanged ones included: they hold
+// the first copies that make a cross-file duplicate removal a verbatim move.
+func (p Plan) GateChanges() []gate.Change {
+	var out []gate.Change
+	for _, f := range p.Files {
+		out = append(out, gate.Change{Path: f.Path, Kind: gate.Rewrite, Orig: f.Orig, Result: f.New, Approved: f.Approved})
+	}
+	return out
+}
+
+// line is the working state of one original line.
+type line struct {
+	l      mdline.Line
+	text   []byte // current content (without terminator)
+	del    bool
+	locked bool // code, front matter, raw <pre>: never changed
+	// edited marks a line a repoint changed in this pass: it is neither removed as a copy nor
+	// kept as a first copy, since the gate compares original lines and this one has none.
+	edited  bool
+	section string // heading path above the line
+}
+
+type seenAt struct {
+	path string
+	line int
+}
+
+// planner carries the cross-file duplicate registry through the files in load order.
+type planner struct {
+	opts   Options
+	lines  map[string]seenAt
+	blocks map[string]seenAt
+	flags  []Flag
+}
+
+// PlanQuick plans the Quick pass over files (in load order). It reads nothing from disk: link
+// and index checks ask opts.Tree. Every returned plan passes gate.CheckSet with its own
+// approvals; a file whose plan would not (a planner bug) is left unchanged and flagged.
+func PlanQuick(files []File, opts Options) Plan {
+	opts.defaults()
+	p := &planner{opts: opts, lines: map[string]seenAt{}, blocks: map[string]seenAt{}}
+	var plan Plan
+	for _, f := range files {
+		plan.Files = append(plan.Files, p.planFile(f))
+	}
+	if !opts.off.selfGate {
+		plan.Files = selfGate(plan.Files, &p.flags)
+	}
+	for _, f := range plan.Files {
+		plan.TokensCut += f.TokensBefore - f.TokensAfter
+	}
+	plan.Flags = p.flags
+	sort.SliceStable(plan.Flags, func(i, j int) bool { return plan.Flags[i].Path < plan.Flags[j].Path })
+	return plan
+}
+
+// selfGate runs the gate over the plan and reverts any file it blocks, until the plan passes.
+func selfGate(files []FilePlan, flags *[]Flag) []FilePlan {
+	for range len(files) + 1 {
+		var ch []gate.Change
+		for _, f := range files {
+			ch = append(ch, gate.Change{Path: f.Path, Kind: gate.Rewrite, Orig: f.Orig, Result: f.New, Approved: f.Approved})
+		}
+		v := gate.CheckSet(ch, nil)
+		if v.OK {
+			return files
+		}
+		for i, fv := range v.Files {
+			if len(fv.Blocking) == 0 {
+				continue
+			}
+			f := &files[i]
+			*flags = append(*flags, Flag{Path: f.Path, Kind: GateRefused, Line: fv.Blocking[0].Line,
+				Reason: fmt.Sprintf("planned cuts would drop %d token(s); file left unchanged", len(fv.Blocking))})
+			f.New, f.Changed, f.Cuts, f.Approved, f.TokensAfter = f.Orig, false, nil, nil, f.TokensBefore
+		}
+	}
+	return files
+}
+
+func (p *planner) flag(path string, k FlagKind, line int, reason string) {
+	p.flags = append(p.flags, Flag{Path: path, Kind: k, Line: line, Reason: reason})
+}
+
+func (p *planner) planFile(f File) FilePlan {
+	fp := FilePlan{Path: f.Path, Orig: f.Content, New: f.Content}
+	fp.TokensBefore = p.opts.Estimate(f.Content)
+	fp.TokensAfter = fp.TokensBefore
+	refuse := func(k FlagKind, reason string) FilePlan {
+		if k != "" {
+			p.flag(f.Path, k, 0, reason)
+		}
+		fp.Refused = true
+		return fp
+	}
+	if f.Inherited {
+		fp.Refused = true
+		return fp
+	}
+	if !utf8.Valid(f.Content) || bytes.IndexByte(f.Content, 0) >= 0 {
+		return refuse(Unreadable, "not valid UTF-8 text")
+	}
+	doc := mdline.Parse(f.Content)
+	group := f.Path
+	if f.AlwaysLoaded && f.Platform != "" {
+		group = "\x00" + f.Platform + "\x00" + f.Scope
+	}
+	ls := p.prepare(doc)
+	if refused, why := doc.FM.Refuse(); refused {
+		p.register(f, ls, group, true)
+		kind := Unverifiable
+		if doc.FM.Pinned {
+			kind = Pinned
+		}
+		return refuse(kind, why)
+	}
+	flagged := false
+	if len(f.Content) > p.opts.MaxFileBytes {
+		p.flag(f.Path, Oversize, 0, fmt.Sprintf("%d bytes > %d; split or externalize (never rewritten by quick)", len(f.Content), p.opts.MaxFileBytes))
+		flagged = true
+	}
+	if f.Kind == "memory-index" && (len(doc.Lines) > p.opts.IndexMaxLines || len(f.Content) > p.opts.IndexMaxBytes) {
+		p.flag(f.Path, IndexOverCap, p.opts.IndexMaxLines+1, fmt.Sprintf("%d lines, %d bytes: the platform stops loading at %d lines or %d bytes", len(doc.Lines), len(f.Content), p.opts.IndexMaxLines, p.opts.IndexMaxBytes))
+	}
+	if p.opts.StaleAfter > 0 && !p.opts.Now.IsZero() && !f.ModTime.IsZero() && p.opts.Now.Sub(f.ModTime) > p.opts.StaleAfter {
+		p.flag(f.Path, Stale, 0, fmt.Sprintf("not modified for %d days (never rewritten by quick)", int(p.opts.Now.Sub(f.ModTime).Hours()/24)))
+		flagged = true
+	}
+	if flagged {
+		p.register(f, ls, group, true)
+		return refuse("", "")
+	}
+	var cuts []Cut
+	if p.opts.Tree != nil {
+		cuts = append(cuts, p.links(f, ls)...)
+	}
+	cuts = append(cuts, p.dedupFixpoint(f, ls, group)...)
+	cuts = append(cuts, p.trailing(f, ls)...)
+	cuts = append(cuts, p.blanks(f, ls)...)
+	ok := true
+	if !p.opts.off.stabilize {
+		cuts, ok = stabilize(f.Content, ls, cuts)
+	}
+	if !ok {
+		p.flag(f.Path, GateRefused, 0, "cuts would change the Markdown structure; file left unchanged")
+		return fp
+	}
+	out := assemble(f.Content, ls)
+	if bytes.Equal(out, f.Content) {
+		return fp
+	}
+	sort.SliceStable(cuts, func(i, j int) bool { return cuts[i].Line < cuts[j].Line })
+	fp.New, fp.Changed, fp.Cuts = out, true, cuts
+	for _, c := range cuts {
+		for _, k := range c.approve {
+			if fp.Approved == nil {
+				fp.Approved = map[string]bool{}
+			}
+			fp.Approved[k] = true
+		}
+	}
+	fp.TokensAfter = p.opts.Estimate(out)
+	return fp
+}
+
+// prepare builds the working lines: locked regions and the heading path of every line.
+func (p *planner) prepare(doc *mdline.Doc) []line {
+	ls := make([]line, len(doc.Lines))
+	var stack []string // heading texts by level-1
+	inPre := false
+	for i, l := range doc.Lines {
+		t := l.Text(doc.Src)
+		ls[i] = line{l: l, text: t}
+		low := bytes.ToLower(t)
+		if !l.Kind.Code() && l.Kind != mdline.FrontMatter && bytes.Contains(low, []byte("<pre")) {
+			inPre = true
+		}
+		ls[i].locked = l.Kind.Code() || l.Kind == mdline.FrontMatter || inPre
+		if inPre && bytes.Contains(low, []byte("</pre>")) {
+			inPre = false
+		}
+		if l.Kind == mdline.Heading && l.Level > 0 {
+			for len(stack) < l.Level {
+				stack = append(stack, "")
+			}
+			stack = stack[:l.Level]
+			stack[l.Level-1] = mdline.HeadingText(t)
+		}
+		ls[i].section = strings.Join(stack, "\x1f")
+	}
+	// A setext heading's text line is classified before its underline is seen; recompute the
+	// section of the heading line itself from the stack state before it.
+	return ls
+}
+
+func normalize(t []byte) string {
+	return string(bytes.TrimRight(t, " \t"))
+}
+
+// lineEligible reports a self-contained line worth deduplicating: a bullet item or a one-line
+// paragraph at the margin, long enough to be content, not a heading, table, rule or code, and
+// whose neighbours do not depend on it (no children, not part of a longer paragraph, not able to
+// turn the line above into a setext heading once removed).
+func (p *planner) lineEligible(ls []line, i int) bool {
+	l := ls[i]
+	if l.locked || l.del || l.edited || l.l.Kind != mdline.Text || l.l.Indent != 0 {
+		return false
+	}
+	t := bytes.TrimSpace(l.text)
+	if utf8.RuneCount(t) < p.opts.MinDupRunes {
+		return false
+	}
+	if t[0] == '|' || t[0] == '<' || t[0] == '>' || t[0] == '[' && bytes.Contains(t, []byte("]:")) {
+		return false
+	}
+	if mdline.OrdinalPrefix(t) > 0 {
+		return false // an ordered item's number is positional
+	}
+	bullet := len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t')
+	prev, next := neighbour(ls, i, -1), neighbour(ls, i, 1)
+	if next >= 0 {
+		n := ls[next]
+		nt := bytes.TrimSpace(n.text)
+		if n.l.Kind != mdline.Blank {
+			if n.l.Indent > 0 || n.locked || n.l.Kind == mdline.SetextUnderline || n.l.Kind == mdline.ThematicBreak && prev >= 0 && ls[prev].l.Kind == mdline.Text {
+				return false
+			}
+			if !isBlockStart(nt) {
+				return false // a paragraph fragment, or a lazy continuation of this item
+			}
+		}
+	}
+	if !nextBlockAtMargin(ls, i+1) {
+		return false // an indented block below may belong to this item
+	}
+	if !bullet && prev >= 0 && ls[prev].l.Kind == mdline.Text {
+		return false
+	}
+	return true
+}
+
+// neighbour returns the index of the nearest not-deleted line in direction dir, or -1.
+func neighbour(ls []line, i, dir int) int {
+	for j := i + dir; j >= 0 && j < len(ls); j += dir {
+		if !ls[j].del {
+			return j
+		}
+	}
+	return -1
+}
+
+// nextBlockAtMargin reports whether the next non-blank line from i on starts at column 0 (or
+// there is none): removing what precedes it then cannot change what that line belongs to.
+func nextBlockAtMargin(ls []line, i int) bool {
+	for ; i < len(ls); i++ {
+		if ls[i].del || ls[i].l.Kind == mdline.Blank {
+			continue
+		}
+		return ls[i].l.Indent == 0
+	}
+	return true
+}
+
+func isBlockStart(t []byte) bool {
+	if len(t) == 0 {
+		return true
+	}
+	switch t[0] {
+	case '#', '-', '*', '+', '>', '|', '<', '`', '~':
+		return true
+	}
+	return mdline.OrdinalPrefix(t) > 0
+}
+
+// register records a refused file's lines and blocks as first copies without cutting anything.
+func (p *planner) register(f File, ls []line, group string, _ bool) {
+	if f.Inherited {
+		return
+	}
+	for i := range ls {
+		if p.lineEligible(ls, i) {
+			k := group + "\x00" + ls[i].section + "\x00" + normalize(ls[i].text)
+			if _, ok := p.lines[k]; !ok {
+				p.lines[k] = seenAt{f.Path, i + 1}
+			}
+		}
+	}
+	for _, b := range blocks(ls) {
+		k := blockKey(group, ls, b)
+		if _, ok := p.blocks[k]; !ok {
+			p.blocks[k] = seenAt{f.Path, b[0] + 1}
+		}
+	}
+}
+
+// dedupFixpoint repeats dedup until a pass finds nothing: removing one copy can make two
+// blocks adjacent-bounded or turn a line self-contained, and a second run of Quick must find
+// nothing left to cut.
+func (p *planner) dedupFixpoint(f File, ls []line, group string) []Cut {
+	var cuts []Cut
+	for range 8 {
+		c := p.dedup(f, ls, group)
+		if len(c) == 0 {
+			break
+		}
+		cuts = append(cuts, c...)
+	}
+	return cuts
+}
+
+// blocks returns spans (as lists of line indexes) of two or more consecutive live, unlocked,
+// non-blank lines that start at the margin, bounded by blank lines or the file's ends, so that
+// removing one whole changes nothing around it. Deleted lines are skipped as if already gone.
+func blocks(ls []line) [][]int {
+	var live []int
+	for i := range ls {
+		if !ls[i].del {
+			live = append(live, i)
+		}
+	}
+	var out [][]int
+	for a := 0; a < len(live); {
+		i := live[a]
+		if ls[i].locked || ls[i].l.Kind == mdline.Blank {
+			a++
+			continue
+		}
+		b := a
+		for b < len(live) && !ls[live[b]].locked && ls[live[b]].l.Kind != mdline.Blank {
+			b++
+		}
+		startOK := a == 0 || ls[live[a-1]].l.Kind == mdline.Blank || ls[live[a-1]].l.Kind == mdline.FrontMatter
+		endOK := b == len(live) || ls[live[b]].l.Kind == mdline.Blank
+		next := len(ls)
+		if b < len(live) {
+			next = live[b]
+		}
+		edited := false
+		for _, k := range live[a:b] {
+			edited = edited || ls[k].edited
+		}
+		if b-a >= 2 && startOK && endOK && !edited && ls[i].l.Indent == 0 && nextBlockAtMargin(ls, next) {
+			out = append(out, append([]int(nil), live[a:b]...))
+		}
+		a = b
+	}
+	return out
+}
+
+// blockKey keys a block by its group, the section it sits in (the heading path before it) and
+// its normalised text.
+func blockKey(group string, ls []line, b []int) string {
+	section := ""
+	if b[0] > 0 {
+		section = ls[b[0]-1].section
+	}
+	var sb strings.Builder
+	sb.WriteString(group + "\x00" + section + "\x00")
+	for _, k := range b {
+		sb.WriteString(normalize(ls[k].text))
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// dedup removes duplicate blocks, then duplicate lines, keeping the first copy in load order.
+// A copy under a different heading path is kept: "timeout: 30s" under Production and under
+// Staging are two facts, not one.
+func (p *planner) dedup(f File, ls []line, group string) []Cut {
+	var cuts []Cut
+	for _, b := range blocks(ls) {
+		k := blockKey(group, ls, b)
+		first, ok := p.blocks[k]
+		if !ok {
+			p.blocks[k] = seenAt{f.Path, b[0] + 1}
+			continue
+		}
+		if first == (seenAt{f.Path, b[0] + 1}) {
+			continue // the first copy itself, seen again by a later pass
+		}
+		var removed []byte
+		for _, i := range b {
+			ls[i].del = true
+			removed = append(removed, ls[i].text...)
+			removed = append(removed, '\n')
+		}
+		cuts = append(cuts, Cut{Kind: DuplicateBlock, Line: b[0] + 1, Lines: len(b), Tokens: p.opts.Estimate(removed), idx: b,
+			Reason: "exact copy of the block at " + where(first, f.Path)})
+	}
+	for i := range ls {
+		if !p.lineEligible(ls, i) {
+			continue
+		}
+		k := group + "\x00" + ls[i].section + "\x00" + normalize(ls[i].text)
+		first, ok := p.lines[k]
+		if !ok {
+			p.lines[k] = seenAt{f.Path, i + 1}
+			continue
+		}
+		if first == (seenAt{f.Path, i + 1}) {
+			continue
+		}
+		ls[i].del = true
+		cuts = append(cuts, Cut{Kind: DuplicateLine, Line: i + 1, Lines: 1, Tokens: p.opts.Estimate(append(ls[i].text, '\n')), idx: []int{i},
+			Reason: "exact copy of line " + where(first, f.Path)})
+	}
+	return cuts
+}
+
+func where(s seenAt, self string) string {
+	if s.path == self {
+		return fmt.Sprintf("%d", s.line)
+	}
+	return fmt.Sprintf("%s:%d", s.path, s.line)
+}
+
+// trailing strips trailing spaces and tabs outside code, keeping a Markdown hard break (two or
+// more spaces at the end of a paragraph line followed by another paragraph line).
+func (p *planner) trailing(f File, ls []line) []Cut {
+	n, first, removed := 0, 0, 0
+	for i := range ls {
+		l := &ls[i]
+		if l.locked || l.del {
+			continue
+		}
+		t := bytes.TrimRight(l.text, " \t")
+		if len(t) == len(l.text) {
+			continue
+		}
+		if l.l.Kind == mdline.Text && bytes.HasSuffix(l.text, []byte("  ")) {
+			if nx := neighbour(ls, i, 1); nx >= 0 && ls[nx].l.Kind == mdline.Text {
+				continue
+			}
+		}
+		removed += len(l.text) - len(t)
+		l.text = t
+		if n == 0 {
+			first = i + 1
+		}
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return []Cut{{Kind: TrailingWhitespace, Line: first, Lines: n, Tokens: (removed + 3) / 4,
+		Reason: fmt.Sprintf("trailing whitespace on %d line(s), hard breaks kept", n)}}
+}
+
+// blanks keeps at most KeepBlank consecutive blank lines and none at the end of the file.
+func (p *planner) blanks(f File, ls []line) []Cut {
+	// Blank lines at the end of the file carry nothing: find where that tail starts.
+	tailStart := len(ls)
+	for i := len(ls) - 1; i >= 0; i-- {
+		if ls[i].del {
+			continue
+		}
+		if ls[i].locked || ls[i].l.Kind != mdline.Blank {
+			break
+		}
+		tailStart = i
+	}
+	var cuts []Cut
+	run := 0
+	for i := 0; i < tailStart; i++ {
+		l := &ls[i]
+		if l.del {
+			continue
+		}
+		if l.locked || l.l.Kind != mdline.Blank {
+			run = 0
+			continue
+		}
+		run++
+		if run > p.opts.KeepBlank {
+			l.del = true
+			if n := len(cuts); n > 0 && cuts[n-1].Line+cuts[n-1].Lines == i+1 {
+				cuts[n-1].Lines++
+				cuts[n-1].idx = append(cuts[n-1].idx, i)
+			} else {
+				cuts = append(cuts, Cut{Kind: BlankRun, Line: i + 1, Lines: 1, Reason: "blank run longer than the kept maximum", idx: []int{i}})
+			}
+		}
+	}
+	tail := Cut{Kind: BlankRun, Line: tailStart + 1, Reason: "blank lines at end of file"}
+	for i := tailStart; i < len(ls); i++ {
+		if !ls[i].del {
+			ls[i].del = true
+			tail.Lines++
+			tail.idx = append(tail.idx, i)
+		}
+	}
+	if tail.Lines > 0 {
+		cuts = append(cuts, tail)
+	}
+	for i := range cuts {
+		cuts[i].Tokens = (cuts[i].Lines + 1) / 2
+	}
+	return cuts
+}
+
+// stabilize proves that every kept line is still the same kind of line once the cuts are made
+// (prose stays prose, code stays code, a list item stays one): removing a list item can end a
+// list and turn the indented paragraph after it into a code block, for example. While a kept
+// line changed kind, the deletion nearest above it is undone with its whole cut.
+func stabilize(src []byte, ls []line, cuts []Cut) ([]Cut, bool) {
+	for range len(cuts) + 1 {
+		out := assemble(src, ls)
+		doc := mdline.Parse(out)
+		k := 0
+		var bad []int
+		for i := range ls {
+			if ls[i].del {
+				continue
+			}
+			if k >= len(doc.Lines) {
+				if ls[i].l.Kind != mdline.Blank {
+					bad = append(bad, i)
+				}
+				break
+			}
+			if doc.Lines[k].Kind != ls[i].l.Kind {
+				bad = append(bad, i)
+			}
+			k++
+		}
+		if len(bad) == 0 {
+			return cuts, true
+		}
+		// Undo, for every changed line, the nearest cut above it; all in one round, so a large
+		// file needs few re-parses. Undoing one too many is safe: it only keeps fat.
+		undo := map[int]bool{}
+		for _, b := range bad {
+			found := false
+			for j := b - 1; j >= 0 && !found; j-- {
+				if !ls[j].del {
+					continue
+				}
+				for c := range cuts {
+					if slices.Contains(cuts[c].idx, j) {
+						undo[c] = true
+						found = true
+						break
+					}
+				}
+			}
+		}
+		if len(undo) == 0 {
+			return cuts, false
+		}
+		kept := cuts[:0]
+		for c := range cuts {
+			if undo[c] {
+				for _, j := range cuts[c].idx {
+					ls[j].del = false
+				}
+				continue
+			}
+			kept = append(kept, cuts[c])
+		}
+		cuts = kept
+	}
+	return cuts, false
+}
+
+// assemble rebuilds the file from the kept lines with their own terminators. When the original
+// did not end with a newline, neither does the result.
+func assemble(src []byte, ls []line) []byte {
+	out := make([]byte, 0, len(src))
+	for _, l := range ls {
+		if l.del {
+			continue
+		}
+		out = append(out, l.text...)
+		out = append(out, src[l.l.End:l.l.End+l.l.TermLen]...)
+	}
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		out = bytes.TrimRight(out, "\r\n")
+	}
+	return out
+}
+
+// relDir returns the directory links in a file resolve against.
+func relDir(path string) string { return filepath.Dir(path) }
