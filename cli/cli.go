@@ -34,6 +34,7 @@ func commands() []command {
 		{name: "check", args: "[--format text|json] PATH...", summary: "report invisible carriers and the region each sits in", run: runCheck},
 		{name: "clean", args: "[FILE...]", summary: "remove carriers from the prose regions of files", run: runClean},
 		{name: "classify", args: "FILE [--show | --json]", summary: "show how a file splits into prose, directive and runtime regions", help: classifyHelp, run: runClassify},
+		{name: "wash", args: "COMMAND [ARGS]", summary: "keep always-loaded agent memory lean without losing a fact (wash help)", run: runWash},
 		{name: "provider", args: "ID", summary: "run a built-in provider (speaks the provider protocol on stdin/stdout)", run: runProvider, hidden: true},
 		{name: "version", summary: "print the version", run: runVersion},
 		{name: "help", args: "[COMMAND]", summary: "show help", run: nil},
