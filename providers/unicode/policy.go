@@ -66,7 +66,7 @@ func containsRTL(b []byte) bool {
 type scanner struct {
 	*policy
 	v       view
-	fs      []carrier.Finding
+	hits    []hit
 	invalid bool
 
 	// trailing-whitespace cache: positions in [trailLo, trailHi] share trailRes.
@@ -79,15 +79,28 @@ type scanner struct {
 	leadInit          bool
 }
 
-// pass scans text and returns its findings, and whether text is not valid UTF-8.
-func (p *policy) pass(text []byte) ([]carrier.Finding, bool) {
+// hit is a finding before it is dressed with its name and class strings.
+type hit struct {
+	off, n int
+	r      rune
+	c      class.Class
+	a      carrier.Action
+}
+
+func (h hit) finding() carrier.Finding {
+	return carrier.Finding{Offset: h.off, Len: h.n, Rune: h.r, Name: Name(h.r), Class: h.c.String(), Action: h.a}
+}
+
+// pass scans text from start (the bytes before it are plain) and returns its
+// hits, and whether text is not valid UTF-8.
+func (p *policy) pass(text []byte, start int) ([]hit, bool) {
 	s := &scanner{policy: p, v: view{p.before, text, p.after}, trailLo: 1, trailHi: 0}
 	n := len(text)
-	for i := 0; i < n; {
+	for i := start; i < n; {
 		c := text[i]
 		if c < utf8.RuneSelf {
-			if c-0x20 < 0x5F || c == '\n' || c == '\t' || c == '\r' {
-				i++
+			if isPlain(c) {
+				i += plainLen(text[i:])
 				continue
 			}
 			if c == 0x1B {
@@ -99,6 +112,23 @@ func (p *policy) pass(text []byte) ([]carrier.Finding, bool) {
 			}
 			i = s.decide(i, rune(c), 1)
 			continue
+		}
+		// Three-byte sequences (most of CJK, Indic, punctuation) are
+		// checked against the BMP prefilter from their first two bytes:
+		// a block without carriers needs no decoding.
+		if c >= 0xE0 && c < 0xF0 && i+2 < n {
+			b1, b2 := text[i+1], text[i+2]
+			lo, hi := byte(0x80), byte(0xBF)
+			switch c {
+			case 0xE0:
+				lo = 0xA0
+			case 0xED:
+				hi = 0x9F
+			}
+			if b1 >= lo && b1 <= hi && b2&0xC0 == 0x80 && candBMPIndex[(c&0x0F)<<4|(b1&0x3F)>>2] == 0 {
+				i += 3
+				continue
+			}
 		}
 		r, size := utf8.DecodeRune(text[i:])
 		if size == 1 && r == utf8.RuneError {
@@ -112,11 +142,11 @@ func (p *policy) pass(text []byte) ([]carrier.Finding, bool) {
 			i += size
 		}
 	}
-	return s.fs, s.invalid
+	return s.hits, s.invalid
 }
 
 func (s *scanner) emit(off, n int, r rune, c class.Class, a carrier.Action) {
-	s.fs = append(s.fs, carrier.Finding{Offset: off, Len: n, Rune: r, Name: Name(r), Class: c.String(), Action: a})
+	s.hits = append(s.hits, hit{off, n, r, c, a})
 }
 
 // decide judges the carrier r at i and returns where scanning resumes (after
@@ -302,8 +332,9 @@ func (s *scanner) space(i, size int, r rune, c class.Class) {
 }
 
 // blank reports whether r may sit in leading or trailing whitespace: a
-// space, a tab or an invisible carrier. Private use and the prepended
-// concatenation marks are visible, and count as content.
+// space, a tab or a carrier. Only carriers that are never removed count as
+// content: private use, and the visible prepended concatenation marks that
+// the standard profile always keeps.
 func (s *scanner) blank(r rune) bool {
 	if r == ' ' || r == '\t' {
 		return true
@@ -315,7 +346,7 @@ func (s *scanner) blank(r rune) bool {
 	case class.PrivateUse:
 		return false
 	case class.Format:
-		return !unicode.Is(unicode.Prepended_Concatenation_Mark, r)
+		return s.strict || !unicode.Is(unicode.Prepended_Concatenation_Mark, r)
 	}
 	return true
 }

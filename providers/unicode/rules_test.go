@@ -290,8 +290,8 @@ func TestRules(t *testing.T) {
 				}
 			}
 			changed := tc.want != tc.text
-			if changed != changes(fs) {
-				t.Errorf("output changed = %v, but findings ask for a change = %v: %v", changed, changes(fs), fs)
+			if changed != actionable(fs) {
+				t.Errorf("output changed = %v, but findings ask for a change = %v: %v", changed, actionable(fs), fs)
 			}
 			for _, f := range fs {
 				if f.Name == "" || f.Class == "" {
@@ -415,5 +415,37 @@ func TestFixedPointReported(t *testing.T) {
 	want := "2:bidi-mark 5:zero-width 8:bidi-mark"
 	if got := strings.Join(offs, " "); got != want {
 		t.Fatalf("findings %s, want %s", got, want)
+	}
+}
+
+func actionable(fs []carrier.Finding) bool {
+	for _, f := range fs {
+		if f.Action == carrier.Remove || f.Action == carrier.Replace {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPlainLen checks the word-at-a-time prefix against a byte loop, for
+// every byte value at every position of a word.
+func TestPlainLen(t *testing.T) {
+	slow := func(b []byte) int {
+		for i, c := range b {
+			if !(c >= 0x20 && c <= 0x7E || c == '\t' || c == '\n' || c == '\r') {
+				return i
+			}
+		}
+		return len(b)
+	}
+	base := []byte("abcdefgh\tijklmno\npqrstuvwxyz0123")
+	for pos := 0; pos < len(base); pos++ {
+		for c := 0; c < 256; c++ {
+			b := append([]byte(nil), base...)
+			b[pos] = byte(c)
+			if got, want := plainLen(b), slow(b); got != want {
+				t.Fatalf("plainLen with %#x at %d = %d, want %d", c, pos, got, want)
+			}
+		}
 	}
 }

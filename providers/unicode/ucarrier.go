@@ -1,6 +1,7 @@
 package ucarrier
 
 import (
+	"encoding/binary"
 	"sort"
 
 	"github.com/prosewash/prosewash/engine/carrier"
@@ -24,12 +25,43 @@ type Options struct {
 // Plain reports whether b cannot contain any carrier: every byte is
 // 0x20..0x7E, TAB, LF or CR. It is the fast path: a plain text needs no scan.
 func Plain(b []byte) bool {
-	for _, c := range b {
-		if c-0x20 >= 0x5F && c != '\n' && c != '\t' && c != '\r' {
-			return false
+	return plainLen(b) == len(b)
+}
+
+func isPlain(c byte) bool {
+	return c-0x20 < 0x5F || c == '\n' || c == '\t' || c == '\r'
+}
+
+// plainLen returns the length of the plain prefix of b. It tests eight
+// bytes at a time for any byte >= 0x7F or < 0x20 (exact word tricks, see
+// "Bit Twiddling Hacks": hasless, haszero) and looks at single bytes only in
+// words that hold one, which in source text is mostly a TAB or LF.
+func plainLen(b []byte) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		below := (w - 0x20*ones) &^ w // a byte < 0x20, given no high bit
+		x := w ^ 0x7F*ones
+		del := (x - ones) &^ x // a byte == 0x7F
+		if (w|below|del)&highs == 0 {
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			if !isPlain(b[j]) {
+				return j
+			}
 		}
 	}
-	return true
+	for ; i < len(b); i++ {
+		if !isPlain(b[i]) {
+			return i
+		}
+	}
+	return len(b)
 }
 
 // Scan reports every carrier in text that a clean would act on (Remove or
@@ -60,47 +92,73 @@ func Clean(before, text, after []byte, opt Options) ([]byte, []carrier.Finding) 
 // produced, makes the result a fixed point, which is what idempotence needs.
 // Later passes only ever see carriers an earlier pass kept, so this ends.
 func run(before, text, after []byte, opt Options) ([]byte, []carrier.Finding) {
-	if Plain(text) {
+	start := plainLen(text)
+	if start == len(text) {
 		return text, nil
 	}
 	p := newPolicy(before, text, after, opt)
-	all, invalid := p.pass(text)
+	all, invalid := p.pass(text, start)
 	if invalid {
 		for i := range all {
-			all[i].Action = carrier.Report
+			all[i].a = carrier.Report
 		}
-		return text, all
+		return text, findings(all)
 	}
 	if !changes(all) {
-		return text, all
+		return text, findings(all)
 	}
 	out, m := apply(text, all)
 	for {
-		next, _ := p.pass(out)
-		added := false
-		for _, f := range next {
-			if f.Action == carrier.Report {
+		next, _ := p.pass(out, 0)
+		var added []hit
+		for _, h := range next {
+			if h.a == carrier.Report {
 				continue // reported by the first pass already
 			}
-			f.Offset = m.orig(f.Offset)
-			all = append(all, f)
-			added = true
+			h.off = m.orig(h.off)
+			added = append(added, h)
 		}
-		if !added {
-			return out, all
+		if len(added) == 0 {
+			return out, findings(all)
 		}
-		sort.Slice(all, func(i, j int) bool { return all[i].Offset < all[j].Offset })
+		all = merge(all, added)
 		out, m = apply(text, all)
 	}
 }
 
-func changes(fs []carrier.Finding) bool {
-	for _, f := range fs {
-		if f.Action == carrier.Remove || f.Action == carrier.Replace {
+func findings(hs []hit) []carrier.Finding {
+	if len(hs) == 0 {
+		return nil
+	}
+	fs := make([]carrier.Finding, len(hs))
+	for i, h := range hs {
+		fs[i] = h.finding()
+	}
+	return fs
+}
+
+func changes(hs []hit) bool {
+	for _, h := range hs {
+		if h.a == carrier.Remove || h.a == carrier.Replace {
 			return true
 		}
 	}
 	return false
+}
+
+// merge merges two lists of hits sorted by offset; offsets never collide,
+// because a later pass only sees carriers an earlier one left alone.
+func merge(a, b []hit) []hit {
+	out := make([]hit, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].off < b[0].off {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
 }
 
 // offsetMap maps offsets of a cleaned text back to the original: seg[i] says
@@ -112,22 +170,22 @@ func (m offsetMap) orig(off int) int {
 	return m[i].orig + off - m[i].out
 }
 
-// apply builds the cleaned text from the original and its sorted findings.
-func apply(text []byte, fs []carrier.Finding) ([]byte, offsetMap) {
+// apply builds the cleaned text from the original and its sorted hits.
+func apply(text []byte, hs []hit) ([]byte, offsetMap) {
 	out := make([]byte, 0, len(text))
 	m := offsetMap{{0, 0}}
 	last := 0
-	for _, f := range fs {
-		switch f.Action {
+	for _, h := range hs {
+		switch h.a {
 		case carrier.Remove:
-			out = append(out, text[last:f.Offset]...)
+			out = append(out, text[last:h.off]...)
 		case carrier.Replace:
-			out = append(out, text[last:f.Offset]...)
+			out = append(out, text[last:h.off]...)
 			out = append(out, ' ')
 		default:
 			continue
 		}
-		last = f.Offset + f.Len
+		last = h.off + h.n
 		m = append(m, struct{ out, orig int }{len(out), last})
 	}
 	out = append(out, text[last:]...)
