@@ -113,9 +113,25 @@ func (p *policy) pass(text []byte, start int) ([]hit, bool) {
 			i = s.decide(i, rune(c), 1)
 			continue
 		}
-		// Three-byte sequences (most of CJK, Indic, punctuation) are
-		// checked against the BMP prefilter from their first two bytes:
-		// a block without carriers needs no decoding.
+		// Two-byte sequences (Latin, Greek, Cyrillic, Hebrew, Arabic) are
+		// decoded inline; three-byte ones (CJK, Indic, punctuation) are
+		// checked against the BMP prefilter from their first two bytes, so
+		// a block without carriers needs no decoding; the emoji plane
+		// U+1F000..U+1FFFD holds no carrier.
+		if c >= 0xC2 && c < 0xE0 && i+1 < n && text[i+1]&0xC0 == 0x80 {
+			r := rune(c&0x1F)<<6 | rune(text[i+1]&0x3F)
+			if isCandidate(r) {
+				i = s.decide(i, r, 2)
+			} else {
+				i += 2
+			}
+			continue
+		}
+		if c == 0xF0 && i+3 < n && text[i+1] == 0x9F && text[i+2]&0xC0 == 0x80 && text[i+3]&0xC0 == 0x80 &&
+			!(text[i+2] == 0xBF && text[i+3] >= 0xBE) {
+			i += 4
+			continue
+		}
 		if c >= 0xE0 && c < 0xF0 && i+2 < n {
 			b1, b2 := text[i+1], text[i+2]
 			lo, hi := byte(0x80), byte(0xBF)
