@@ -41,7 +41,9 @@ func Serve(stdin io.Reader, stdout io.Writer, args []string) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(reply); err != nil {
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // names like <private-use-E000> stay readable
+	if err := enc.Encode(reply); err != nil {
 		return fmt.Errorf("provider unicode: encode reply: %w", err)
 	}
 	if _, err := stdout.Write(buf.Bytes()); err != nil {
