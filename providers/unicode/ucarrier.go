@@ -1,0 +1,193 @@
+package ucarrier
+
+import (
+	"encoding/binary"
+	"sort"
+
+	"github.com/prosewash/prosewash/engine/carrier"
+)
+
+// Options selects the profile and the context of one text.
+type Options struct {
+	// Profile is carrier.Standard (keep the legitimate uses) or
+	// carrier.Strict (remove every carrier whatever its context). The zero
+	// value is Standard.
+	Profile carrier.Profile
+	// Lang is the classifier's language name: "python", "go", "markdown",
+	// "text". It decides which code points end a line and whether the
+	// Markdown leading-whitespace rule applies. Unknown names behave as "text".
+	Lang string
+	// FileStart says that text starts at byte 0 of the file, where a U+FEFF
+	// is a byte order mark and is kept.
+	FileStart bool
+}
+
+// Plain reports whether b cannot contain any carrier: every byte is
+// 0x20..0x7E, TAB, LF or CR. It is the fast path: a plain text needs no scan.
+func Plain(b []byte) bool {
+	return plainLen(b) == len(b)
+}
+
+func isPlain(c byte) bool {
+	return c-0x20 < 0x5F || c == '\n' || c == '\t' || c == '\r'
+}
+
+// plainLen returns the length of the plain prefix of b. It tests eight
+// bytes at a time for any byte >= 0x7F or < 0x20 (exact word tricks, see
+// "Bit Twiddling Hacks": hasless, haszero) and looks at single bytes only in
+// words that hold one, which in source text is mostly a TAB or LF.
+func plainLen(b []byte) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		below := (w - 0x20*ones) &^ w // a byte < 0x20, given no high bit
+		x := w ^ 0x7F*ones
+		del := (x - ones) &^ x // a byte == 0x7F
+		if (w|below|del)&highs == 0 {
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			if !isPlain(b[j]) {
+				return j
+			}
+		}
+	}
+	for ; i < len(b); i++ {
+		if !isPlain(b[i]) {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// Scan reports every carrier in text that a clean would act on (Remove or
+// Replace) and every carrier that is only reported (private use; everything,
+// when text is not valid UTF-8). Legitimate uses are not findings. before and
+// after are read-only neighbouring bytes of text (rune aligned, possibly
+// empty) used for context decisions. Offsets are relative to text; findings
+// are sorted by offset.
+func Scan(before, text, after []byte, opt Options) []carrier.Finding {
+	_, fs := run(before, text, after, opt)
+	return fs
+}
+
+// Clean returns text with its carriers removed or replaced by U+0020, and the
+// findings it acted on (the same findings as Scan, including the Report
+// ones it left in place). When no finding asks for a change, the returned
+// slice is text itself. Clean is idempotent for the same before, after and
+// options, never adds a line break, and leaves text that is not valid UTF-8
+// untouched (its findings are all Report).
+func Clean(before, text, after []byte, opt Options) ([]byte, []carrier.Finding) {
+	return run(before, text, after, opt)
+}
+
+// run applies the policy until nothing changes. A carrier is judged by its
+// neighbours, and removing one carrier can change another's neighbours (two
+// single right-to-left marks separated by a removed zero width space become a
+// run of two); judging again what the first pass kept, in the text it
+// produced, makes the result a fixed point, which is what idempotence needs.
+// Later passes only ever see carriers an earlier pass kept, so this ends.
+func run(before, text, after []byte, opt Options) ([]byte, []carrier.Finding) {
+	start := plainLen(text)
+	if start == len(text) {
+		return text, nil
+	}
+	p := newPolicy(before, text, after, opt)
+	all, invalid := p.pass(text, start)
+	if invalid {
+		for i := range all {
+			all[i].a = carrier.Report
+		}
+		return text, findings(all)
+	}
+	if !changes(all) {
+		return text, findings(all)
+	}
+	out, m := apply(text, all)
+	for {
+		next, _ := p.pass(out, 0)
+		var added []hit
+		for _, h := range next {
+			if h.a == carrier.Report {
+				continue // reported by the first pass already
+			}
+			h.off = m.orig(h.off)
+			added = append(added, h)
+		}
+		if len(added) == 0 {
+			return out, findings(all)
+		}
+		all = merge(all, added)
+		out, m = apply(text, all)
+	}
+}
+
+func findings(hs []hit) []carrier.Finding {
+	if len(hs) == 0 {
+		return nil
+	}
+	fs := make([]carrier.Finding, len(hs))
+	for i, h := range hs {
+		fs[i] = h.finding()
+	}
+	return fs
+}
+
+func changes(hs []hit) bool {
+	for _, h := range hs {
+		if h.a == carrier.Remove || h.a == carrier.Replace {
+			return true
+		}
+	}
+	return false
+}
+
+// merge merges two lists of hits sorted by offset; offsets never collide,
+// because a later pass only sees carriers an earlier one left alone.
+func merge(a, b []hit) []hit {
+	out := make([]hit, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].off < b[0].off {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
+}
+
+// offsetMap maps offsets of a cleaned text back to the original: seg[i] says
+// that output bytes from out onwards were copied from orig onwards.
+type offsetMap []struct{ out, orig int }
+
+func (m offsetMap) orig(off int) int {
+	i := sort.Search(len(m), func(i int) bool { return m[i].out > off }) - 1
+	return m[i].orig + off - m[i].out
+}
+
+// apply builds the cleaned text from the original and its sorted hits.
+func apply(text []byte, hs []hit) ([]byte, offsetMap) {
+	out := make([]byte, 0, len(text))
+	m := offsetMap{{0, 0}}
+	last := 0
+	for _, h := range hs {
+		switch h.a {
+		case carrier.Remove:
+			out = append(out, text[last:h.off]...)
+		case carrier.Replace:
+			out = append(out, text[last:h.off]...)
+			out = append(out, ' ')
+		default:
+			continue
+		}
+		last = h.off + h.n
+		m = append(m, struct{ out, orig int }{len(out), last})
+	}
+	out = append(out, text[last:]...)
+	return out, m
+}
