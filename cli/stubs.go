@@ -6,4 +6,3 @@ var errNotYet = errors.New("not implemented yet")
 
 func runCheck(e *env, args []string) error    { return errNotYet }
 func runClean(e *env, args []string) error    { return errNotYet }
-func runProvider(e *env, args []string) error { return errNotYet }

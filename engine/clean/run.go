@@ -138,7 +138,13 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 // call sends the batch; when the whole call fails and it held several files,
 // each file is retried alone so one poisonous file cannot refuse the others.
 func (e *Engine) call(ctx context.Context, st pipeline.ResolvedStage, batch []*sent) {
-	req := &provider.Request{Stage: st.Index, Options: e.Call.Vars}
+	req := &provider.Request{Stage: st.Index}
+	for _, name := range st.Op.Options {
+		if req.Options == nil {
+			req.Options = map[string]string{}
+		}
+		req.Options[name] = e.Call.Vars[name]
+	}
 	for i, s := range batch {
 		s.fileID = i
 		s.req.ID = i

@@ -70,6 +70,9 @@ type Operation struct {
 	Regions       string   `toml:"regions"`
 	Deterministic bool     `toml:"deterministic"`
 	Args          []string `toml:"args"`
+	// Options names the variables the engine passes in the request's
+	// "options" object (e.g. ["profile"]); nothing else is sent.
+	Options []string `toml:"options"`
 	// SkipPlainASCII declares that the operation never changes a file whose
 	// bytes are all printable ASCII, tab, CR or LF, so the engine may skip
 	// such files without classifying them (the fast path).
@@ -202,6 +205,11 @@ func ParseDefinition(file string, data []byte, shipped bool) (*Definition, error
 		}
 		if err := checkArgv(op.Args, field+".args", bad); err != nil {
 			return nil, err
+		}
+		for _, o := range op.Options {
+			if !slices.Contains(knownVars(), o) || o == "input" || o == "output" {
+				return nil, bad(field+".options", "unknown option %q (known: endpoint, model, profile, workspace)", o)
+			}
 		}
 	}
 	return d, nil

@@ -88,14 +88,14 @@ func TestShippedFullPipeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Rewrites != 1 || r.Demand != pipeline.BuiltinTests || len(r.Stages) != 3 {
+	if r.Rewrites != 1 || r.Demand != pipeline.BuiltinTests || len(r.Stages) != 4 {
 		t.Fatalf("full: %d rewrites, demand %s, %d stages", r.Rewrites, r.Demand, len(r.Stages))
 	}
 	labels := make([]string, len(r.Stages))
 	for i, st := range r.Stages {
 		labels[i] = st.Label()
 	}
-	if got := strings.Join(labels, " | "); got != "unicode:clean over prose | ollama-rewrite:rewrite over prose | builtin syntax" {
+	if got := strings.Join(labels, " | "); got != "unicode:inspect over any | unicode:clean over prose | ollama-rewrite:rewrite over prose | builtin syntax" {
 		t.Fatalf("stages %s", got)
 	}
 	for _, opt := range []pipeline.Options{{}, {Automatic: true}, {ExplicitTarget: true, Automatic: true}} {
