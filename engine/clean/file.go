@@ -74,17 +74,6 @@ func (f *File) refuse(format string, args ...any) {
 // Alive reports whether later stages should still work on the file.
 func (f *File) Alive() bool { return f.Status != Refused }
 
-// Plain reports whether b holds only printable ASCII, tab, CR and LF: such a
-// file has nothing a fast-path provider could act on.
-func Plain(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-			return false
-		}
-	}
-	return true
-}
-
 // LineCol returns the 1-based line and character column of byte offset off,
 // counting \n, \r\n and \r as line ends (the rule of every classified language).
 func LineCol(b []byte, off int) (line, col int) {

@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/prosewash/prosewash/engine/carrier"
 )
 
 func TestLineCol(t *testing.T) {
@@ -53,7 +55,7 @@ func TestPlain(t *testing.T) {
 		"ff \f":                    false,
 		"nul \x00":                 false,
 	} {
-		if Plain([]byte(s)) != want {
+		if carrier.Plain([]byte(s)) != want {
 			t.Errorf("Plain(%q) != %v", s, want)
 		}
 	}

@@ -95,7 +95,7 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 		if !f.Alive() {
 			continue
 		}
-		if st.Op.SkipPlainASCII && Plain(f.Cur) {
+		if st.Op.SkipPlainASCII && carrier.Plain(f.Cur) {
 			stat.Skipped = "plain ASCII"
 			f.Stages = append(f.Stages, stat)
 			continue

@@ -1,6 +1,8 @@
 package ucarrier
 
 import (
+	"github.com/prosewash/prosewash/engine/carrier"
+
 	"bytes"
 	"testing"
 )
@@ -33,7 +35,7 @@ func BenchmarkPlainASCII(b *testing.B) {
 	text := benchText(asciiChunk, 1<<20)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		if !Plain(text) {
+		if !carrier.Plain(text) {
 			b.Fatal("not plain")
 		}
 	}

@@ -72,7 +72,7 @@ func FuzzClean(f *testing.F) {
 				}
 			}
 		}
-		if Plain(x) && len(fs) != 0 {
+		if carrier.Plain(x) && len(fs) != 0 {
 			t.Fatalf("plain text has findings: %v", fs)
 		}
 	})

@@ -347,14 +347,14 @@ func TestPlain(t *testing.T) {
 		{"\f", false},
 		{"\v", false},
 	} {
-		if got := Plain([]byte(tc.in)); got != tc.want {
-			t.Errorf("Plain(%q) = %v, want %v", tc.in, got, tc.want)
+		if got := carrier.Plain([]byte(tc.in)); got != tc.want {
+			t.Errorf("carrier.Plain(%q) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
 	for c := 0; c < 256; c++ {
 		want := c >= 0x20 && c <= 0x7E || c == '\t' || c == '\n' || c == '\r'
-		if got := Plain([]byte{byte(c)}); got != want {
-			t.Errorf("Plain(%#x) = %v, want %v", c, got, want)
+		if got := carrier.Plain([]byte{byte(c)}); got != want {
+			t.Errorf("carrier.Plain(%#x) = %v, want %v", c, got, want)
 		}
 	}
 }

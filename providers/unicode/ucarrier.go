@@ -22,12 +22,6 @@ type Options struct {
 	FileStart bool
 }
 
-// Plain reports whether b cannot contain any carrier: every byte is
-// 0x20..0x7E, TAB, LF or CR. It is the fast path: a plain text needs no scan.
-func Plain(b []byte) bool {
-	return plainLen(b) == len(b)
-}
-
 func isPlain(c byte) bool {
 	return c-0x20 < 0x5F || c == '\n' || c == '\t' || c == '\r'
 }
