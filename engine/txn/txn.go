@@ -418,7 +418,7 @@ func (t *Tx) Install() error {
 	}
 	order := installOrder(t.j.Entries)
 	intentFired, doneFired := false, false
-	for n, k := range order {
+	for _, k := range order {
 		e := &t.j.Entries[k]
 		fr := &t.files[t.idx[k]]
 		if err := t.guard("install"); err != nil {
@@ -458,7 +458,6 @@ func (t *Tx) Install() error {
 			doneFired = true
 			failpoint(t.opts.Getenv, FailInstalledOne)
 		}
-		_ = n
 	}
 	t.j.State = StateInstalled
 	if err := t.j.save(t.stateDir); err != nil {
