@@ -23,13 +23,19 @@ const helperEnv = "PROSEWASH_TXN_HELPER"
 
 // helperSpec tells a child process what to do.
 type helperSpec struct {
-	Mode         string // "run", "append" (read files, append a line, run) or "recover"
-	Root, State  string
-	Ops          []helperOp
-	Append       []string // files for "append"
-	Line         string   // line for "append"
-	Validate     string   // "ok", "fail", "sleep" (runs `sleep 30` as the validation command)
-	HumanEdit    *helperEdit
+	Mode        string // "run", "append" (read files, append a line, run) or "recover"
+	Root, State string
+	Ops         []helperOp
+	Append      []string // files for "append"
+	Line        string   // line for "append"
+	Validate    string   // "ok", "fail", "sleep" (runs `sleep 30` as the validation command)
+	HumanEdit   *helperEdit
+	// RaceEdit is written by an outside party at the RaceAt-th guard call;
+	// the guard runs immediately before each swap, so this is an edit that
+	// lands between the run's read and its swap of some file.
+	RaceEdit     *helperEdit
+	RaceAt       int
+	RaceDone     string // created right after the racing edit
 	Ready        string // created once validation has started
 	SleepMS      int    // validation time for "ok"/"fail"
 	Test         bool
@@ -95,6 +101,20 @@ func TestHelperProcess(t *testing.T) {
 		}
 		o := Options{Root: spec.Root, StateDir: spec.State, Getenv: os.Getenv, Test: spec.Test,
 			AllOrNothing: spec.AllOrNothing, LockWait: time.Duration(spec.LockWaitMS) * time.Millisecond}
+		if spec.RaceEdit != nil {
+			calls := 0
+			o.Guard = func() error {
+				calls++
+				if calls == spec.RaceAt {
+					if err := os.WriteFile(spec.RaceEdit.Path, spec.RaceEdit.Data, 0o644); err != nil {
+						return err
+					}
+					// Tell the parent the edit happened, whatever the run does next.
+					return os.WriteFile(spec.RaceDone, nil, 0o600)
+				}
+				return nil
+			}
+		}
 		r, err := Run(o, ops, func(v *Validation) error { return helperValidate(spec, v) })
 		if err != nil {
 			res.Err = err.Error()

@@ -22,7 +22,7 @@ type fileState struct {
 // randomStats counts what the randomized test exercised.
 type randomStats struct {
 	runs, crashes, childRecoverCrashes, commits, conflicts, restored, kept,
-	outsideEdits, staleEdits, humanEdits, postCrashEdits, unresolved, steps int
+	outsideEdits, staleEdits, raceEdits, humanEdits, postCrashEdits, unresolved, steps int
 }
 
 // TestRandomizedNoLoss interleaves runs (in child processes), crashes at
@@ -50,6 +50,7 @@ func TestRandomizedNoLoss(t *testing.T) {
 			total.kept += st.kept
 			total.outsideEdits += st.outsideEdits
 			total.staleEdits += st.staleEdits
+			total.raceEdits += st.raceEdits
 			total.humanEdits += st.humanEdits
 			total.postCrashEdits += st.postCrashEdits
 			total.unresolved += st.unresolved
@@ -58,9 +59,9 @@ func TestRandomizedNoLoss(t *testing.T) {
 	}
 	t.Logf("randomized: %d seeds, %d steps, %d runs, %d killed at a failpoint, %d recoveries killed, "+
 		"%d files committed, %d conflicts, %d restored, %d kept; outside edits: %d between runs, %d stale reads, "+
-		"%d after a crash; %d human edits during validation; %d unresolved recoveries abandoned",
+		"%d racing a swap, %d after a crash; %d human edits during validation; %d unresolved recoveries abandoned",
 		len(seeds), total.steps, total.runs, total.crashes, total.childRecoverCrashes, total.commits, total.conflicts,
-		total.restored, total.kept, total.outsideEdits, total.staleEdits, total.postCrashEdits, total.humanEdits, total.unresolved)
+		total.restored, total.kept, total.outsideEdits, total.staleEdits, total.raceEdits, total.postCrashEdits, total.humanEdits, total.unresolved)
 }
 
 func randomSession(t *testing.T, seed uint64, steps int) randomStats {
@@ -173,13 +174,38 @@ func randomSession(t *testing.T, seed uint64, steps int) randomStats {
 				}
 			}
 		}
+		// A racing edit: an outside party writes a planned file (not the
+		// stale or human one) just before one of the swaps.
+		race, raceContent := "", ""
+		if rng.IntN(5) == 0 {
+			i := rng.IntN(len(ops))
+			n, _ := filepath.Rel(w.root, ops[i].Path)
+			n = filepath.ToSlash(n)
+			if n != stale && n != human {
+				race, raceContent = n, fresh("race")
+				spec.RaceEdit = &helperEdit{Path: ops[i].Path, Data: []byte(raceContent)}
+				spec.RaceAt = 2 + rng.IntN(len(ops)) // call 1 is Begin's check
+				spec.RaceDone = filepath.Join(t.TempDir(), "raced")
+			}
+		}
 		fp := ""
 		if rng.IntN(100) < 40 {
 			all := FailpointNames()
 			fp = all[rng.IntN(len(all))]
 		}
 		killed, c := runChild(t, spec, fp)
-		when := fmt.Sprintf("step %d (%s, fp=%q, stale=%q, human=%q)", step, describe(spec, fp), fp, stale, human)
+		when := fmt.Sprintf("step %d (%s, fp=%q, stale=%q, human=%q, race=%q@%d)", step, describe(spec, fp), fp, stale, human, race, spec.RaceAt)
+		// The helper marks the racing edit when it makes it; the file's
+		// content must not be used to tell, since losing it is the bug
+		// this looks for.
+		raced := false
+		if race != "" {
+			_, err := os.Stat(spec.RaceDone)
+			raced = err == nil
+			if raced {
+				st.raceEdits++
+			}
+		}
 		if !killed {
 			r := c.res(t)
 			for p, s := range r.Files {
@@ -193,16 +219,22 @@ func randomSession(t *testing.T, seed uint64, steps int) randomStats {
 					model[n] = cand[n]
 					st.commits++
 				case StatusKept:
-					if n != human {
+					if n != human && !(raced && n == race) {
 						t.Fatalf("%s: %s kept, but only %q was edited", when, n, human)
 					}
-					model[n] = fileState{humanContent, true}
+					if n == human {
+						model[n] = fileState{humanContent, true}
+					}
 					st.kept++
 				case StatusConflict:
 					st.conflicts++
 				case StatusRestored:
 					st.restored++
 				}
+			}
+			if raced {
+				// Whatever the run did, the racing edit is never overwritten.
+				model[race] = fileState{raceContent, true}
 			}
 			if n := human; n != "" {
 				if s, ok := r.Files[w.path(n)]; !ok || (s != StatusKept && s != StatusRestored && s != StatusSkipped && s != StatusConflict) {
@@ -220,7 +252,7 @@ func randomSession(t *testing.T, seed uint64, steps int) randomStats {
 		for _, n := range names {
 			got, ok := w.read(n)
 			cur := fileState{got, ok}
-			if cur != before[n] && cur != cand[n] && !(n == human && got == humanContent) {
+			if cur != before[n] && cur != cand[n] && !(n == human && got == humanContent) && !(n == race && got == raceContent) {
 				t.Fatalf("%s: after the crash %s = %q (exists %v): neither original, candidate nor human edit", when, n, got, ok)
 			}
 		}
@@ -264,6 +296,8 @@ func randomSession(t *testing.T, seed uint64, steps int) randomStats {
 			switch {
 			case n == postEdit:
 				model[n] = fileState{postContent, true}
+			case n == race && raced:
+				model[n] = fileState{raceContent, true}
 			case n == human && humanWritten:
 				model[n] = fileState{humanContent, true}
 			case fp == FailCommitted && planned && n != stale:
@@ -273,7 +307,7 @@ func randomSession(t *testing.T, seed uint64, steps int) randomStats {
 			}
 		}
 		if rep.Unresolved {
-			if postEdit == "" && !humanWritten {
+			if postEdit == "" && !humanWritten && !raced {
 				t.Fatalf("%s: unresolved without any later edit: %+v", when, rep.Runs)
 			}
 			st.unresolved++
