@@ -1,0 +1,110 @@
+package fsx
+
+import (
+	"errors"
+	"fmt"
+)
+
+// RefuseKind says why a file was refused.
+type RefuseKind uint8
+
+const (
+	// Symlink: the path is a symbolic link; replacing it would replace the
+	// link with a regular file and silently detach it from its target.
+	Symlink RefuseKind = iota + 1
+	// NotRegular: a directory, device, FIFO or socket.
+	NotRegular
+	// HardLinked: the file has more than one name; a rename would split them.
+	HardLinked
+	// TooLarge: bigger than the caller's limit.
+	TooLarge
+	// Changed: the file changed identity between the checks and the open.
+	Changed
+)
+
+func (k RefuseKind) String() string {
+	switch k {
+	case Symlink:
+		return "symbolic link"
+	case NotRegular:
+		return "not a regular file"
+	case HardLinked:
+		return "hard-linked file"
+	case TooLarge:
+		return "file too large"
+	case Changed:
+		return "file changed while being opened"
+	}
+	return "refused"
+}
+
+// Sentinel errors matched by [RefusedError.Is], so callers can write
+// errors.Is(err, fsx.ErrSymlink).
+var (
+	ErrSymlink    = errors.New("symbolic link")
+	ErrNotRegular = errors.New("not a regular file")
+	ErrHardLinked = errors.New("hard-linked file")
+	ErrTooLarge   = errors.New("file too large")
+	ErrChanged    = errors.New("file changed while being opened")
+	// ErrConflict is matched by every [ConflictError].
+	ErrConflict = errors.New("file changed since it was read")
+)
+
+// RefusedError is returned for a file that prosewash will not read or replace.
+type RefusedError struct {
+	Path  string
+	Kind  RefuseKind
+	Size  int64 // for TooLarge
+	Limit int64 // for TooLarge
+	Links uint64
+}
+
+func (e *RefusedError) Error() string {
+	switch e.Kind {
+	case TooLarge:
+		return fmt.Sprintf("%s: refused: %s (%d bytes, limit %d)", e.Path, e.Kind, e.Size, e.Limit)
+	case HardLinked:
+		return fmt.Sprintf("%s: refused: %s (%d links)", e.Path, e.Kind, e.Links)
+	}
+	return fmt.Sprintf("%s: refused: %s", e.Path, e.Kind)
+}
+
+// Is matches the sentinel of the same kind.
+func (e *RefusedError) Is(target error) bool {
+	switch e.Kind {
+	case Symlink:
+		return target == ErrSymlink
+	case NotRegular:
+		return target == ErrNotRegular
+	case HardLinked:
+		return target == ErrHardLinked
+	case TooLarge:
+		return target == ErrTooLarge
+	case Changed:
+		return target == ErrChanged
+	}
+	return false
+}
+
+// ConflictError is a failed compare-and-swap: the file no longer holds the
+// content the caller expected, so it was left alone. Actual is the zero hash
+// when the file is absent; Expected is zero when the caller expected it absent.
+type ConflictError struct {
+	Path     string
+	Expected Hash
+	Actual   Hash
+	// Preserved names a file that holds content prosewash could not put back
+	// in place (only after a failed swap-back); it is never deleted.
+	Preserved string
+}
+
+func (e *ConflictError) Error() string {
+	msg := fmt.Sprintf("%s: changed since it was read (expected %s, found %s)", e.Path, e.Expected.Short(), e.Actual.Short())
+	if e.Preserved != "" {
+		msg += "; the other content is kept at " + e.Preserved
+	}
+	return msg
+}
+
+// Is matches [ErrConflict].
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }

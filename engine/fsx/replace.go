@@ -1,0 +1,319 @@
+package fsx
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// errNoExchange says the platform or filesystem cannot swap two names
+// atomically; Replace then falls back to re-hash-then-rename.
+var errNoExchange = errors.New("atomic exchange not supported")
+
+// tempMarker appears in every temporary name fsx creates beside a user file,
+// so recovery can find leftovers of a killed process (see Leftovers).
+const tempMarker = ".prosewash-"
+
+// keepBits are the mode bits a replacement inherits from the file it replaces.
+const keepBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+
+// Replace puts data at path when, and only when, the file there still hashes
+// to expect: a compare-and-swap. The new file inherits the mode bits (and,
+// where permitted, the owner) of the file it replaces. Symlinks and
+// hard-linked files are refused with a [*RefusedError]; a content mismatch is
+// a [*ConflictError] and the file is left exactly as found.
+//
+// The swap is a temporary file in the same directory (written, fsynced,
+// chmodded) renamed over the target, then a directory fsync. Where the
+// platform can exchange two names atomically (Linux renameat2
+// RENAME_EXCHANGE, macOS renamex_np RENAME_SWAP) the check is exact: the
+// files are exchanged, the swapped-out file is hashed, and if it is not the
+// expected original it is swapped back. Elsewhere (other Unix, filesystems
+// without exchange, Windows) the file is re-hashed immediately before a plain
+// rename, which leaves a window of microseconds in which a write by another
+// process would be replaced. Neither method can see a write made afterwards
+// through a descriptor opened before the swap: such a writer writes into the
+// old file.
+func Replace(path string, data []byte, expect Hash) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return &ConflictError{Path: path, Expected: expect}
+		}
+		return err
+	}
+	if err := checkFile(path, fi, nil, 0); err != nil {
+		return err
+	}
+	cur, ok, err := HashFile(path)
+	if err != nil {
+		return err
+	}
+	if !ok || cur != expect {
+		return &ConflictError{Path: path, Expected: expect, Actual: cur}
+	}
+	tmp, err := writeTemp(path, "tmp", data, fi.Mode(), fi)
+	if err != nil {
+		return err
+	}
+	if exchangeSupported {
+		err := exchange(tmp, path)
+		if err == nil {
+			return finishExchange(path, tmp, data, expect)
+		}
+		if !errors.Is(err, errNoExchange) {
+			_ = os.Remove(tmp)
+			return err
+		}
+	}
+	return renameChecked(path, tmp, expect)
+}
+
+// renameChecked is the fallback without exchange: re-hash, then rename. The
+// window between the two is the residual race documented on Replace.
+func renameChecked(path, tmp string, expect Hash) error {
+	cur, ok, err := HashFile(path)
+	if err != nil || !ok || cur != expect {
+		_ = os.Remove(tmp)
+		if err != nil {
+			return err
+		}
+		return &ConflictError{Path: path, Expected: expect, Actual: cur}
+	}
+	if err := rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// finishExchange runs after tmp and path were exchanged: tmp now holds what
+// was at path at that instant. It is the expected original, or it goes back.
+func finishExchange(path, tmp string, data []byte, expect Hash) error {
+	dir := filepath.Dir(path)
+	old, ok, herr := HashFile(tmp)
+	links := uint64(1)
+	if fi, err := os.Lstat(tmp); err == nil {
+		links = linkCount(fi, nil)
+	}
+	if herr == nil && ok && old == expect && links == 1 {
+		if err := os.Remove(tmp); err != nil {
+			return fmt.Errorf("replace %s: remove the swapped-out original: %w", path, err)
+		}
+		return syncDir(dir)
+	}
+	conflict := &ConflictError{Path: path, Expected: expect, Actual: old}
+	if err := exchange(tmp, path); err != nil {
+		conflict.Preserved = tmp
+		return fmt.Errorf("replace %s: swap back: %v: %w", path, err, conflict)
+	}
+	// tmp holds our data again, unless someone wrote into it while it was
+	// in place: then it is theirs and stays.
+	if h, ok, err := HashFile(tmp); err == nil && ok && h == SHA256(data) {
+		_ = os.Remove(tmp)
+	} else {
+		conflict.Preserved = tmp
+	}
+	_ = syncDir(dir)
+	return conflict
+}
+
+// Create writes data to path only if nothing exists there, with mode's
+// permission bits. An existing file is a [*ConflictError] with Expected zero.
+func Create(path string, data []byte, mode fs.FileMode) error {
+	if fi, err := os.Lstat(path); err == nil {
+		var h Hash
+		if fi.Mode().IsRegular() {
+			h, _, _ = HashFile(path)
+		}
+		return &ConflictError{Path: path, Actual: h}
+	} else if !os.IsNotExist(err) {
+		return err
+	}
+	tmp, err := writeTemp(path, "tmp", data, mode, nil)
+	if err != nil {
+		return err
+	}
+	if err := renameNoReplace(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		if errors.Is(err, fs.ErrExist) {
+			h, _, _ := HashFile(path)
+			return &ConflictError{Path: path, Actual: h}
+		}
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// Remove deletes path when, and only when, it still hashes to expect. The file
+// is first renamed aside (atomic), the renamed file is hashed, and only then
+// unlinked; a file that turns out different is renamed back (never over a
+// file that appeared meanwhile) and reported as a [*ConflictError].
+func Remove(path string, expect Hash) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return &ConflictError{Path: path, Expected: expect}
+		}
+		return err
+	}
+	if err := checkFile(path, fi, nil, 0); err != nil {
+		return err
+	}
+	cur, ok, err := HashFile(path)
+	if err != nil {
+		return err
+	}
+	if !ok || cur != expect {
+		return &ConflictError{Path: path, Expected: expect, Actual: cur}
+	}
+	grave, err := freeTempName(path, "del")
+	if err != nil {
+		return err
+	}
+	if err := rename(path, grave); err != nil {
+		if os.IsNotExist(err) {
+			return &ConflictError{Path: path, Expected: expect}
+		}
+		return err
+	}
+	return finishRemove(path, grave, expect)
+}
+
+// finishRemove runs after path was renamed to grave: grave holds what was at
+// path at that instant. It is the expected original and goes, or it goes back.
+func finishRemove(path, grave string, expect Hash) error {
+	old, ok, herr := HashFile(grave)
+	links := uint64(1)
+	if gfi, err := os.Lstat(grave); err == nil {
+		links = linkCount(gfi, nil)
+	}
+	dir := filepath.Dir(path)
+	if herr == nil && ok && old == expect && links == 1 {
+		if err := os.Remove(grave); err != nil {
+			return fmt.Errorf("remove %s: %w", path, err)
+		}
+		return syncDir(dir)
+	}
+	conflict := &ConflictError{Path: path, Expected: expect, Actual: old}
+	if err := renameNoReplace(grave, path); err != nil {
+		conflict.Preserved = grave
+	}
+	_ = syncDir(dir)
+	return conflict
+}
+
+// WriteFileAtomic replaces path with data unconditionally (no compare): temp
+// file in the same directory, fsync, rename, directory fsync. It is meant for
+// prosewash's own private files (journals, records), not for user files.
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	tmp, err := writeTemp(path, "tmp", data, perm, nil)
+	if err != nil {
+		return err
+	}
+	if err := rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// SyncDir fsyncs a directory so that renames and unlinks in it are durable.
+func SyncDir(dir string) error { return syncDir(dir) }
+
+// Leftovers lists temporary files that a killed prosewash process may have
+// left beside path (by Replace, Create or Remove). They hold either the new
+// content or the old; the caller decides by hash what to do with them.
+func Leftovers(path string) ([]string, error) {
+	dir := filepath.Dir(path)
+	prefix := "." + truncName(filepath.Base(path)) + tempMarker
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasPrefix(n, prefix) && (strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, ".del")) &&
+			len(n) == len(prefix)+16+4 {
+			out = append(out, filepath.Join(dir, n))
+		}
+	}
+	return out, nil
+}
+
+// writeTemp writes data to a fresh temporary file beside target and returns
+// its name. The file is fsynced and has mode's kept bits before it is used.
+func writeTemp(target, suffix string, data []byte, mode fs.FileMode, old fs.FileInfo) (string, error) {
+	var f *os.File
+	var name string
+	for range 10 {
+		n, err := freeTempName(target, suffix)
+		if err != nil {
+			return "", err
+		}
+		f, err = os.OpenFile(n, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			name = n
+			break
+		}
+		if !os.IsExist(err) {
+			return "", err
+		}
+	}
+	if f == nil {
+		return "", fmt.Errorf("create temporary file beside %s: too many collisions", target)
+	}
+	fail := func(err error) (string, error) {
+		_ = f.Close()
+		_ = os.Remove(name)
+		return "", err
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Chmod(mode & keepBits); err != nil {
+		return fail(err)
+	}
+	if old != nil {
+		keepOwner(f, old)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		_ = os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
+
+// freeTempName returns a random temporary name beside target.
+func freeTempName(target, suffix string) (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	dir := filepath.Dir(target)
+	return filepath.Join(dir, "."+truncName(filepath.Base(target))+tempMarker+hex.EncodeToString(b[:])+"."+suffix), nil
+}
+
+// truncName keeps temporary names under the 255-byte name limit without
+// cutting a UTF-8 sequence (macOS refuses invalid UTF-8 names).
+func truncName(base string) string {
+	const max = 200
+	if len(base) <= max {
+		return base
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(base[cut]) {
+		cut--
+	}
+	return base[:cut]
+}
