@@ -34,7 +34,7 @@ type Subject struct {
 	Pipeline         *pipeline.Resolved
 	Bindings         map[string]provider.Binding // by provider id
 	MaxRewriteStages int
-	Validation       string // configured level
+	Validation       validate.Level // configured level
 	// Commands are the validation commands an unattended run executes; a
 	// project edit that changes them must lapse the approval too.
 	Commands validate.Commands
@@ -60,7 +60,7 @@ func Fingerprint(s Subject) (lines []string, sum string) {
 	}
 	lines = append(lines,
 		fmt.Sprintf("max_rewrite_stages %d", s.MaxRewriteStages),
-		fmt.Sprintf("validation %s", pipeline.StrongerLevel(s.Validation, s.Pipeline.Demand)))
+		fmt.Sprintf("validation %s", validate.Max(s.Validation, s.Pipeline.Demand)))
 	for _, c := range []struct {
 		name string
 		argv []string

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/provider"
+	"github.com/prosewash/prosewash/engine/validate"
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"
 )
@@ -37,7 +38,7 @@ func subject(r *pipeline.Resolved, version string) Subject {
 			b[st.Def.ID] = provider.Binding{Kind: provider.BoundShipped, Version: version}
 		}
 	}
-	return Subject{Pipeline: r, Bindings: b, MaxRewriteStages: 1, Validation: "syntax"}
+	return Subject{Pipeline: r, Bindings: b, MaxRewriteStages: 1, Validation: validate.Syntax}
 }
 
 func TestFingerprintLapsesOnEveryChange(t *testing.T) {
@@ -51,7 +52,7 @@ func TestFingerprintLapsesOnEveryChange(t *testing.T) {
 			s.Bindings["unicode"] = provider.Binding{Kind: provider.BoundShipped, Version: "0.2.0"}
 		},
 		"rewrite limit":    func(s *Subject) { s.MaxRewriteStages = 2 },
-		"validation level": func(s *Subject) { s.Validation = "tests" },
+		"validation level": func(s *Subject) { s.Validation = validate.Tests },
 		"script content": func(s *Subject) {
 			s.Bindings["unicode"] = provider.Binding{Kind: provider.BoundScript, Path: "x.py", Hash: "ab"}
 		},
@@ -172,7 +173,7 @@ deterministic = true
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := Subject{Pipeline: r, Bindings: map[string]provider.Binding{"custom/shout": b}, MaxRewriteStages: 1, Validation: "syntax"}
+		s := Subject{Pipeline: r, Bindings: map[string]provider.Binding{"custom/shout": b}, MaxRewriteStages: 1, Validation: validate.Syntax}
 		_, before := Fingerprint(s)
 		os.WriteFile(script, []byte("print('v2: now does something else')\n"), 0o644)
 		s.Bindings["custom/shout"] = provider.Bind(d, map[string]string{"provider_dir": dir}, root, "0.1.0")

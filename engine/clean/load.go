@@ -10,6 +10,7 @@ import (
 	"os"
 	"unicode/utf8"
 
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/region"
 )
 
@@ -33,34 +34,27 @@ func Load(t Target, maxSize int64) *File {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxSize
 	}
-	fi, err := os.Lstat(t.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		f.refuse("does not exist")
-		return f
-	case err != nil:
-		f.refuse("cannot read: %v", unwrapPath(err))
-		return f
-	case fi.Mode()&fs.ModeSymlink != 0:
-		f.refuse("is a symlink; name the file it points to")
-		return f
-	case fi.IsDir():
-		f.refuse("is a directory; name the files to clean")
-		return f
-	case !fi.Mode().IsRegular():
-		f.refuse("is not a regular file")
-		return f
-	case fi.Size() > maxSize:
-		f.refuse("is %s, over the %s limit", human(fi.Size()), human(maxSize))
-		return f
-	}
-	if n := linkCount(fi); n > 1 {
-		f.refuse("has %d hard links; replacing it would break them", n)
-		return f
-	}
-	data, err := os.ReadFile(t.Path)
+	data, _, err := fsx.ReadFile(t.Path, maxSize)
 	if err != nil {
-		f.refuse("cannot read: %v", unwrapPath(err))
+		var re *fsx.RefusedError
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			f.refuse("does not exist")
+		case errors.Is(err, fsx.ErrSymlink):
+			f.refuse("is a symlink; name the file it points to")
+		case errors.As(err, &re) && re.Kind == fsx.NotRegular:
+			if fi, serr := os.Stat(t.Path); serr == nil && fi.IsDir() {
+				f.refuse("is a directory; name the files to clean")
+			} else {
+				f.refuse("is not a regular file")
+			}
+		case errors.Is(err, fsx.ErrHardLinked):
+			f.refuse("has several hard links; replacing it would break them")
+		case errors.Is(err, fsx.ErrTooLarge):
+			f.refuse("is over the %s limit ([clean] max_file_size)", human(maxSize))
+		default:
+			f.refuse("cannot read: %v", unwrapPath(err))
+		}
 		return f
 	}
 	f.Orig, f.Cur = data, data

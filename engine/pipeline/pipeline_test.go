@@ -6,6 +6,7 @@ import (
 	"testing/fstest"
 
 	"github.com/prosewash/prosewash/engine/provider"
+	"github.com/prosewash/prosewash/engine/validate"
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"
 )
@@ -88,7 +89,7 @@ func TestShippedPipelinesResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Demand != BuiltinSyntax || r.Rewrites != 0 {
+	if r.Demand != validate.Syntax || r.Rewrites != 0 {
 		t.Fatalf("safe demands %s with %d rewrites", r.Demand, r.Rewrites)
 	}
 	for _, st := range r.Stages {
@@ -104,22 +105,22 @@ func TestResolve(t *testing.T) {
 		stages  string
 		opt     Options
 		want    string // error substring; "" = success
-		demand  string
+		demand  validate.Level
 		rewrite int
 	}{
-		{"safe", stInspect + stUnicode + stSyntax, Options{}, "", "syntax", 0},
-		{"full explicit", stUnicode + stRewrite + stSyntax, Options{ExplicitTarget: true}, "", "tests", 1},
-		{"full over session files", stUnicode + stRewrite + stSyntax, Options{}, "needs explicitly named files", "", 0},
-		{"full automatic", stUnicode + stRewrite + stSyntax, Options{ExplicitTarget: true, Automatic: true}, "never runs automatically", "", 0},
-		{"two rewrites", stRewrite + stRewrite + stSyntax, Options{ExplicitTarget: true}, "2 rewrite stages, more than max_rewrite_stages = 1", "", 0},
-		{"two rewrites allowed", stRewrite + stRewrite + stSyntax, Options{ExplicitTarget: true, MaxRewriteStages: 2}, "", "tests", 2},
-		{"validate before transform", stSyntax + stUnicode, Options{}, "a transform stage cannot follow a validate stage", "", 0},
-		{"rewrite before transform", stRewrite + stUnicode, Options{ExplicitTarget: true}, "a transform stage cannot follow a rewrite stage", "", 0},
-		{"inspect after transform", stUnicode + stInspect, Options{}, "an inspect stage cannot follow", "", 0},
-		{"runtime scope demands tests", strings.Replace(stUnicode, `"prose"`, `"runtime"`, 1), Options{}, "", "tests", 0},
-		{"unknown capability provider", "[[stages]]\nrole = \"transform\"\ncapability = \"syntax\"\n", Options{}, "no provider offers syntax", "", 0},
-		{"pin unknown provider", "[[stages]]\nrole = \"transform\"\nprovider = \"nope\"\n", Options{}, `provider "nope" is not defined`, "", 0},
-		{"pin with operation", "[[stages]]\nrole = \"transform\"\nprovider = \"unicode:clean\"\n", Options{}, "", "syntax", 0},
+		{"safe", stInspect + stUnicode + stSyntax, Options{}, "", validate.Syntax, 0},
+		{"full explicit", stUnicode + stRewrite + stSyntax, Options{ExplicitTarget: true}, "", validate.Tests, 1},
+		{"full over session files", stUnicode + stRewrite + stSyntax, Options{}, "needs explicitly named files", 0, 0},
+		{"full automatic", stUnicode + stRewrite + stSyntax, Options{ExplicitTarget: true, Automatic: true}, "never runs automatically", 0, 0},
+		{"two rewrites", stRewrite + stRewrite + stSyntax, Options{ExplicitTarget: true}, "2 rewrite stages, more than max_rewrite_stages = 1", 0, 0},
+		{"two rewrites allowed", stRewrite + stRewrite + stSyntax, Options{ExplicitTarget: true, MaxRewriteStages: 2}, "", validate.Tests, 2},
+		{"validate before transform", stSyntax + stUnicode, Options{}, "a transform stage cannot follow a validate stage", 0, 0},
+		{"rewrite before transform", stRewrite + stUnicode, Options{ExplicitTarget: true}, "a transform stage cannot follow a rewrite stage", 0, 0},
+		{"inspect after transform", stUnicode + stInspect, Options{}, "an inspect stage cannot follow", 0, 0},
+		{"runtime scope demands tests", strings.Replace(stUnicode, `"prose"`, `"runtime"`, 1), Options{}, "", validate.Tests, 0},
+		{"unknown capability provider", "[[stages]]\nrole = \"transform\"\ncapability = \"syntax\"\n", Options{}, "no provider offers syntax", 0, 0},
+		{"pin unknown provider", "[[stages]]\nrole = \"transform\"\nprovider = \"nope\"\n", Options{}, `provider "nope" is not defined`, 0, 0},
+		{"pin with operation", "[[stages]]\nrole = \"transform\"\nprovider = \"unicode:clean\"\n", Options{}, "", validate.Syntax, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -133,7 +134,7 @@ func TestResolve(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Demand != tc.demand || r.Rewrites != tc.rewrite {
+			if tc.want == "" && (r.Demand != tc.demand || r.Rewrites != tc.rewrite) {
 				t.Fatalf("demand %s rewrites %d, want %s %d", r.Demand, r.Rewrites, tc.demand, tc.rewrite)
 			}
 		})
@@ -146,7 +147,7 @@ func TestResolveScopeIsTheNarrower(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Stages[0].Scope != provider.ScopeProse || r.Demand != BuiltinSyntax {
+	if r.Stages[0].Scope != provider.ScopeProse || r.Demand != validate.Syntax {
 		t.Fatalf("stage any + operation prose must give prose, got %s (demand %s)", r.Stages[0].Scope, r.Demand)
 	}
 }
@@ -195,14 +196,5 @@ func TestParseRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "p.toml") {
 			t.Errorf("%s %q: got %v, want %q", tc.id, tc.body, err, tc.want)
 		}
-	}
-}
-
-func TestLevels(t *testing.T) {
-	if StrongerLevel("syntax", "tests") != "tests" || StrongerLevel("project", "format") != "project" {
-		t.Fatal("StrongerLevel order wrong")
-	}
-	if LevelRank("typo") <= LevelRank("tests")-1 {
-		t.Fatal("an unknown level must rank strongest")
 	}
 }

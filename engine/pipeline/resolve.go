@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prosewash/prosewash/engine/provider"
+	"github.com/prosewash/prosewash/engine/validate"
 )
 
 // Resolved is a pipeline bound to concrete provider operations.
@@ -15,7 +16,7 @@ type Resolved struct {
 	Rewrites int
 	// Demand is the validation level the pipeline itself demands:
 	// tests when a stage may touch anything but prose or rewrites.
-	Demand string
+	Demand validate.Level
 }
 
 // ResolvedStage is a stage and what runs it.
@@ -97,32 +98,10 @@ func orderName(rank int) string {
 	return [...]string{"inspect", "transform", "rewrite", "format", "validate"}[rank]
 }
 
-// LevelRank orders validation levels (syntax < format < project < tests);
-// an unknown level ranks strongest so a typo can only ask for more checking.
-func LevelRank(l string) int {
-	switch l {
-	case BuiltinSyntax:
-		return 0
-	case BuiltinFormat:
-		return 1
-	case BuiltinProject:
-		return 2
-	}
-	return 3
-}
-
-// StrongerLevel returns the stronger of two validation levels.
-func StrongerLevel(a, b string) string {
-	if LevelRank(a) >= LevelRank(b) {
-		return a
-	}
-	return b
-}
-
 // Resolve binds every stage to a provider operation and checks the order
 // rule, the rewrite limit and the target rules.
 func Resolve(p *Pipeline, providers *provider.Set, opt Options) (*Resolved, error) {
-	r := &Resolved{Pipeline: p, Demand: BuiltinSyntax}
+	r := &Resolved{Pipeline: p, Demand: validate.Syntax}
 	fail := func(stage, format string, args ...any) error {
 		return &ResolveError{Pipeline: p.ID, Stage: stage, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -130,7 +109,9 @@ func Resolve(p *Pipeline, providers *provider.Set, opt Options) (*Resolved, erro
 		rs := ResolvedStage{Stage: st, Index: i, Scope: st.Regions}
 		if st.Builtin != "" {
 			if st.Role == RoleValidate || st.Role == RoleFormat {
-				r.Demand = StrongerLevel(r.Demand, st.Builtin)
+				if l, err := validate.ParseLevel(st.Builtin); err == nil {
+					r.Demand = validate.Max(r.Demand, l)
+				}
 			}
 			r.Stages = append(r.Stages, rs)
 			continue
@@ -144,7 +125,7 @@ func Resolve(p *Pipeline, providers *provider.Set, opt Options) (*Resolved, erro
 		rs.Rewrite = st.Role == RoleTransform && (!op.Deterministic || op.Capability == "statistical-rewrite")
 		if rs.Rewrite {
 			r.Rewrites++
-			r.Demand = BuiltinTests
+			r.Demand = validate.Tests
 			if opt.Automatic {
 				return nil, fail(st.Name, "a rewrite stage (%s) never runs automatically", def.Ref(op))
 			}
@@ -156,7 +137,7 @@ func Resolve(p *Pipeline, providers *provider.Set, opt Options) (*Resolved, erro
 			return nil, fail(st.Name, "%s touches provenance and needs explicitly named files, never automation", op.Capability)
 		}
 		if st.Role == RoleTransform && rs.Scope != provider.ScopeProse {
-			r.Demand = BuiltinTests
+			r.Demand = validate.Tests
 		}
 		r.Stages = append(r.Stages, rs)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/provider"
+	"github.com/prosewash/prosewash/engine/validate"
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"
 	"github.com/prosewash/prosewash/providers/ollama/fakeollama"
@@ -88,7 +89,7 @@ func TestShippedFullPipeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Rewrites != 1 || r.Demand != pipeline.BuiltinTests || len(r.Stages) != 4 {
+	if r.Rewrites != 1 || r.Demand != validate.Tests || len(r.Stages) != 4 {
 		t.Fatalf("full: %d rewrites, demand %s, %d stages", r.Rewrites, r.Demand, len(r.Stages))
 	}
 	labels := make([]string, len(r.Stages))
@@ -106,7 +107,7 @@ func TestShippedFullPipeline(t *testing.T) {
 	// safe is untouched by the new provider: no rewrite, syntax only.
 	safe, _ := pipes.Lookup("safe")
 	rs, err := pipeline.Resolve(safe, prov, pipeline.Options{Automatic: true})
-	if err != nil || rs.Rewrites != 0 || rs.Demand != pipeline.BuiltinSyntax {
+	if err != nil || rs.Rewrites != 0 || rs.Demand != validate.Syntax {
 		t.Fatalf("safe: %+v %v", rs, err)
 	}
 }
