@@ -32,7 +32,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "check", args: "[--format text|json] PATH...", summary: "report invisible carriers and the region each sits in", run: runCheck},
-		{name: "clean", args: "[FILE...]", summary: "remove carriers from the prose regions of files", run: runClean},
+		{name: "clean", args: "[FILE...]", summary: "remove carriers from the prose regions of files", help: cleanHelp, run: runClean},
+		{name: "test", args: "FILE...", summary: "run the pipeline and validation, report, and always restore the originals", help: testHelp, run: runTest},
 		{name: "classify", args: "FILE [--show | --json]", summary: "show how a file splits into prose, directive and runtime regions", help: classifyHelp, run: runClassify},
 		{name: "wash", args: "COMMAND [ARGS]", summary: "keep always-loaded agent memory lean without losing a fact (wash help)", run: runWash},
 		{name: "provider", args: "ID", summary: "run a built-in provider (speaks the provider protocol on stdin/stdout)", run: runProvider, hidden: true},

@@ -5,4 +5,3 @@ import "errors"
 var errNotYet = errors.New("not implemented yet")
 
 func runCheck(e *env, args []string) error { return errNotYet }
-func runClean(e *env, args []string) error { return errNotYet }

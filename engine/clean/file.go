@@ -60,6 +60,7 @@ type Located struct {
 	Col    int         `json:"col"` // 1-based, in characters
 	Region region.Kind `json:"-"`
 	Kind   string      `json:"region"`
+	Why    string      `json:"why"` // the region's reason, e.g. "string literal"
 }
 
 func (f *File) refuse(format string, args ...any) {

@@ -250,7 +250,7 @@ func (f *File) report(r region.Region, fd carrier.Finding) {
 	line, col := LineCol(f.Cur, off)
 	fd.Offset = off
 	fd.Action = carrier.Report
-	f.Reported = append(f.Reported, Located{Finding: fd, Line: line, Col: col, Region: r.Kind, Kind: r.Kind.String()})
+	f.Reported = append(f.Reported, Located{Finding: fd, Line: line, Col: col, Region: r.Kind, Kind: r.Kind.String(), Why: r.Why})
 }
 
 func (e *Engine) contextBytes() int {

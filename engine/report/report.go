@@ -16,9 +16,19 @@ type Run struct {
 	Skipped  []Skip `json:"skipped,omitempty"`
 	// Level is the validation level applied; Guarantee states what was
 	// checked when it is less than asked for.
-	Level     string  `json:"validation_level,omitempty"`
-	Guarantee string  `json:"guarantee,omitempty"`
-	Summary   Summary `json:"summary"`
+	Level      string   `json:"validation_level,omitempty"`
+	Guarantee  string   `json:"guarantee,omitempty"`
+	Validation []Check  `json:"validation,omitempty"`
+	Notes      []string `json:"notes,omitempty"`
+	Summary    Summary  `json:"summary"`
+}
+
+// Check is one validation command's outcome.
+type Check struct {
+	Level  string `json:"level"`
+	Status string `json:"status"` // ok, failed, unchecked
+	Reason string `json:"reason,omitempty"`
+	Tail   string `json:"output_tail,omitempty"`
 }
 
 // File is one file's line in the report.
@@ -51,6 +61,7 @@ type Finding struct {
 	Name   string `json:"name"`
 	Class  string `json:"class"`
 	Region string `json:"region"`
+	Why    string `json:"why,omitempty"`
 }
 
 // Skip is a file the run did not consider, with why.

@@ -79,6 +79,14 @@ func Max(a, b Level) Level {
 	return b
 }
 
+// Min returns the weaker of two levels.
+func Min(a, b Level) Level {
+	if a < b {
+		return a
+	}
+	return b
+}
+
 // Commands are the argv of the project's validation commands. A nil or
 // empty argv means the command is not configured.
 type Commands struct {

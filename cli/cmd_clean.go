@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/prosewash/prosewash/engine/clean"
+	"github.com/prosewash/prosewash/engine/config"
+	"github.com/prosewash/prosewash/engine/project"
+	"github.com/prosewash/prosewash/engine/report"
+	"github.com/prosewash/prosewash/engine/scope"
+	"github.com/prosewash/prosewash/engine/txn"
+)
+
+const cleanHelp = `Removes invisible carriers from the prose regions (comments, documentation text) of
+the files named, or, with no FILE, of the files recorded for this session (--session
+ID, else $PROSEWASH_SESSION, else the session recorded most recently). Code, string
+literals, docstrings and directives are never touched: carriers there are reported.
+
+Every file is checked before it replaces the original: bytes outside the cleaned
+regions are proven identical, the structure is re-classified, the file must still
+be valid UTF-8 with the same line endings and still parse; then the validation level
+runs (see [clean] validation) inside a journalled transaction that rolls back on
+failure. A file someone else changed meanwhile is never overwritten.
+
+  --pipeline ID        safe (default), full (needs named files) or custom/<id>
+  --profile standard|strict
+  --session ID         clean the files recorded for this session
+  --accept-reduced     go on when a validation command is missing, at the level that can run
+  --json               print the report as JSON on standard output
+  --quiet              print only problems
+
+Exit status: 0 cleaned or nothing to do, 3 a file or the run was refused or rolled back.`
+
+const testHelp = `Runs the whole pipeline and the validation on the named files inside a transaction and
+always puts the originals back: it reports what would change and whether validation
+passes. The validation commands themselves may still write caches or logs.`
+
+type cleanFlags struct {
+	pipeline, profile, session string
+	acceptReduced, asJSON      bool
+	quiet                      bool
+}
+
+func runClean(e *env, args []string) error { return cleanOrTest(e, args, false) }
+
+func runTest(e *env, args []string) error { return cleanOrTest(e, args, true) }
+
+func cleanOrTest(e *env, args []string, test bool) error {
+	name := "clean"
+	if test {
+		name = "test"
+	}
+	fs := newFlags(name)
+	var f cleanFlags
+	fs.StringVar(&f.pipeline, "pipeline", "", "")
+	fs.StringVar(&f.profile, "profile", "", "")
+	fs.StringVar(&f.session, "session", "", "")
+	fs.BoolVar(&f.acceptReduced, "accept-reduced", false, "")
+	fs.BoolVar(&f.asJSON, "json", false, "")
+	fs.BoolVar(&f.quiet, "quiet", false, "")
+	paths, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if test && len(paths) == 0 {
+		return usagef("test needs FILE arguments")
+	}
+	p, err := openProject(e)
+	if err != nil {
+		return err
+	}
+	if err := loadConfig(e, p); err != nil {
+		return err
+	}
+	req := clean.Request{
+		Project: p, Pipeline: f.pipeline, Profile: f.profile, Test: test,
+		AcceptReduced: f.acceptReduced, Ask: terminalAsk(e),
+		Self: self(), Argv0: "prosewash", Version: Version,
+	}
+	if !f.quiet || f.asJSON {
+		req.Notice = func(msg string) { e.ui.infof("%s", msg) }
+	}
+	if len(paths) > 0 {
+		req.Explicit, req.Scope = true, "explicit targets"
+		for _, a := range paths {
+			abs, err := filepath.Abs(userPath(a))
+			if err != nil {
+				return err
+			}
+			req.Targets = append(req.Targets, clean.Target{Path: abs, Rel: a})
+		}
+	} else if err := sessionTargets(p, &req, f.session); err != nil {
+		return err
+	}
+	rep, err := clean.Run(context.Background(), req)
+	if err != nil {
+		return runError(e, err)
+	}
+	if f.asJSON {
+		if err := rep.WriteJSON(e.stdout); err != nil {
+			return err
+		}
+	} else {
+		printReport(e, rep, f.quiet)
+	}
+	if rep.Summary.Refused > 0 {
+		return errRefused
+	}
+	return nil
+}
+
+// sessionTargets fills a request from a session record: eligible files
+// become targets carrying their recorded hash, every other file is listed
+// as skipped with its status.
+func sessionTargets(p *project.Project, req *clean.Request, session string) error {
+	stateDir, err := p.StateDir()
+	if err != nil {
+		return err
+	}
+	if session == "" {
+		session = os.Getenv("PROSEWASH_SESSION")
+	}
+	how := ""
+	if session == "" {
+		s, ok, err := scope.Latest(stateDir)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return usagef("no FILE given and no session recorded for this project; name the files to clean")
+		}
+		session, how = s, ", the most recent"
+	}
+	rec, err := scope.Open(stateDir, session)
+	if err != nil {
+		return err
+	}
+	entries, err := rec.Entries()
+	if err != nil {
+		return err
+	}
+	cfg, _, _ := p.Config()
+	req.Record = rec
+	req.Scope = fmt.Sprintf("session %s%s (%d recorded files)", session, how, len(entries))
+	for _, it := range scope.Evaluate(entries, p.Root, scope.Filter{Include: cfg.Clean.Include, Exclude: cfg.Clean.Exclude}) {
+		if it.Status != scope.Eligible {
+			req.Skipped = append(req.Skipped, report.Skip{Path: it.Rel, Reason: string(it.Status)})
+			continue
+		}
+		req.Targets = append(req.Targets, clean.Target{Path: it.Path, Rel: it.Rel, Expect: it.Hash})
+	}
+	return nil
+}
+
+// runError reports a refused run with the hint that resolves it.
+func runError(e *env, err error) error {
+	var pend *txn.PendingError
+	var locked *txn.LockedError
+	var guard *txn.GuardError
+	var refused *clean.RefusedError
+	var cfgErr *config.Error
+	switch {
+	case errors.As(err, &pend):
+		e.ui.errorf("%v", err)
+		e.ui.hintf("run 'prosewash recover' to bring the interrupted run to a safe end")
+		return errRefused
+	case errors.As(err, &locked), errors.As(err, &guard), errors.As(err, &refused):
+		e.ui.errorf("refused: %v", err)
+		return errRefused
+	case errors.As(err, &cfgErr):
+		return err
+	}
+	return err
+}
+
+func printReport(e *env, r *report.Run, quiet bool) {
+	for _, s := range r.Skipped {
+		if !quiet {
+			e.ui.infof("skipped %s: %s", s.Path, s.Reason)
+		}
+	}
+	for _, f := range r.Files {
+		removed := 0
+		for _, st := range f.Stages {
+			if st.Role == "transform" {
+				removed += st.Findings
+			}
+		}
+		switch f.Status {
+		case "cleaned":
+			if !quiet {
+				e.ui.infof("cleaned %s: %d carrier%s removed%s", f.Path, removed, plural(removed), validationNote(f))
+			}
+		case "would-change":
+			if !quiet {
+				e.ui.infof("would clean %s: %d carrier%s%s", f.Path, removed, plural(removed), validationNote(f))
+			}
+		case "unchanged":
+			if !quiet {
+				e.ui.infof("unchanged %s", f.Path)
+			}
+		default:
+			e.ui.warnf("%s %s: %s", f.Status, f.Path, f.Reason)
+		}
+		for _, x := range f.Reported {
+			if !quiet {
+				e.ui.infof("  left %s:%d:%d %s %s in %s (%s): not prose, never touched", f.Path, x.Line, x.Col, x.Code, x.Name, x.Region, x.Why)
+			}
+		}
+	}
+	for _, c := range r.Validation {
+		if c.Status == "failed" {
+			e.ui.warnf("validation %s failed: %s", c.Level, c.Reason)
+			for _, l := range strings.Split(strings.TrimRight(c.Tail, "\n"), "\n") {
+				if l != "" {
+					e.ui.infof("  | %s", l)
+				}
+			}
+		} else if !quiet {
+			e.ui.infof("validation %s: %s%s", c.Level, c.Status, suffix(c.Reason))
+		}
+	}
+	if r.Guarantee != "" {
+		e.ui.warnf("%s", r.Guarantee)
+	}
+	for _, n := range r.Notes {
+		e.ui.warnf("%s", n)
+	}
+	if !quiet {
+		s := r.Summary
+		e.ui.infof("%d cleaned, %d unchanged, %d refused, %d skipped; %d carriers removed, %d reported", s.Cleaned, s.Unchanged, s.Refused, s.Skipped, s.Removed, s.Reported)
+	}
+}
+
+func validationNote(f report.File) string {
+	if f.Validation == "" || f.Validation == "ok" {
+		return ""
+	}
+	return fmt.Sprintf(" (syntax %s%s)", f.Validation, suffix(f.Note))
+}
+
+func suffix(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
