@@ -233,7 +233,12 @@ func printReport(e *env, r *report.Run, quiet bool) {
 	}
 	if !quiet {
 		s := r.Summary
-		e.ui.infof("%d cleaned, %d unchanged, %d refused, %d skipped; %d carriers removed, %d reported", s.Cleaned, s.Unchanged, s.Refused, s.Skipped, s.Removed, s.Reported)
+		done, verb := s.Cleaned, "removed"
+		if r.Command == "test" {
+			done, verb = s.WouldChange, "to remove"
+		}
+		e.ui.infof("%d %s, %d unchanged, %d refused, %d skipped; %d carriers %s, %d reported",
+			done, map[bool]string{true: "would change", false: "cleaned"}[r.Command == "test"], s.Unchanged, s.Refused, s.Skipped, s.Removed, verb, s.Reported)
 	}
 }
 

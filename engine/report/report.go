@@ -72,12 +72,13 @@ type Skip struct {
 
 // Summary counts files by outcome.
 type Summary struct {
-	Cleaned   int `json:"cleaned"`
-	Unchanged int `json:"unchanged"`
-	Refused   int `json:"refused"`
-	Skipped   int `json:"skipped"`
-	Removed   int `json:"carriers_removed"`
-	Reported  int `json:"carriers_reported"`
+	Cleaned     int `json:"cleaned"`
+	WouldChange int `json:"would_change,omitempty"`
+	Unchanged   int `json:"unchanged"`
+	Refused     int `json:"refused"`
+	Skipped     int `json:"skipped"`
+	Removed     int `json:"carriers_removed"`
+	Reported    int `json:"carriers_reported"`
 }
 
 // Ack is the acknowledgement line every run starts with.
@@ -90,8 +91,10 @@ func (r *Run) Tally() {
 	s := Summary{Skipped: len(r.Skipped)}
 	for _, f := range r.Files {
 		switch f.Status {
-		case "cleaned", "would-change":
+		case "cleaned":
 			s.Cleaned++
+		case "would-change":
+			s.WouldChange++
 		case "unchanged":
 			s.Unchanged++
 		default:
