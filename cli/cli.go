@@ -35,6 +35,8 @@ func commands() []command {
 		{name: "clean", args: "[FILE...]", summary: "remove carriers from the prose regions of files", help: cleanHelp, run: runClean},
 		{name: "test", args: "FILE...", summary: "run the pipeline and validation, report, and always restore the originals", help: testHelp, run: runTest},
 		{name: "classify", args: "FILE [--show | --json]", summary: "show how a file splits into prose, directive and runtime regions", help: classifyHelp, run: runClassify},
+		{name: "recover", args: "[--abandon RUN]", summary: "bring an interrupted run to a safe end", help: recoverHelp, run: runRecover},
+		{name: "status", args: "[--json]", summary: "show configuration, versions, project root, state location and pending runs", help: statusHelp, run: runStatus},
 		{name: "wash", args: "COMMAND [ARGS]", summary: "keep always-loaded agent memory lean without losing a fact (wash help)", run: runWash},
 		{name: "provider", args: "ID", summary: "run a built-in provider (speaks the provider protocol on stdin/stdout)", run: runProvider, hidden: true},
 		{name: "version", summary: "print the version", run: runVersion},

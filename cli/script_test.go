@@ -34,18 +34,25 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup: func(env *testscript.Env) error {
-			// A private state dir and config home per script: no test
-			// ever sees the developer's real state or config.
-			env.Setenv("PROSEWASH_STATE_DIR", filepath.Join(env.WorkDir, ".state"))
-			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
-			env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
+			// A private state dir, config and home per script, outside
+			// the project ($WORK): no test ever sees the developer's
+			// real state or config, and state never lives in a repo.
+			outside, err := os.MkdirTemp("", "prosewash-script-")
+			if err != nil {
+				return err
+			}
+			env.Defer(func() { os.RemoveAll(outside) })
+			env.Setenv("OUTSIDE", outside)
+			env.Setenv("PROSEWASH_STATE_DIR", filepath.Join(outside, "state"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(outside, "config"))
+			env.Setenv("HOME", filepath.Join(outside, "home"))
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("GIT_AUTHOR_NAME", "t")
 			env.Setenv("GIT_AUTHOR_EMAIL", "t@example.invalid")
 			env.Setenv("GIT_COMMITTER_NAME", "t")
 			env.Setenv("GIT_COMMITTER_EMAIL", "t@example.invalid")
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-			return os.MkdirAll(filepath.Join(env.WorkDir, ".home"), 0o755)
+			return os.MkdirAll(filepath.Join(outside, "home"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,

@@ -119,6 +119,16 @@ func (p *Project) StateDir() (string, error) {
 	return p.stateDir, nil
 }
 
+// StatePath is where the state directory is, without creating it: for
+// commands that promise to write nothing.
+func (p *Project) StatePath() (string, error) {
+	base, err := state.Base(p.opts.Getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, state.RepoKey(p.Root)), nil
+}
+
 // Repo opens the repository the project is in (once per process).
 func (p *Project) Repo() (*gitstate.Repo, error) {
 	if p.repo == nil {
