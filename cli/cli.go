@@ -35,6 +35,9 @@ func commands() []command {
 		{name: "clean", args: "[FILE...]", summary: "remove carriers from the prose regions of files", help: cleanHelp, run: runClean},
 		{name: "test", args: "FILE...", summary: "run the pipeline and validation, report, and always restore the originals", help: testHelp, run: runTest},
 		{name: "classify", args: "FILE [--show | --json]", summary: "show how a file splits into prose, directive and runtime regions", help: classifyHelp, run: runClassify},
+		{name: "providers", args: "[--json]", summary: "list providers, their operations, bindings and availability", help: providersHelp, run: runProviders},
+		{name: "pipelines", args: "[--json]", summary: "list pipelines and their resolved stages", help: pipelinesHelp, run: runPipelines},
+		{name: "validate-pipeline", args: "ID|FILE [--explicit-target]", summary: "check one pipeline definition", help: validatePipelineHelp, run: runValidatePipeline},
 		{name: "recover", args: "[--abandon RUN]", summary: "bring an interrupted run to a safe end", help: recoverHelp, run: runRecover},
 		{name: "status", args: "[--json]", summary: "show configuration, versions, project root, state location and pending runs", help: statusHelp, run: runStatus},
 		{name: "wash", args: "COMMAND [ARGS]", summary: "keep always-loaded agent memory lean without losing a fact (wash help)", run: runWash},
@@ -167,7 +170,7 @@ func printHelp(w io.Writer, topic string) {
 		if c.hidden {
 			continue
 		}
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-18s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'prosewash help COMMAND' for a command's options.\n\n%s\n\n%s\n", envHelp, exitStatusHelp)
 }

@@ -9,8 +9,10 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
+	"time"
 	"testing"
 
+	"github.com/prosewash/prosewash/providers/ollama/fakeollama"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -55,8 +57,10 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(filepath.Join(outside, "home"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":    cmdExits,
-			"unescape": cmdUnescape,
+			"exits":      cmdExits,
+			"unescape":   cmdUnescape,
+			"envsubst":   cmdEnvsubst,
+			"fakeollama": cmdFakeOllama,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -123,6 +127,37 @@ func cmdUnescape(ts *testscript.TestScript, neg bool, args []string) {
 		})
 		ts.Check(os.WriteFile(p, []byte(out), 0o644))
 	}
+}
+
+// cmdEnvsubst replaces ${NAME} in files with the script's environment, so a
+// config file can name a port chosen at run time.
+func cmdEnvsubst(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: envsubst FILE...")
+	}
+	for _, name := range args {
+		p := ts.MkAbs(name)
+		b, err := os.ReadFile(p)
+		ts.Check(err)
+		out := envRE.ReplaceAllStringFunc(string(b), func(m string) string { return ts.Getenv(m[2 : len(m)-1]) })
+		ts.Check(os.WriteFile(p, []byte(out), 0o644))
+	}
+}
+
+var envRE = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
+
+// cmdFakeOllama starts the fake Ollama server (real HTTP on 127.0.0.1) for
+// the rest of the script and sets $OLLAMA_URL:
+//
+//	fakeollama paraphrase
+func cmdFakeOllama(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: fakeollama MODE")
+	}
+	srv, err := fakeollama.New(fakeollama.Options{Mode: fakeollama.Mode(args[0]), Delay: 3 * time.Second})
+	ts.Check(err)
+	ts.Defer(func() { srv.Close() })
+	ts.Setenv("OLLAMA_URL", srv.URL)
 }
 
 var unescapeRE = regexp.MustCompile(`\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}`)

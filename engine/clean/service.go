@@ -117,6 +117,7 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 	vars := map[string]string{
 		"prosewash": req.Self, "workspace": p.Root, "profile": string(profile),
 		"model": cfg.Clean.RewriteModel, "endpoint": cfg.Clean.RewriteEndpoint,
+		"provider_dir": p.CustomDir(project.CustomProviders),
 	}
 	for _, st := range res.Stages {
 		if st.Def == nil {
@@ -135,8 +136,15 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 			}
 		}
 	}
-	if err := checkBindings(p, res, req); err != nil {
+	if err := checkBindings(p, res, req, vars); err != nil {
 		return rep, err
+	}
+	// A rewrite never runs without its tests: refuse before any text is
+	// sent to a model rather than after.
+	if res.Rewrites > 0 {
+		if _, err := validate.NewPlan(cfg.Clean.Validation, res.Demand, cfg.Commands); err != nil {
+			return rep, &RefusedError{Msg: err.Error()}
+		}
 	}
 	stateDir, err := p.StateDir()
 	if err != nil {
@@ -297,12 +305,12 @@ func resolve(p *project.Project, id string, cfg *config.Config, req Request) (*p
 
 // checkBindings refuses providers that cannot be bound (a bare
 // interpreter) in automatic runs, and asks before running them otherwise.
-func checkBindings(p *project.Project, res *pipeline.Resolved, req Request) error {
+func checkBindings(p *project.Project, res *pipeline.Resolved, req Request, vars map[string]string) error {
 	for _, st := range res.Stages {
 		if st.Def == nil || st.Def.Shipped {
 			continue
 		}
-		b := provider.Bind(st.Def, map[string]string{"provider_dir": p.CustomDir(project.CustomProviders), "workspace": p.Root, "prosewash": req.Self}, p.Root, req.Version)
+		b := provider.Bind(st.Def, vars, p.Root, req.Version)
 		if b.Bindable() {
 			continue
 		}
