@@ -9,8 +9,8 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/prosewash/prosewash/providers/ollama/fakeollama"
 	"github.com/rogpeppe/go-internal/testscript"
