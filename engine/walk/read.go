@@ -1,0 +1,151 @@
+package walk
+
+import (
+	"bytes"
+	"io"
+	"os"
+)
+
+// probeThreshold is the size above which a file is read in two steps, the
+// first BinaryPrefix bytes and then the rest, so that a large binary (an
+// archive, a static library) costs one short read instead of a full one.
+// Smaller files are read with a single read call.
+const probeThreshold = 64 << 10
+
+// load reads a file whose stat size is size through read into the worker's
+// buffer. It returns the content, or a skip reason: binary, or too large
+// (also when the file grows past max while being read). A file is normally
+// read with one read call of size+1 bytes: the extra byte detects growth.
+func load(read func([]byte) (int, error), size, max int64, ws *workerState) (data []byte, reason SkipReason, n int64, err error) {
+	if max >= 0 && size > max {
+		return nil, SkipTooLarge, size, nil
+	}
+	want := int(size) + 1
+	if cap(ws.buf) < want {
+		ws.buf = make([]byte, want)
+	}
+	buf := ws.buf[:cap(ws.buf)]
+	got := 0
+	if size > probeThreshold {
+		got, err = readFull(read, buf[:BinaryPrefix])
+		if err != nil {
+			return nil, SkipError, 0, err
+		}
+		if bytes.IndexByte(buf[:got], 0) >= 0 {
+			return nil, SkipBinary, size, nil
+		}
+	}
+	// One read of the expected size plus one byte. A result of exactly size
+	// bytes means we are at the end: the file would have to have grown and
+	// the kernel returned a short read of precisely the old size.
+	for got < want {
+		k, rerr := read(buf[got:want])
+		if rerr != nil {
+			return nil, SkipError, 0, rerr
+		}
+		if k == 0 {
+			break
+		}
+		got += k
+		if got == int(size) {
+			break
+		}
+	}
+	if got == want {
+		// The file grew since it was stat'ed: read on to its real end.
+		for {
+			if max >= 0 && int64(got) > max {
+				return nil, SkipTooLarge, int64(got), nil
+			}
+			if got == len(buf) {
+				grown := 2 * len(buf)
+				if max >= 0 && int64(grown) > max+1 {
+					grown = int(max + 1)
+				}
+				nb := make([]byte, grown)
+				copy(nb, buf[:got])
+				buf, ws.buf = nb, nb
+			}
+			k, rerr := read(buf[got:])
+			if rerr != nil {
+				return nil, SkipError, 0, rerr
+			}
+			if k == 0 {
+				break
+			}
+			got += k
+		}
+	}
+	data = buf[:got]
+	if bytes.IndexByte(data[:min(got, BinaryPrefix)], 0) >= 0 {
+		return nil, SkipBinary, int64(got), nil
+	}
+	return data, "", int64(got), nil
+}
+
+// readFull reads until p is full or the file ends.
+func readFull(read func([]byte) (int, error), p []byte) (int, error) {
+	got := 0
+	for got < len(p) {
+		k, err := read(p[got:])
+		if err != nil {
+			return got, err
+		}
+		if k == 0 {
+			break
+		}
+		got += k
+	}
+	return got, nil
+}
+
+// osReadFile is the portable readFile: it goes through package os.
+func osReadFile(path string, ws *workerState, max int64) ([]byte, SkipReason, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, SkipError, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, SkipError, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		// Replaced since the directory was listed.
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return nil, SkipSymlink, 0, nil
+		}
+		return nil, SkipNotRegular, 0, nil
+	}
+	read := func(p []byte) (int, error) {
+		k, err := f.Read(p)
+		if err == io.EOF {
+			err = nil
+		}
+		return k, err
+	}
+	data, reason, n, err := load(read, fi.Size(), max, ws)
+	if err != nil {
+		err = &os.PathError{Op: "read", Path: path, Err: err}
+	}
+	return data, reason, n, err
+}
+
+// osListDir is the portable listDir: it goes through package os.
+func osListDir(path string, ws *workerState) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	list, err := f.ReadDir(-1)
+	if err != nil {
+		return err
+	}
+	for _, e := range list {
+		off := len(ws.names)
+		ws.names = append(ws.names, e.Name()...)
+		ws.raw = append(ws.raw, rawEnt{off: off, end: len(ws.names), typ: osTypeOf(e.Type())})
+	}
+	return nil
+}
