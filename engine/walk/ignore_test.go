@@ -97,12 +97,36 @@ func TestIgnoredTable(t *testing.T) {
 	}
 }
 
-// gitEnv isolates git from the user's and the system's configuration.
-func gitEnv(t *testing.T) []string {
+// sandbox isolates git, and our loader, from the user's and the system's
+// configuration: a fresh HOME and XDG_CONFIG_HOME, no system config, no
+// inherited GIT_* variables.
+type sandbox struct {
+	env []string
+	xdg string // XDG_CONFIG_HOME
+}
+
+func newSandbox(t *testing.T) *sandbox {
 	home := t.TempDir()
-	return append(os.Environ(),
-		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=", "LC_ALL=C")
+	s := &sandbox{xdg: filepath.Join(home, ".config")}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GIT_") || k == "HOME" || k == "XDG_CONFIG_HOME" {
+			continue
+		}
+		s.env = append(s.env, kv)
+	}
+	s.env = append(s.env, "HOME="+home, "XDG_CONFIG_HOME="+s.xdg, "GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C")
+	return s
+}
+
+// getenv is the sandbox's environment as the walker sees it.
+func (s *sandbox) getenv(key string) string {
+	for i := len(s.env) - 1; i >= 0; i-- {
+		if k, v, _ := strings.Cut(s.env[i], "="); k == key {
+			return v
+		}
+	}
+	return ""
 }
 
 func needGit(t *testing.T) string {
@@ -174,7 +198,7 @@ func randomPattern(r *rand.Rand) string {
 // every file and directory.
 func TestIgnoreMatchesGit(t *testing.T) {
 	needGit(t)
-	env := gitEnv(t)
+	env := newSandbox(t).env
 	root := t.TempDir()
 	runGit(t, env, root, nil, "init", "-q", ".")
 	patterns := append([]string{}, handPatterns...)

@@ -35,10 +35,12 @@ func load(read func([]byte) (int, error), size, max int64, ws *workerState) (dat
 			return nil, SkipBinary, size, nil
 		}
 	}
-	// One read of the expected size plus one byte. A result of exactly size
-	// bytes means we are at the end: the file would have to have grown and
-	// the kernel returned a short read of precisely the old size.
-	for got < want {
+	// One read of the expected size plus one byte. When that single read
+	// returns exactly size bytes we are at the end: a regular file returns
+	// short only at its end. Once a read has come back short anywhere else
+	// the filesystem is not behaving like that, so read on until it says
+	// end of file.
+	for first := true; got < want; first = false {
 		k, rerr := read(buf[got:want])
 		if rerr != nil {
 			return nil, SkipError, 0, rerr
@@ -47,7 +49,7 @@ func load(read func([]byte) (int, error), size, max int64, ws *workerState) (dat
 			break
 		}
 		got += k
-		if got == int(size) {
+		if first && got == int(size) {
 			break
 		}
 	}

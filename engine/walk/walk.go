@@ -41,6 +41,7 @@ type Options struct {
 	// the portable package-os readers instead of the platform ones.
 	maxAhead int64
 	portable bool
+	getenv   func(string) string
 }
 
 // File is one regular file handed to the process callback.
@@ -125,6 +126,9 @@ func Walk(ctx context.Context, paths []string, opt Options,
 		wake:    make(chan struct{}, 1),
 		done:    ctx.Done(),
 		loader:  newLoader(),
+	}
+	if opt.getenv != nil {
+		w.loader.env = opt.getenv
 	}
 	w.cond.L = &w.mu
 	w.maxAhead = opt.maxAhead
