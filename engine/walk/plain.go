@@ -1,6 +1,9 @@
 package walk
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // SWAR constants: one copy of a byte value in every lane of a uint64.
 const (
@@ -12,35 +15,43 @@ const (
 // byte is printable ASCII (0x20..0x7E) or tab, LF or CR. It is the fast path
 // that lets a caller skip classification for most source files; a false
 // result only means the file needs a real scan.
+func Plain(data []byte) bool {
+	return IndexSpecial(data) < 0
+}
+
+// IndexSpecial returns the index of the first byte of data that is not
+// printable ASCII, tab, LF or CR (so a control, DEL, or any byte of a
+// multi-byte UTF-8 sequence), or -1. A scanner looking for carriers can jump
+// from one such byte to the next instead of decoding every rune: all
+// carriers start at one.
 //
 // It tests eight bytes per step with branch-free arithmetic: a lane's high
 // bit marks bytes >= 0x80; for the remaining 7-bit lanes, adding constants
 // without carries between lanes flags bytes below 0x20, DEL, and the three
 // allowed controls.
-func Plain(data []byte) bool {
-	for len(data) >= 32 {
-		a := binary.LittleEndian.Uint64(data)
-		b := binary.LittleEndian.Uint64(data[8:])
-		c := binary.LittleEndian.Uint64(data[16:])
-		d := binary.LittleEndian.Uint64(data[24:])
+func IndexSpecial(data []byte) int {
+	i := 0
+	for ; len(data)-i >= 32; i += 32 {
+		a := binary.LittleEndian.Uint64(data[i:])
+		b := binary.LittleEndian.Uint64(data[i+8:])
+		c := binary.LittleEndian.Uint64(data[i+16:])
+		d := binary.LittleEndian.Uint64(data[i+24:])
 		if (a|b|c|d)&high != 0 || special(a)|special(b)|special(c)|special(d) != 0 {
-			return false
-		}
-		data = data[32:]
-	}
-	for len(data) >= 8 {
-		w := binary.LittleEndian.Uint64(data)
-		if w&high != 0 || special(w) != 0 {
-			return false
-		}
-		data = data[8:]
-	}
-	for _, c := range data {
-		if c >= 0x7f || c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
-			return false
+			break
 		}
 	}
-	return true
+	for ; len(data)-i >= 8; i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if m := w&high | special(w); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(data); i++ {
+		if c := data[i]; c >= 0x7f || c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+			return i
+		}
+	}
+	return -1
 }
 
 // special returns a mask with the high bit set in every lane of w that holds a

@@ -5,15 +5,17 @@ import (
 	"testing"
 )
 
-// plainRef is the byte-at-a-time definition Plain must agree with.
-func plainRef(data []byte) bool {
-	for _, c := range data {
+// indexRef is the byte-at-a-time definition IndexSpecial must agree with.
+func indexRef(data []byte) int {
+	for i, c := range data {
 		if c >= 0x7f || c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
-			return false
+			return i
 		}
 	}
-	return true
+	return -1
 }
+
+func plainRef(data []byte) bool { return indexRef(data) < 0 }
 
 func TestPlain(t *testing.T) {
 	long := strings.Repeat("func main() {\n\tx := 1\r\n}\n", 10)
@@ -52,17 +54,20 @@ func TestPlain(t *testing.T) {
 			if got, want := Plain(b), plainRef(b); got != want {
 				t.Fatalf("byte %#x at %d: Plain = %v, want %v", c, pos, got, want)
 			}
+			if got, want := IndexSpecial(b), indexRef(b); got != want {
+				t.Fatalf("byte %#x at %d: IndexSpecial = %d, want %d", c, pos, got, want)
+			}
 		}
 	}
 }
 
-func FuzzPlain(f *testing.F) {
+func FuzzIndexSpecial(f *testing.F) {
 	f.Add([]byte("plain text\n"))
 	f.Add([]byte("tab\there\r\n\x7f"))
 	f.Add([]byte("\xe2\x80\x8b zero width"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if got, want := Plain(data), plainRef(data); got != want {
-			t.Errorf("Plain(%q) = %v, want %v", data, got, want)
+		if got, want := IndexSpecial(data), indexRef(data); got != want {
+			t.Errorf("IndexSpecial(%q) = %d, want %d", data, got, want)
 		}
 	})
 }

@@ -21,20 +21,27 @@ func load(read func([]byte) (int, error), size, max int64, ws *workerState) (dat
 		return nil, SkipTooLarge, size, nil
 	}
 	want := int(size) + 1
-	if cap(ws.buf) < want {
-		ws.buf = make([]byte, want)
-	}
-	buf := ws.buf[:cap(ws.buf)]
 	got := 0
 	if size > probeThreshold {
-		got, err = readFull(read, buf[:BinaryPrefix])
+		// Probe before growing the buffer to the full size: most large
+		// files in a source tree are binaries.
+		if cap(ws.buf) < BinaryPrefix {
+			ws.buf = make([]byte, BinaryPrefix)
+		}
+		got, err = readFull(read, ws.buf[:BinaryPrefix])
 		if err != nil {
 			return nil, SkipError, 0, err
 		}
-		if bytes.IndexByte(buf[:got], 0) >= 0 {
+		if bytes.IndexByte(ws.buf[:got], 0) >= 0 {
 			return nil, SkipBinary, size, nil
 		}
 	}
+	if cap(ws.buf) < want {
+		nb := make([]byte, want)
+		copy(nb, ws.buf[:got])
+		ws.buf = nb
+	}
+	buf := ws.buf[:cap(ws.buf)]
 	// One read of the expected size plus one byte. When that single read
 	// returns exactly size bytes we are at the end: a regular file returns
 	// short only at its end. Once a read has come back short anywhere else

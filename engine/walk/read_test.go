@@ -80,6 +80,20 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// TestLoadBinaryDoesNotGrowBuffer: a large binary costs a probe-sized
+// buffer, not a buffer of its size.
+func TestLoadBinaryDoesNotGrowBuffer(t *testing.T) {
+	var ws workerState
+	bin := append([]byte{0}, bytes.Repeat([]byte("b"), 1<<20)...)
+	f := fakeFile{content: bin}
+	if _, reason, _, _ := load(f.read, int64(len(bin)), -1, &ws); reason != SkipBinary {
+		t.Fatalf("reason %q, want binary", reason)
+	}
+	if cap(ws.buf) > BinaryPrefix {
+		t.Errorf("buffer grew to %d bytes for a binary file", cap(ws.buf))
+	}
+}
+
 // TestLoadReusesBuffer: the worker's buffer grows to the largest file and is
 // then reused, which is what bounds memory by Workers x largest file.
 func TestLoadReusesBuffer(t *testing.T) {

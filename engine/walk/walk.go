@@ -100,11 +100,19 @@ func (s Skip) String() string {
 // entries sorted by name, depth first), so output built from them is stable.
 //
 // Per-path problems (missing, unreadable, symlink, binary, too large) go to
-// skipped and the walk goes on. Walk returns the first error from emit or
-// skipped's context: ctx.Err() after cancellation. Callbacks are never running
-// once Walk has returned. A panic in process is returned to emit as that
-// file's error rather than crashing the program.
+// skipped, which may be nil, and the walk goes on. Walk returns the first
+// error emit returns, or ctx.Err() once ctx is cancelled, and nil after
+// delivering everything. No callback is running once Walk has returned. A
+// panic in process becomes that file's error, passed to emit, rather than
+// crashing the program.
 func Walk(ctx context.Context, paths []string, opt Options,
+	process func(f File) (any, error),
+	emit func(path string, result any, err error) error,
+	skipped func(Skip)) error {
+	return new(walker).run(ctx, paths, opt, process, emit, skipped)
+}
+
+func (w *walker) run(ctx context.Context, paths []string, opt Options,
 	process func(f File) (any, error),
 	emit func(path string, result any, err error) error,
 	skipped func(Skip)) error {
@@ -117,16 +125,11 @@ func Walk(ctx context.Context, paths []string, opt Options,
 	case opt.MaxSize < 0:
 		opt.MaxSize = -1
 	}
-	w := &walker{
-		ctx:     ctx,
-		opt:     opt,
-		process: process,
-		emit:    emit,
-		skipped: skipped,
-		wake:    make(chan struct{}, 1),
-		done:    ctx.Done(),
-		loader:  newLoader(),
-	}
+	w.ctx, w.opt = ctx, opt
+	w.process, w.emit, w.skipped = process, emit, skipped
+	w.wake = make(chan struct{}, 1)
+	w.done = ctx.Done()
+	w.loader = newLoader()
 	if opt.getenv != nil {
 		w.loader.env = opt.getenv
 	}
@@ -161,9 +164,6 @@ func Walk(ctx context.Context, paths []string, opt Options,
 	err := w.emitAll(roots)
 	w.stop()
 	wg.Wait()
-	if err == nil {
-		err = ctx.Err()
-	}
 	return err
 }
 
@@ -207,9 +207,12 @@ func (n *node) setSkip(r SkipReason, err error) {
 }
 
 // walker schedules the nodes. Work is a LIFO stack into which a directory's
-// children are pushed in reverse, so workers take nodes in the same depth-first
-// order the emitter delivers them; the emitter therefore rarely waits and the
-// finished-but-unemitted backlog stays small.
+// children are pushed in reverse, so workers take nodes in nearly the
+// depth-first order the emitter delivers them (two directories listed at the
+// same time may push their children in either order); the emitter therefore
+// rarely waits and the finished-but-undelivered backlog stays small. The
+// backlog is bounded anyway (maxAhead), so memory does not grow with the
+// tree even when emit is slow.
 type walker struct {
 	ctx     context.Context
 	opt     Options
@@ -231,10 +234,11 @@ type walker struct {
 	stopped bool // no more work will be handed out
 	awaited *node
 
-	ahead  atomic.Int64 // finished nodes the emitter has not delivered yet
-	parked atomic.Int64 // workers waiting in cond for the backlog to shrink
-	wake   chan struct{}
-	done   <-chan struct{} // ctx.Done()
+	ahead     atomic.Int64 // finished nodes the emitter has not delivered yet
+	peakAhead int64        // the largest backlog seen; for tests; guarded by mu
+	parked    atomic.Int64 // workers waiting in cond for the backlog to shrink
+	wake      chan struct{}
+	done      <-chan struct{} // ctx.Done()
 }
 
 func (w *walker) stop() {
@@ -334,7 +338,9 @@ func (w *walker) finish(n *node, pre int) {
 	w.mu.Lock()
 	// Count before publishing: the emitter may deliver n (and decrement)
 	// as soon as it sees n done.
-	w.ahead.Add(int64(1 + pre))
+	if a := w.ahead.Add(int64(1 + pre)); a > w.peakAhead {
+		w.peakAhead = a
+	}
 	pushed := 0
 	for i := len(n.children) - 1; i >= 0; i-- {
 		c := &n.children[i]
@@ -464,10 +470,10 @@ func (w *walker) file(n *node, ws *workerState) {
 		n.size = size
 		return
 	}
-	n.result, n.err = w.run(File{Path: n.path, Data: data})
+	n.result, n.err = w.call(File{Path: n.path, Data: data})
 }
 
-func (w *walker) run(f File) (res any, err error) {
+func (w *walker) call(f File) (res any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("internal error processing %s: %v", f.Path, r)

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // writeTree creates files under dir; a path ending in "/" is a directory.
@@ -365,6 +366,40 @@ func TestBackPressure(t *testing.T) {
 				t.Errorf("maxAhead=%d workers=%d: order differs (%d files, want %d)", ahead, workers, len(got), len(want))
 			}
 		}
+	}
+}
+
+// walkWith runs a walk on w so that the test can inspect it afterwards.
+func walkWith(w *walker, paths []string, opt Options, process func(File) (any, error), emit func(string, any, error) error) error {
+	return w.run(context.Background(), paths, opt, process, emit, nil)
+}
+
+// TestBacklogBounded: with an emitter far slower than the workers, the
+// number of finished-but-undelivered files stays at the bound instead of
+// growing to the size of the tree.
+func TestBacklogBounded(t *testing.T) {
+	dir := manyFiles(t, 400)
+	const bound, workers = 8, 3
+	w := &walker{}
+	emitted := 0
+	opt := Options{Workers: workers, maxAhead: bound}
+	err := walkWith(w, []string{dir}, opt, func(File) (any, error) { return nil, nil },
+		func(string, any, error) error {
+			emitted++
+			time.Sleep(20 * time.Microsecond)
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if emitted != 400 {
+		t.Fatalf("emitted %d files, want 400", emitted)
+	}
+	if w.peakAhead > bound+workers+1 {
+		t.Errorf("backlog reached %d nodes, bound is %d (+%d workers)", w.peakAhead, bound, workers)
+	}
+	if w.peakAhead < bound {
+		t.Errorf("backlog peaked at %d: the emitter was never the bottleneck, the test proves nothing", w.peakAhead)
 	}
 }
 
