@@ -2,6 +2,7 @@ package walk
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,10 +25,10 @@ func benchCorpus(b *testing.B) string {
 // majority of files. It reports files/s and MB/s of file content.
 func BenchmarkWalkGOROOT(b *testing.B) {
 	dir := benchCorpus(b)
-	for _, workers := range []int{1, 0} {
-		name := "workers=GOMAXPROCS"
-		if workers == 1 {
-			name = "workers=1"
+	for _, workers := range []int{1, 0, 4} {
+		name := fmt.Sprintf("workers=%d", workers)
+		if workers == 0 {
+			name = "workers=GOMAXPROCS"
 		}
 		b.Run(name, func(b *testing.B) {
 			benchWalk(b, dir, Options{Workers: workers})
@@ -74,4 +75,24 @@ func BenchmarkPlain(b *testing.B) {
 			b.Fatal("parser.go is plain ASCII")
 		}
 	}
+}
+
+// BenchmarkIgnored measures the per-entry cost of the ignore decision with a
+// typical rule set: a root .gitignore in the style of common templates, a
+// nested one, info/exclude and a global excludes file.
+func BenchmarkIgnored(b *testing.B) {
+	global := &level{rules: parseIgnore([]byte(".DS_Store\n*.swp\n*~\n.idea/\n.vscode/\n"))}
+	exclude := &level{parent: global, rules: parseIgnore([]byte("local/\n"))}
+	root := &level{parent: exclude, rules: parseIgnore([]byte(
+		"*.exe\n*.exe~\n*.dll\n*.so\n*.dylib\n*.test\n*.out\ngo.work\ngo.work.sum\n.env\n" +
+			"/bin/\n/dist/\nnode_modules/\n**/testdata/golden/*.tmp\ncoverage.*\n*.log\n!keep.log\n/vendor/\n"))}
+	top := &level{parent: root, base: "src/pkg", rules: parseIgnore([]byte("gen_*.go\n!gen_keep.go\n/build/\n"))}
+	names := []string{"main.go", "main_test.go", "gen_x.go", "README.md", "testdata", "build", "x.log", "keep.log", "a.exe"}
+	b.ResetTimer()
+	for b.Loop() {
+		for i, name := range names {
+			ignored(top, "src/pkg/sub", name, i == 4 || i == 5)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(names)), "ns/entry")
 }

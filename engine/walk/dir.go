@@ -78,7 +78,7 @@ func (w *walker) readDir(n *node, ws *workerState) {
 		for _, e := range ents {
 			switch e.name {
 			case ".git":
-				hasGit = true
+				hasGit = isRepoMarker(prefix+".git", e.typ)
 			case ".gitignore":
 				hasIgnore = e.typ == typeFile
 			}

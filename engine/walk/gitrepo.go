@@ -88,7 +88,8 @@ func (l *loader) findRoot(abs string) string {
 			break
 		}
 		visited = append(visited, d)
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+		marker := filepath.Join(d, ".git")
+		if typ, err := lstatType(marker); err == nil && isRepoMarker(marker, typ) {
 			root = d
 			break
 		}
@@ -102,6 +103,20 @@ func (l *loader) findRoot(abs string) string {
 		l.roots[d] = root
 	}
 	return root
+}
+
+// isRepoMarker reports whether the .git entry at path of type typ makes its
+// directory a work tree root: a directory, or a file pointing to the git
+// directory ("gitdir: ..."), as linked work trees and submodules have.
+func isRepoMarker(path string, typ entType) bool {
+	switch typ {
+	case typeDir:
+		return true
+	case typeFile:
+		_, ok := readPointer(path, "gitdir:")
+		return ok
+	}
+	return false
 }
 
 // repoBase returns the repository-wide levels for the work tree at root:

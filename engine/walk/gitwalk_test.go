@@ -69,6 +69,9 @@ var repoTree = map[string]string{
 	"exact/q":                "",
 	"exact/r/q":              "",
 	"tracked-later/file.txt": "",
+	"fake/.git":              "not a gitdir pointer\n", // not a repository: the root's rules go on
+	"fake/x.log":             "",
+	"fake/y.md":              "",
 }
 
 // setupRepo creates repoTree in a fresh repository, adds what is not
@@ -214,6 +217,27 @@ func TestNestedRepository(t *testing.T) {
 	sort.Strings(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("walk differs from git ls-files in each repository\n%s", diffLists(got, want))
+	}
+}
+
+// TestLinkedWorktree: in a work tree made by git worktree add, .git is a
+// file; info/exclude and the config live in the main repository's git dir.
+func TestLinkedWorktree(t *testing.T) {
+	needGit(t)
+	sb := newSandbox(t)
+	root := setupRepo(t, sb)
+	runGit(t, sb.env, root, nil, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init")
+	wt := filepath.Join(t.TempDir(), "linked")
+	runGit(t, sb.env, root, nil, "worktree", "add", "-q", wt)
+	writeTree(t, wt, map[string]string{"secret.extra": "", "plain.extra": "", "e.swp": ""})
+	t.Chdir(wt)
+	want := gitFiles(t, sb, wt)
+	got := walkFiles(t, ".", Options{getenv: sb.getenv})
+	if !slices.Equal(got, want) {
+		t.Errorf("walk differs from git ls-files in a linked work tree\n%s", diffLists(got, want))
+	}
+	if slices.Contains(got, "secret.extra") || !slices.Contains(got, "plain.extra") {
+		t.Errorf("info/exclude of the main repository not applied: %q", got)
 	}
 }
 

@@ -24,11 +24,6 @@ func Plain(data []byte) bool {
 // multi-byte UTF-8 sequence), or -1. A scanner looking for carriers can jump
 // from one such byte to the next instead of decoding every rune: all
 // carriers start at one.
-//
-// It tests eight bytes per step with branch-free arithmetic: a lane's high
-// bit marks bytes >= 0x80; for the remaining 7-bit lanes, adding constants
-// without carries between lanes flags bytes below 0x20, DEL, and the three
-// allowed controls.
 func IndexSpecial(data []byte) int {
 	i := 0
 	for ; len(data)-i >= 32; i += 32 {
@@ -36,13 +31,12 @@ func IndexSpecial(data []byte) int {
 		b := binary.LittleEndian.Uint64(data[i+8:])
 		c := binary.LittleEndian.Uint64(data[i+16:])
 		d := binary.LittleEndian.Uint64(data[i+24:])
-		if (a|b|c|d)&high != 0 || special(a)|special(b)|special(c)|special(d) != 0 {
+		if special(a)|special(b)|special(c)|special(d) != 0 {
 			break
 		}
 	}
 	for ; len(data)-i >= 8; i += 8 {
-		w := binary.LittleEndian.Uint64(data[i:])
-		if m := w&high | special(w); m != 0 {
+		if m := special(binary.LittleEndian.Uint64(data[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
@@ -54,26 +48,19 @@ func IndexSpecial(data []byte) int {
 	return -1
 }
 
-// special returns a mask with the high bit set in every lane of w that holds a
-// control character other than tab, LF and CR, or DEL. Lanes with the high
-// bit set in w give meaningless results; the caller tests those separately.
+// special returns a mask with the high bit set in every lane (byte) of w
+// that IndexSpecial looks for. It handles eight bytes with a few additions:
+// for the low seven bits of a lane, adding 0x80-n sets the lane's high bit
+// exactly when the lane is >= n, and never carries into the next lane. A lane
+// is special when its own high bit is set, or it is below 0x20 but not in
+// 9..10 (tab, LF) or 13 (CR), or it is 0x7f.
 func special(w uint64) uint64 {
-	low := w & ^uint64(high)
-	// A lane's high bit is set iff its byte is >= 0x20 ...
-	printable := (low + lanes*(0x80-0x20)) & high
-	// ... and iff it is 0x7f.
-	del := (low + lanes) & high
-	ctl := ^printable & high
-	if ctl == 0 {
-		return del
-	}
-	allowed := eqMask(low, '\t') | eqMask(low, '\n') | eqMask(low, '\r')
-	return del | ctl&^allowed
-}
-
-// eqMask returns the high bit of every lane of low (all lanes < 0x80) that
-// equals c: the xor is zero only there, and adding 0x7f sets the high bit of
-// every non-zero lane without carrying into the next.
-func eqMask(low uint64, c byte) uint64 {
-	return ^((low ^ lanes*uint64(c)) + lanes*0x7f) & high
+	low := w &^ high
+	ge9 := low + lanes*(0x80-9)
+	ge11 := low + lanes*(0x80-11)
+	ge13 := low + lanes*(0x80-13)
+	ge14 := low + lanes*(0x80-14)
+	ge32 := low + lanes*(0x80-32)
+	del := low + lanes*1
+	return (w | ^ge9 | ge11&^ge13 | ge14&^ge32 | del) & high
 }

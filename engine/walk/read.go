@@ -12,12 +12,16 @@ import (
 // Smaller files are read with a single read call.
 const probeThreshold = 64 << 10
 
+// minBuffer is the smallest file buffer a worker allocates.
+const minBuffer = 64 << 10
+
 // load reads a file whose stat size is size through read into the worker's
 // buffer. It returns the content, or a skip reason: binary, or too large
-// (also when the file grows past max while being read). A file is normally
+// (also when the file grows past limit while being read; limit < 0 means
+// none). A file is normally
 // read with one read call of size+1 bytes: the extra byte detects growth.
-func load(read func([]byte) (int, error), size, max int64, ws *workerState) (data []byte, reason SkipReason, n int64, err error) {
-	if max >= 0 && size > max {
+func load(read func([]byte) (int, error), size, limit int64, ws *workerState) (data []byte, reason SkipReason, n int64, err error) {
+	if limit >= 0 && size > limit {
 		return nil, SkipTooLarge, size, nil
 	}
 	want := int(size) + 1
@@ -37,7 +41,10 @@ func load(read func([]byte) (int, error), size, max int64, ws *workerState) (dat
 		}
 	}
 	if cap(ws.buf) < want {
-		nb := make([]byte, want)
+		// Grow geometrically so that a walk meeting ever larger files
+		// reallocates a few times, not once per file; the waste is at most
+		// half the largest file.
+		nb := make([]byte, max(want, cap(ws.buf)*3/2, minBuffer))
 		copy(nb, ws.buf[:got])
 		ws.buf = nb
 	}
@@ -63,13 +70,13 @@ func load(read func([]byte) (int, error), size, max int64, ws *workerState) (dat
 	if got == want {
 		// The file grew since it was stat'ed: read on to its real end.
 		for {
-			if max >= 0 && int64(got) > max {
+			if limit >= 0 && int64(got) > limit {
 				return nil, SkipTooLarge, int64(got), nil
 			}
 			if got == len(buf) {
 				grown := 2 * len(buf)
-				if max >= 0 && int64(grown) > max+1 {
-					grown = int(max + 1)
+				if limit >= 0 && int64(grown) > limit+1 {
+					grown = int(limit + 1)
 				}
 				nb := make([]byte, grown)
 				copy(nb, buf[:got])
@@ -109,7 +116,7 @@ func readFull(read func([]byte) (int, error), p []byte) (int, error) {
 }
 
 // osReadFile is the portable readFile: it goes through package os.
-func osReadFile(path string, ws *workerState, max int64) ([]byte, SkipReason, int64, error) {
+func osReadFile(path string, ws *workerState, limit int64) ([]byte, SkipReason, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, SkipError, 0, err
@@ -133,7 +140,7 @@ func osReadFile(path string, ws *workerState, max int64) ([]byte, SkipReason, in
 		}
 		return k, err
 	}
-	data, reason, n, err := load(read, fi.Size(), max, ws)
+	data, reason, n, err := load(read, fi.Size(), limit, ws)
 	if err != nil {
 		err = &os.PathError{Op: "read", Path: path, Err: err}
 	}

@@ -89,7 +89,7 @@ func TestLoadBinaryDoesNotGrowBuffer(t *testing.T) {
 	if _, reason, _, _ := load(f.read, int64(len(bin)), -1, &ws); reason != SkipBinary {
 		t.Fatalf("reason %q, want binary", reason)
 	}
-	if cap(ws.buf) > BinaryPrefix {
+	if cap(ws.buf) > minBuffer {
 		t.Errorf("buffer grew to %d bytes for a binary file", cap(ws.buf))
 	}
 }

@@ -92,7 +92,7 @@ func parseDirents(buf []byte, ws *workerState) {
 	}
 }
 
-func readFile(path string, ws *workerState, max int64) ([]byte, SkipReason, int64, error) {
+func readFile(path string, ws *workerState, limit int64) ([]byte, SkipReason, int64, error) {
 	// O_NONBLOCK keeps a FIFO swapped in for a regular file from blocking
 	// the open; it has no effect on regular files.
 	fd, err := openRetry(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK)
@@ -122,7 +122,7 @@ func readFile(path string, ws *workerState, max int64) ([]byte, SkipReason, int6
 			return n, err
 		}
 	}
-	data, reason, n, err := load(read, st.Size, max, ws)
+	data, reason, n, err := load(read, st.Size, limit, ws)
 	if err != nil {
 		err = &os.PathError{Op: "read", Path: path, Err: err}
 	}

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -115,8 +114,11 @@ func walkDirOrder(t *testing.T, root string) []string {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
+		if d.Name() == ".git" {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if d.Type().IsRegular() {
 			want = append(want, p)
@@ -210,8 +212,8 @@ func TestWalkSkips(t *testing.T) {
 	if err := os.Symlink("sub", filepath.Join(dir, "linkdir")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
+	if err := mkfifo(filepath.Join(dir, "fifo")); err != nil {
+		t.Skipf("cannot make a FIFO here: %v", err)
 	}
 	p := func(name string) string { return filepath.Join(dir, name) }
 	want := []string{
