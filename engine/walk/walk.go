@@ -2,7 +2,9 @@ package walk
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -74,9 +76,13 @@ type Skip struct {
 	Err    error // the cause, for SkipError (an *fs.PathError naming the path)
 }
 
-// String renders the skip for a human without file contents.
+// String renders the skip for a human without file contents, e.g.
+// "a/b.bin: skipped: binary" or "a/c: skipped: open: permission denied".
 func (s Skip) String() string {
+	var pe *fs.PathError
 	switch {
+	case errors.As(s.Err, &pe):
+		return fmt.Sprintf("%s: skipped: %s: %v", s.Path, pe.Op, pe.Err)
 	case s.Err != nil:
 		return fmt.Sprintf("%s: skipped: %v", s.Path, s.Err)
 	case s.Reason == SkipTooLarge:
@@ -86,12 +92,16 @@ func (s Skip) String() string {
 }
 
 // Walk visits every regular file under paths. A path that names a file is
-// always visited, even when git ignores it; a directory is walked in sorted
-// order, skipping .git and (unless Options.NoIgnore) what git would ignore:
-// per-directory .gitignore files, .git/info/exclude and core.excludesFile
-// (default $XDG_CONFIG_HOME/git/ignore) apply inside git work trees only.
-// Unlike git, a tracked file that matches an ignore rule is still skipped,
-// as ripgrep does.
+// always visited, even when git ignores it, and a directory named explicitly
+// is always walked (both like ripgrep); a path that is a symlink is reported,
+// never followed. Inside directories, entries named .git are skipped and,
+// unless Options.NoIgnore, so is what git would ignore: per-directory
+// .gitignore files (including those of the directories between the work
+// tree root and a path given), .git/info/exclude and core.excludesFile
+// (default $XDG_CONFIG_HOME/git/ignore), with git's precedence and
+// wildmatch semantics. These apply inside git work trees only; a nested
+// repository follows its own rules. Unlike git, a tracked file that matches
+// an ignore rule is still skipped, as ripgrep does.
 //
 // process runs concurrently on up to Options.Workers goroutines for every
 // file that is neither binary nor too large and returns an opaque result.

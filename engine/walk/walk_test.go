@@ -246,7 +246,8 @@ func TestSkipString(t *testing.T) {
 		s    Skip
 		want string
 	}{
-		{Skip{Path: "a/b", Reason: SkipError, Err: err}, "a/b: skipped: open a/b: file does not exist"},
+		{Skip{Path: "a/b", Reason: SkipError, Err: err}, "a/b: skipped: open: file does not exist"},
+		{Skip{Path: "a/b", Reason: SkipError, Err: errors.New("odd")}, "a/b: skipped: odd"},
 		{Skip{Path: "big.bin", Reason: SkipTooLarge, Size: 123}, "big.bin: skipped: too large (123 bytes)"},
 		{Skip{Path: "x", Reason: SkipBinary}, "x: skipped: binary"},
 	}
