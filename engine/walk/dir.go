@@ -39,6 +39,7 @@ type workerState struct {
 	raw   []rawEnt // entries located in names
 	ents  []ent
 	paths []byte // children's paths, before they become one string
+	cpath []byte // a NUL-terminated path for a system call
 }
 
 // readDir lists the directory n, applies the ignore rules and fills

@@ -5,7 +5,9 @@ package walk
 import (
 	"encoding/binary"
 	"os"
+	"strings"
 	"syscall"
+	"unsafe"
 )
 
 // On Linux the walk talks to the kernel directly: package os registers every
@@ -95,7 +97,7 @@ func parseDirents(buf []byte, ws *workerState) {
 func readFile(path string, ws *workerState, limit int64) ([]byte, SkipReason, int64, error) {
 	// O_NONBLOCK keeps a FIFO swapped in for a regular file from blocking
 	// the open; it has no effect on regular files.
-	fd, err := openRetry(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK)
+	fd, err := openNoAlloc(path, ws, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK)
 	if err != nil {
 		if err == syscall.ELOOP {
 			return nil, SkipSymlink, 0, nil
@@ -135,5 +137,26 @@ func openRetry(path string, flags int) (int, error) {
 		if err != syscall.EINTR {
 			return fd, err
 		}
+	}
+}
+
+// openNoAlloc is syscall.Open without its per-call allocation: the
+// NUL-terminated path is built in the worker's scratch buffer.
+func openNoAlloc(path string, ws *workerState, flags int) (int, error) {
+	if strings.IndexByte(path, 0) >= 0 {
+		return -1, syscall.EINVAL
+	}
+	ws.cpath = append(append(ws.cpath[:0], path...), 0)
+	atFDCWD := -100 // AT_FDCWD: relative paths resolve from the working directory
+	for {
+		fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(atFDCWD),
+			uintptr(unsafe.Pointer(&ws.cpath[0])), uintptr(flags|syscall.O_LARGEFILE), 0, 0, 0)
+		switch errno {
+		case 0:
+			return int(fd), nil
+		case syscall.EINTR:
+			continue
+		}
+		return -1, errno
 	}
 }
