@@ -1,0 +1,170 @@
+package walk
+
+import (
+	"os"
+	"slices"
+	"strings"
+)
+
+// entType is a directory entry's type as the directory listing reports it,
+// so that most entries need no stat call.
+type entType uint8
+
+const (
+	typeUnknown entType = iota // the filesystem did not say; lstat decides
+	typeFile
+	typeDir
+	typeSymlink
+	typeOther
+)
+
+// rawEnt locates one name in workerState.names.
+type rawEnt struct {
+	off, end int
+	typ      entType
+}
+
+// ent is a directory entry during the sort and the ignore checks.
+type ent struct {
+	name string
+	typ  entType
+}
+
+// workerState is the scratch space one worker reuses for every node, so that
+// steady-state walking allocates per directory, not per file.
+type workerState struct {
+	buf   []byte   // file contents
+	dbuf  []byte   // raw directory records
+	names []byte   // entry names of the directory being listed
+	raw   []rawEnt // entries located in names
+	ents  []ent
+	paths []byte // children's paths, before they become one string
+	cpath []byte // a NUL-terminated path for a system call
+}
+
+// readDir lists the directory n, applies the ignore rules and fills
+// n.children in sorted order.
+func (w *walker) readDir(n *node, ws *workerState) {
+	ws.names, ws.raw = ws.names[:0], ws.raw[:0]
+	if err := w.listDir(n.path, ws); err != nil {
+		n.setSkip(SkipError, err)
+		return
+	}
+	if len(ws.raw) == 0 {
+		return
+	}
+	names := string(ws.names)
+	ents := ws.ents[:0]
+	for _, r := range ws.raw {
+		ents = append(ents, ent{name: names[r.off:r.end], typ: r.typ})
+	}
+	slices.SortFunc(ents, func(a, b ent) int { return strings.Compare(a.name, b.name) })
+	ws.ents = ents
+	prefix := childPrefix(n.path)
+
+	for i := range ents {
+		if ents[i].typ == typeUnknown {
+			// Only some filesystems leave the type out of the listing.
+			typ, err := lstatType(prefix + ents[i].name)
+			if err != nil {
+				typ = typeOther
+			}
+			ents[i].typ = typ
+		}
+	}
+
+	top, rel, inRepo := n.top, n.rel, n.inRepo
+	if !w.opt.NoIgnore {
+		hasGit, hasIgnore := false, false
+		for _, e := range ents {
+			switch e.name {
+			case ".git":
+				hasGit = isRepoMarker(prefix+".git", e.typ)
+			case ".gitignore":
+				hasIgnore = e.typ == typeFile
+			}
+		}
+		if hasGit && (!inRepo || rel != "") {
+			// A nested repository (submodule or independent clone) has its
+			// own rules; its superproject's no longer apply.
+			top, rel, inRepo = w.loader.repoBase(n.path), "", true
+		}
+		if inRepo && hasIgnore {
+			if rules := readRules(prefix+".gitignore", false); len(rules) > 0 {
+				top = &level{parent: top, base: rel, rules: rules}
+			}
+		}
+	}
+
+	kept := ents[:0]
+	size := 0
+	for _, e := range ents {
+		if e.name == ".git" {
+			continue
+		}
+		if top != nil && ignored(top, rel, e.name, e.typ == typeDir) {
+			continue
+		}
+		kept = append(kept, e)
+		size += len(prefix) + len(e.name)
+	}
+	if len(kept) == 0 {
+		return
+	}
+	// All children's paths live in one string.
+	paths := slices.Grow(ws.paths[:0], size)
+	for _, e := range kept {
+		paths = append(paths, prefix...)
+		paths = append(paths, e.name...)
+	}
+	ws.paths = paths
+	all := string(paths)
+	children := make([]node, len(kept))
+	off := 0
+	for i, e := range kept {
+		c := &children[i]
+		end := off + len(prefix) + len(e.name)
+		c.path = all[off:end]
+		off = end
+		switch e.typ {
+		case typeFile:
+			c.kind = nodeFile
+		case typeDir:
+			c.kind = nodeDir
+			c.top, c.inRepo = top, inRepo
+			if inRepo {
+				c.rel = e.name
+				if rel != "" {
+					c.rel = rel + "/" + e.name
+				}
+			}
+		case typeSymlink:
+			c.setSkip(SkipSymlink, nil)
+		default:
+			c.setSkip(SkipNotRegular, nil)
+		}
+	}
+	n.children = children
+}
+
+// osTypeOf maps a file mode to an entry type.
+func osTypeOf(m os.FileMode) entType {
+	switch {
+	case m.IsRegular():
+		return typeFile
+	case m.IsDir():
+		return typeDir
+	case m&os.ModeSymlink != 0:
+		return typeSymlink
+	}
+	return typeOther
+}
+
+// lstatType reports the type of path without following a final symlink.
+func lstatType(path string) (entType, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return typeUnknown, err
+	}
+	return osTypeOf(fi.Mode()), nil
+}

@@ -1,0 +1,73 @@
+package walk
+
+import (
+	"strings"
+	"testing"
+)
+
+// indexRef is the byte-at-a-time definition IndexSpecial must agree with.
+func indexRef(data []byte) int {
+	for i, c := range data {
+		if c >= 0x7f || c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+			return i
+		}
+	}
+	return -1
+}
+
+func plainRef(data []byte) bool { return indexRef(data) < 0 }
+
+func TestPlain(t *testing.T) {
+	long := strings.Repeat("func main() {\n\tx := 1\r\n}\n", 10)
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"", true},
+		{"hello, world\n", true},
+		{"\t\n\r ~", true},
+		{long, true},
+		{long + "\u200b", false},
+		{"\u200b" + long, false},
+		{long[:37] + "\x7f" + long[37:], false},
+		{long[:64] + "\x00" + long[64:], false},
+		{long[:9] + "\x1b[31m" + long[9:], false},
+		{long[:31] + "\x0b" + long[31:], false},
+		{long[:8] + "\x0c", false},
+		{"caf\xc3\xa9", false},
+		{"\x85", false},
+		{"\x08", false},
+		{"\x0e", false},
+		{"\x1f", false},
+	}
+	for _, tt := range tests {
+		if got := Plain([]byte(tt.in)); got != tt.want {
+			t.Errorf("Plain(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	// Every byte value at every position of a word and of the tail.
+	base := []byte(strings.Repeat("x", 45))
+	for pos := range base {
+		for c := range 256 {
+			b := append([]byte(nil), base...)
+			b[pos] = byte(c)
+			if got, want := Plain(b), plainRef(b); got != want {
+				t.Fatalf("byte %#x at %d: Plain = %v, want %v", c, pos, got, want)
+			}
+			if got, want := IndexSpecial(b), indexRef(b); got != want {
+				t.Fatalf("byte %#x at %d: IndexSpecial = %d, want %d", c, pos, got, want)
+			}
+		}
+	}
+}
+
+func FuzzIndexSpecial(f *testing.F) {
+	f.Add([]byte("plain text\n"))
+	f.Add([]byte("tab\there\r\n\x7f"))
+	f.Add([]byte("\xe2\x80\x8b zero width"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := IndexSpecial(data), indexRef(data); got != want {
+			t.Errorf("IndexSpecial(%q) = %d, want %d", data, got, want)
+		}
+	})
+}
