@@ -31,7 +31,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{name: "check", args: "[--format text|json] PATH...", summary: "report invisible carriers and the region each sits in", run: runCheck},
+		{name: "check", args: "[--format text|json] PATH...", summary: "report invisible carriers and the region each sits in", help: checkHelp, run: runCheck},
 		{name: "clean", args: "[FILE...]", summary: "remove carriers from the prose regions of files", help: cleanHelp, run: runClean},
 		{name: "test", args: "FILE...", summary: "run the pipeline and validation, report, and always restore the originals", help: testHelp, run: runTest},
 		{name: "classify", args: "FILE [--show | --json]", summary: "show how a file splits into prose, directive and runtime regions", help: classifyHelp, run: runClassify},

@@ -49,15 +49,3 @@ type Finding struct {
 
 // Code renders the rune as U+XXXX.
 func (f Finding) Code() string { return fmt.Sprintf("U+%04X", f.Rune) }
-
-// Plain reports whether b cannot hold any carrier: every byte is printable
-// ASCII (0x20..0x7E), TAB, LF or CR. It is the engine's fast path, and what a
-// provider declaring skip_plain_ascii promises never to change.
-func Plain(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-			return false
-		}
-	}
-	return true
-}

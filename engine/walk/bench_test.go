@@ -1,6 +1,8 @@
 package walk
 
 import (
+	"github.com/prosewash/prosewash/engine/carrier"
+
 	"context"
 	"fmt"
 	"os"
@@ -41,7 +43,7 @@ func benchWalk(b *testing.B, dir string, opt Options) {
 	process := func(f File) (any, error) {
 		files.Add(1)
 		bytes.Add(int64(len(f.Data)))
-		if Plain(f.Data) {
+		if carrier.Plain(f.Data) {
 			plain.Add(1)
 		}
 		return nil, nil
@@ -71,7 +73,7 @@ func BenchmarkPlain(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if !Plain(data) {
+		if !carrier.Plain(data) {
 			b.Fatal("parser.go is plain ASCII")
 		}
 	}

@@ -1,6 +1,8 @@
 package walk_test
 
 import (
+	"github.com/prosewash/prosewash/engine/carrier"
+
 	"context"
 	"fmt"
 	"os"
@@ -34,7 +36,7 @@ func ExampleWalk() {
 	}
 
 	process := func(f walk.File) (any, error) {
-		i := walk.IndexSpecial(f.Data)
+		i := carrier.IndexSpecial(f.Data)
 		if i < 0 {
 			return "plain", nil
 		}

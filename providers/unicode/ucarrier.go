@@ -1,7 +1,6 @@
 package ucarrier
 
 import (
-	"encoding/binary"
 	"sort"
 
 	"github.com/prosewash/prosewash/engine/carrier"
@@ -26,34 +25,10 @@ func isPlain(c byte) bool {
 	return c-0x20 < 0x5F || c == '\n' || c == '\t' || c == '\r'
 }
 
-// plainLen returns the length of the plain prefix of b. It tests eight
-// bytes at a time for any byte >= 0x7F or < 0x20 (exact word tricks, see
-// "Bit Twiddling Hacks": hasless, haszero) and looks at single bytes only in
-// words that hold one, which in source text is mostly a TAB or LF.
+// plainLen returns the length of the plain prefix of b (see carrier.IndexSpecial).
 func plainLen(b []byte) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		below := (w - 0x20*ones) &^ w // a byte < 0x20, given no high bit
-		x := w ^ 0x7F*ones
-		del := (x - ones) &^ x // a byte == 0x7F
-		if (w|below|del)&highs == 0 {
-			continue
-		}
-		for j := i; j < i+8; j++ {
-			if !isPlain(b[j]) {
-				return j
-			}
-		}
-	}
-	for ; i < len(b); i++ {
-		if !isPlain(b[i]) {
-			return i
-		}
+	if i := carrier.IndexSpecial(b); i >= 0 {
+		return i
 	}
 	return len(b)
 }

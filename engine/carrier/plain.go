@@ -1,4 +1,4 @@
-package walk
+package carrier
 
 import (
 	"encoding/binary"
