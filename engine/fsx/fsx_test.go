@@ -488,3 +488,24 @@ func BenchmarkReadFile(b *testing.B) {
 		}
 	}
 }
+
+func TestInsideBelow(t *testing.T) {
+	for _, tc := range []struct {
+		root, p       string
+		inside, below bool
+	}{
+		{"/a/b", "/a/b", true, false},
+		{"/a/b", "/a/b/c", true, true},
+		{"/a/b", "/a/bc", false, false},
+		{"/a/b", "/a", false, false},
+		{"/a/b", "/a/b/../c", false, false},
+		{"/a/b", "/a/b/..c/d", true, true},
+	} {
+		if got := Inside(tc.root, filepath.Clean(tc.p)); got != tc.inside {
+			t.Errorf("Inside(%s, %s) = %v", tc.root, tc.p, got)
+		}
+		if got := Below(tc.root, filepath.Clean(tc.p)); got != tc.below {
+			t.Errorf("Below(%s, %s) = %v", tc.root, tc.p, got)
+		}
+	}
+}

@@ -3,10 +3,9 @@ package provider
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
+	"github.com/prosewash/prosewash/engine/fsx"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,29 +109,15 @@ func bindFile(kind, path, root, version string) Binding {
 }
 
 func inside(root, p string) bool {
-	rr, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		rr = root
-	}
-	rp, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		rp = p
-	}
-	rel, err := filepath.Rel(rr, rp)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return fsx.Inside(fsx.ResolveExisting(root), fsx.ResolveExisting(p))
 }
 
 func hashFile(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
+	h, ok, err := fsx.HashFile(p)
+	if err == nil && !ok {
+		err = fs.ErrNotExist
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return h.String(), err
 }
 
 // probeVersion runs the definition's version probe (or PROGRAM --version)

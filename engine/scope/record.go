@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"github.com/prosewash/prosewash/engine/fsx"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -168,16 +168,16 @@ func Contain(root, path string) (string, error) {
 		return "", fmt.Errorf("%s: not an absolute path", path)
 	}
 	p = filepath.Clean(p)
-	if !within(root, p) && !within(realRoot, p) {
+	if !fsx.Below(root, p) && !fsx.Below(realRoot, p) {
 		return "", &OutsideError{Path: path, Root: root}
 	}
 	// The parent must resolve inside the root too, or a symlinked directory
 	// could carry a write outside the project.
 	parent, err := filepath.EvalSymlinks(filepath.Dir(p))
-	if err == nil && parent != realRoot && !within(realRoot, parent) {
+	if err == nil && parent != realRoot && !fsx.Below(realRoot, parent) {
 		return "", &OutsideError{Path: path, Root: root}
 	}
-	if within(realRoot, p) {
+	if fsx.Below(realRoot, p) {
 		return p, nil
 	}
 	// Express the path under the real root so every record uses one spelling.
@@ -185,23 +185,13 @@ func Contain(root, path string) (string, error) {
 	return filepath.Join(realRoot, rel), nil
 }
 
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
 // HashFile returns the hex SHA-256 of a file's content.
 func HashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
+	h, ok, err := fsx.HashFile(path)
+	if err == nil && !ok {
+		err = fs.ErrNotExist
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return h.String(), err
 }
 
 // Add records paths (absolute, inside root) with their current hashes.

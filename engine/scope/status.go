@@ -3,6 +3,7 @@ package scope
 import (
 	"errors"
 	"fmt"
+	"github.com/prosewash/prosewash/engine/fsx"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -77,7 +78,7 @@ func Evaluate(entries []Entry, root string, filter Filter) []Item {
 	for _, e := range entries {
 		it := Item{Entry: e}
 		rel, err := filepath.Rel(realRoot, e.Path)
-		if err != nil || !within(realRoot, e.Path) {
+		if err != nil || !fsx.Below(realRoot, e.Path) {
 			it.Rel, it.Status = e.Path, Outside
 			items = append(items, it)
 			continue

@@ -55,7 +55,7 @@ func Dir(root string, getenv func(string) string) (string, error) {
 		return "", err
 	}
 	dir := filepath.Join(base, RepoKey(real))
-	if inside(resolveExisting(dir), real) {
+	if fsx.Inside(real, fsx.ResolveExisting(dir)) {
 		return "", fmt.Errorf("%s: %w %s; set %s to a directory outside it", dir, ErrInsideRepo, real, EnvStateDir)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -68,7 +68,7 @@ func Dir(root string, getenv func(string) string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("resolve state directory: %w", err)
 	}
-	if inside(resolved, real) {
+	if fsx.Inside(real, resolved) {
 		return "", fmt.Errorf("%s: %w %s; set %s to a directory outside it", dir, ErrInsideRepo, real, EnvStateDir)
 	}
 	return dir, nil
@@ -196,32 +196,4 @@ func secure(dir string) error {
 		}
 	}
 	return nil
-}
-
-// resolveExisting resolves the longest existing prefix of p through
-// symlinks and appends the rest, so containment can be checked before p
-// is created.
-func resolveExisting(p string) string {
-	p = filepath.Clean(p)
-	rest := ""
-	for {
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return filepath.Join(p, rest)
-		}
-		rest = filepath.Join(filepath.Base(p), rest)
-		p = parent
-	}
-}
-
-// inside reports whether p is root or below it.
-func inside(p, root string) bool {
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return false
-	}
-	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel))
 }

@@ -1,6 +1,7 @@
 package txn
 
 import (
+	"github.com/prosewash/prosewash/engine/fsx"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,12 +40,12 @@ func FuzzJournalVerify(f *testing.F) {
 			return
 		}
 		for _, e := range j.Entries {
-			if !within(e.Path, realRoot) || e.Path == realRoot || inGitDir(e.Path, realRoot) {
+			if !fsx.Inside(realRoot, e.Path) || e.Path == realRoot || inGitDir(e.Path, realRoot) {
 				t.Fatalf("accepted path %q outside %s", e.Path, realRoot)
 			}
 			if e.Op != Create {
 				bp := filepath.Join(stateDir, filepath.FromSlash(e.Backup))
-				if !within(bp, filepath.Join(stateDir, txnDir, "r1")) || bp == filepath.Join(stateDir, txnDir, "r1") {
+				if !fsx.Inside(filepath.Join(stateDir, txnDir, "r1"), bp) || bp == filepath.Join(stateDir, txnDir, "r1") {
 					t.Fatalf("accepted backup %q outside the run's directory", e.Backup)
 				}
 			}

@@ -173,13 +173,13 @@ func (j *journal) verify(file, trustedRoot string) error {
 	seen := map[string]bool{}
 	wantPrefix := txnDir + "/" + j.RunID + "/"
 	for i, e := range j.Entries {
-		if !filepath.IsAbs(e.Path) || filepath.Clean(e.Path) != e.Path || !within(e.Path, j.Root) || e.Path == j.Root {
+		if !filepath.IsAbs(e.Path) || filepath.Clean(e.Path) != e.Path || !fsx.Inside(j.Root, e.Path) || e.Path == j.Root {
 			return bad("entry %d: path %q is outside the recorded root", i, e.Path)
 		}
 		if inGitDir(e.Path, j.Root) {
 			return bad("entry %d: path %q is inside .git", i, e.Path)
 		}
-		if rp := resolveExisting(filepath.Dir(e.Path)); !within(rp, realRoot) {
+		if rp := fsx.ResolveExisting(filepath.Dir(e.Path)); !fsx.Inside(realRoot, rp) {
 			return bad("entry %d: path %q resolves outside the root", i, e.Path)
 		}
 		if seen[e.Path] {
@@ -216,15 +216,6 @@ func (j *journal) verify(file, trustedRoot string) error {
 	return nil
 }
 
-// within reports whether p is root or below it (lexically).
-func within(p, root string) bool {
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return false
-	}
-	return rel == "." || (!filepath.IsAbs(rel) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
-}
-
 // inGitDir reports whether p has a ".git" element below root.
 func inGitDir(p, root string) bool {
 	rel, err := filepath.Rel(root, p)
@@ -237,22 +228,4 @@ func inGitDir(p, root string) bool {
 		}
 	}
 	return false
-}
-
-// resolveExisting resolves the longest existing prefix of p through
-// symlinks and appends the rest (the rest may have been deleted by the
-// interrupted run).
-func resolveExisting(p string) string {
-	rest := ""
-	for {
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return filepath.Join(p, rest)
-		}
-		rest = filepath.Join(filepath.Base(p), rest)
-		p = parent
-	}
 }

@@ -172,7 +172,7 @@ func Begin(opts Options) (*Tx, error) {
 	if fi, err := os.Lstat(opts.StateDir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("begin: state dir %s is not a directory", opts.StateDir)
 	}
-	if within(resolveExisting(opts.StateDir), root) {
+	if fsx.Inside(root, fsx.ResolveExisting(opts.StateDir)) {
 		return nil, fmt.Errorf("begin: %s: %w", opts.StateDir, state.ErrInsideRepo)
 	}
 	if err := state.MkdirPrivate(filepath.Join(opts.StateDir, txnDir)); err != nil {
@@ -730,7 +730,7 @@ func (t *Tx) resolve(p string) (string, error) {
 		return "", err
 	}
 	real := filepath.Join(rdir, base)
-	if real == t.root || !within(real, t.root) {
+	if real == t.root || !fsx.Inside(t.root, real) {
 		return "", fmt.Errorf("%s: %w", p, ErrOutsideRoot)
 	}
 	if inGitDir(real, t.root) {
