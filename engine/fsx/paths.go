@@ -17,7 +17,7 @@ func Inside(root, p string) bool {
 
 // Below reports whether p is strictly below root (Inside and not root).
 func Below(root, p string) bool {
-	return p != root && Inside(root, p) && filepath.Clean(p) != filepath.Clean(root)
+	return Inside(root, p) && filepath.Clean(p) != filepath.Clean(root)
 }
 
 // ResolveExisting resolves the longest existing prefix of p through
