@@ -3,8 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"io/fs"
-	"path"
-	"sort"
 	"strings"
 
 	"github.com/prosewash/prosewash/engine/provider"
@@ -152,44 +150,10 @@ func (s *Set) Lookup(id string) (*Pipeline, bool) {
 
 // LoadSet reads shipped pipelines and the project's custom ones.
 func LoadSet(shipped fs.FS, custom fs.FS, customDir string) (*Set, error) {
-	s := &Set{byID: map[string]*Pipeline{}}
-	add := func(fsys fs.FS, dir string, isShipped bool) error {
-		if fsys == nil {
-			return nil
-		}
-		names, err := fs.Glob(fsys, "*.toml")
-		if err != nil {
-			return err
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			data, err := fs.ReadFile(fsys, n)
-			if err != nil {
-				return fmt.Errorf("read pipeline definition: %w", err)
-			}
-			file := path.Join(dir, n)
-			p, err := Parse(file, data, isShipped)
-			if err != nil {
-				return err
-			}
-			if prev, dup := s.byID[p.ID]; dup {
-				return &Error{File: file, Field: "id", Msg: fmt.Sprintf("id %q is already defined by %s", p.ID, prev.Source)}
-			}
-			if !isShipped {
-				if _, clash := s.byID[strings.TrimPrefix(p.ID, "custom/")]; clash {
-					return &Error{File: file, Field: "id", Msg: fmt.Sprintf("%q collides with the shipped pipeline %q; refused", p.ID, strings.TrimPrefix(p.ID, "custom/"))}
-				}
-			}
-			s.byID[p.ID] = p
-			s.Pipelines = append(s.Pipelines, p)
-		}
-		return nil
-	}
-	if err := add(shipped, "pipelines", true); err != nil {
+	ps, byID, err := tomlx.LoadDefinitions("pipeline", shipped, "pipelines", custom, customDir, Parse,
+		func(p *Pipeline) string { return p.ID }, func(p *Pipeline) string { return p.Source })
+	if err != nil {
 		return nil, err
 	}
-	if err := add(custom, customDir, false); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return &Set{Pipelines: ps, byID: byID}, nil
 }

@@ -3,10 +3,8 @@ package provider
 import (
 	"fmt"
 	"io/fs"
-	"path"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/prosewash/prosewash/engine/config"
@@ -266,44 +264,10 @@ func (s *Set) Lookup(id string) (*Definition, bool) {
 // project's custom ones (every *.toml in custom, which may be nil). A custom
 // id that collides with a shipped one is refused, never resolved.
 func LoadSet(shipped fs.FS, custom fs.FS, customDir string) (*Set, error) {
-	s := &Set{byID: map[string]*Definition{}}
-	add := func(fsys fs.FS, dir string, isShipped bool) error {
-		if fsys == nil {
-			return nil
-		}
-		names, err := fs.Glob(fsys, "*.toml")
-		if err != nil {
-			return err
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			data, err := fs.ReadFile(fsys, n)
-			if err != nil {
-				return fmt.Errorf("read provider definition: %w", err)
-			}
-			file := path.Join(dir, n)
-			d, err := ParseDefinition(file, data, isShipped)
-			if err != nil {
-				return err
-			}
-			if prev, dup := s.byID[d.ID]; dup {
-				return &DefinitionError{File: file, Field: "id", Msg: fmt.Sprintf("id %q is already defined by %s", d.ID, prev.Source)}
-			}
-			if !isShipped {
-				if _, clash := s.byID[strings.TrimPrefix(d.ID, "custom/")]; clash {
-					return &DefinitionError{File: file, Field: "id", Msg: fmt.Sprintf("%q collides with the shipped provider %q; refused", d.ID, strings.TrimPrefix(d.ID, "custom/"))}
-				}
-			}
-			s.byID[d.ID] = d
-			s.Defs = append(s.Defs, d)
-		}
-		return nil
-	}
-	if err := add(shipped, "providers", true); err != nil {
+	defs, byID, err := tomlx.LoadDefinitions("provider", shipped, "providers", custom, customDir, ParseDefinition,
+		func(d *Definition) string { return d.ID }, func(d *Definition) string { return d.Source })
+	if err != nil {
 		return nil, err
 	}
-	if err := add(custom, customDir, false); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return &Set{Defs: defs, byID: byID}, nil
 }
