@@ -11,9 +11,11 @@ import (
 	"github.com/prosewash/prosewash/engine/clean"
 	"github.com/prosewash/prosewash/engine/config"
 	"github.com/prosewash/prosewash/engine/project"
+	"github.com/prosewash/prosewash/engine/region"
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/txn"
+	"github.com/prosewash/prosewash/engine/walk"
 )
 
 const cleanHelp = `Removes invisible carriers from the prose regions (comments, documentation text) of
@@ -87,12 +89,8 @@ func cleanOrTest(e *env, args []string, test bool) error {
 	}
 	if len(paths) > 0 {
 		req.Explicit, req.Scope = true, "explicit targets"
-		for _, a := range paths {
-			abs, err := filepath.Abs(userPath(a))
-			if err != nil {
-				return err
-			}
-			req.Targets = append(req.Targets, clean.Target{Path: abs, Rel: a})
+		if err := explicitTargets(e, &req, paths); err != nil {
+			return err
 		}
 	} else if err := sessionTargets(p, &req, f.session); err != nil {
 		return err
@@ -112,6 +110,50 @@ func cleanOrTest(e *env, args []string, test bool) error {
 		return errRefused
 	}
 	return nil
+}
+
+// explicitTargets turns the paths the user named into targets. A directory
+// stands for the files under it that have a classifier (walked like check:
+// .git, git-ignored paths, binary files and symlinks left out); other files
+// under it are counted, not refused one by one.
+func explicitTargets(e *env, req *clean.Request, paths []string) error {
+	for _, a := range paths {
+		p := userPath(a)
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return err
+		}
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() || isSymlink(p) {
+			req.Targets = append(req.Targets, clean.Target{Path: abs, Rel: a})
+			continue
+		}
+		other := 0
+		err = walk.Walk(context.Background(), []string{p}, walk.Options{}, func(walk.File) (any, error) { return nil, nil },
+			func(path string, _ any, _ error) error {
+				if region.Language(path) == "" {
+					other++
+					return nil
+				}
+				fa, err := filepath.Abs(path)
+				if err != nil {
+					return err
+				}
+				req.Targets = append(req.Targets, clean.Target{Path: fa, Rel: path})
+				return nil
+			}, nil)
+		if err != nil {
+			return err
+		}
+		if other > 0 {
+			req.Skipped = append(req.Skipped, report.Skip{Path: a, Reason: fmt.Sprintf("%d file%s without a classifier left alone", other, plural(other))})
+		}
+	}
+	return nil
+}
+
+func isSymlink(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }
 
 // sessionTargets fills a request from a session record: eligible files
