@@ -35,6 +35,13 @@ func commands() []command {
 		{name: "clean", args: "[FILE...]", summary: "remove carriers from the prose regions of files", help: cleanHelp, run: runClean},
 		{name: "test", args: "FILE...", summary: "run the pipeline and validation, report, and always restore the originals", help: testHelp, run: runTest},
 		{name: "classify", args: "FILE [--show | --json]", summary: "show how a file splits into prose, directive and runtime regions", help: classifyHelp, run: runClassify},
+		{name: "record", args: "[--session ID] PATH...", summary: "record files as written in an agent session (path and hash only)", help: recordHelp, run: runRecord},
+		{name: "recorded", args: "[--session ID] [--json]", summary: "list a session's recorded files with their status", help: recordedHelp, run: runRecorded},
+		{name: "forget", args: "[--session ID] [PATH...]", summary: "drop files (or the whole session) from a session's record", help: forgetHelp, run: runForget},
+		{name: "approve", args: "[--mode automatic|confirm|manual] [--revoke]", summary: "review and approve what the Stop hook runs (needs a terminal)", help: approveHelp, run: runApprove},
+		{name: "install", args: "[--git-hooks] [--claude] [--alias] [--mode M]", summary: "add git hooks, Claude Code hooks and the git clean-prose alias", help: installHelp, run: runInstall},
+		{name: "uninstall", args: "[--git-hooks] [--claude] [--alias]", summary: "remove what install added, restoring previous hooks", help: uninstallHelp, run: runUninstall},
+		{name: "hook", args: "claude EVENT | git EVENT [ARGS]", summary: "hook entry points for Claude Code and git (install wires them up)", help: hookHelp, run: runHook},
 		{name: "wash", args: "COMMAND [ARGS]", summary: "keep always-loaded agent memory lean without losing a fact (wash help)", run: runWash},
 		{name: "provider", args: "ID", summary: "run a built-in provider (speaks the provider protocol on stdin/stdout)", run: runProvider, hidden: true},
 		{name: "version", summary: "print the version", run: runVersion},
@@ -172,4 +179,7 @@ func printHelp(w io.Writer, topic string) {
 
 const envHelp = `ENVIRONMENT
   NO_COLOR              disable colour
-  PROSEWASH_STATE_DIR   where journals, backups and records live (default: the XDG state dir)`
+  PROSEWASH_STATE_DIR   where journals, backups and records live (default: the XDG state dir)
+  PROSEWASH_SESSION     the session record clean, recorded, forget and the git hooks use
+                        (default: the most recent session)
+  PROSEWASH=0           installed git hooks skip prosewash for one command`
