@@ -348,6 +348,7 @@ type selection struct {
 	targets []clean.Target
 	skipped []report.Skip
 	hashes  map[string]string // rel path -> recorded hash, for eligible files
+	abs     map[string]string // rel path -> absolute path
 }
 
 // selectTargets turns a session's entries into targets: eligible files a
@@ -360,7 +361,7 @@ func selectTargets(p *project.Project, entries []scope.Entry) selection {
 	if cfg != nil {
 		f = scope.Filter{Include: cfg.Clean.Include, Exclude: cfg.Clean.Exclude}
 	}
-	s := selection{hashes: map[string]string{}}
+	s := selection{hashes: map[string]string{}, abs: map[string]string{}}
 	for _, it := range scope.Evaluate(entries, p.Root, f) {
 		if region.Language(it.Path) == "" {
 			continue
@@ -371,24 +372,36 @@ func selectTargets(p *project.Project, entries []scope.Entry) selection {
 		}
 		s.targets = append(s.targets, clean.Target{Path: it.Path, Rel: it.Rel, Expect: it.Hash})
 		s.hashes[it.Rel] = it.Hash
+		s.abs[it.Rel] = it.Path
 	}
 	return s
 }
 
 // automaticOutput is the one line the user sees after an unattended run.
-// A run that cleaned something always says so; problems that did not go
-// away (refused files, carriers left in code) are said once per state of
-// the files, not at every turn.
+// A run that cleaned something always says so; problems that do not go
+// away (refused files, carriers left in code) are said once per content of
+// the files involved, not at every turn.
 func automaticOutput(stateDir, session string, rep *report.Run, sel selection) *Output {
 	s := rep.Summary
 	var attention []string
 	for _, f := range rep.Files {
-		if f.Status != "cleaned" && f.Status != "unchanged" || len(f.Reported) > 0 {
-			attention = append(attention, f.Path+":"+f.Status+":"+sel.hashes[f.Path])
+		kind := ""
+		switch {
+		case f.Status != "cleaned" && f.Status != "unchanged":
+			kind = "refused"
+		case len(f.Reported) > 0:
+			kind = "reported"
+		default:
+			continue
 		}
+		h, _ := scope.HashFile(sel.abs[f.Path])
+		attention = append(attention, f.Path+":"+h+":"+kind)
 	}
 	sort.Strings(attention)
-	if s.Cleaned == 0 && (len(attention) == 0 || !mode.Once(stateDir, "stop:"+session+":"+strings.Join(attention, "|"))) {
+	// Always remember the state, so a run that cleaned and reported is not
+	// followed by the same report at the next turn.
+	fresh := len(attention) > 0 && mode.Once(stateDir, "stop:"+session+":"+strings.Join(attention, "|"))
+	if s.Cleaned == 0 && !fresh {
 		return nil
 	}
 	var b strings.Builder
