@@ -101,7 +101,11 @@ func writeMode(e *env, p *project.Project, m string) error {
 		return nil
 	}
 	if cfg, _, err := fresh.Config(); err == nil && cfg.CleanMode() != m {
-		e.ui.warnf("the effective mode is %s: %s sets it and a project can only make it stricter", cfg.CleanMode(), cfg.Origin("clean.mode"))
+		where := "the user configuration"
+		if o := cfg.Origin("clean.mode"); o.File != "" {
+			where = fmt.Sprintf("%s:%d", o.File, o.Line)
+		}
+		e.ui.warnf("the effective mode stays %s, set by %s: a project can only make it stricter", cfg.CleanMode(), where)
 	}
 	return nil
 }

@@ -104,10 +104,10 @@ func hookPreCommit(e *env, args []string) (err error) {
 		e.ui.warnf("pre-commit hook skipped: %v", err)
 		return nil
 	}
+	for _, s := range res.Skipped {
+		e.ui.infof("skipped %s: %s", s.Path, s.Reason)
+	}
 	if res.Run != nil {
-		for _, s := range res.Run.Skipped {
-			e.ui.infof("skipped %s: %s", s.Path, s.Reason)
-		}
 		for _, f := range res.Run.Files {
 			switch f.Status {
 			case "cleaned", "unchanged":
@@ -127,8 +127,12 @@ func hookPreCommit(e *env, args []string) (err error) {
 		}
 	}
 	if res.Survey != nil {
+		skipped := map[string]bool{}
+		for _, s := range res.Skipped {
+			skipped[s.Path] = true
+		}
 		for _, f := range res.Survey.Files {
-			if f.Status == "would-change" {
+			if f.Status == "would-change" && !skipped[f.Path] {
 				e.ui.infof("%s has carriers in its prose but was not written in this session; 'prosewash clean %s' removes them", f.Path, f.Path)
 			}
 		}

@@ -188,8 +188,9 @@ func runInstall(e *env, args []string) error {
 		var ce *install.AliasConflictError
 		switch {
 		case errors.As(err, &ce):
-			e.ui.warnf("%v", err)
+			e.ui.errorf("%v", err)
 			e.ui.hintf("run prosewash clean directly, or remove that alias first")
+			failed = true
 		case err != nil:
 			e.ui.errorf("alias: %v", err)
 			failed = true
