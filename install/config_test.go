@@ -64,9 +64,9 @@ func TestSetMode(t *testing.T) {
 
 func TestSetModeRefuses(t *testing.T) {
 	for name, before := range map[string]string{
-		"invalid TOML":     "[clean\nmode = 1\n",
-		"inline table":     "clean = { mode = \"manual\" }\n",
-		"clean not table":  "clean = 3\n",
+		"invalid TOML":    "[clean\nmode = 1\n",
+		"inline table":    "clean = { mode = \"manual\" }\n",
+		"clean not table": "clean = 3\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
