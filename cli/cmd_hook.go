@@ -126,6 +126,10 @@ func hookPreCommit(e *env, args []string) (err error) {
 			}
 		}
 	}
+	if res.SurveyErr != nil {
+		e.ui.warnf("could not survey the staged files for carriers: %v", res.SurveyErr)
+		res.Survey = nil
+	}
 	if res.Survey != nil {
 		skipped := map[string]bool{}
 		for _, s := range res.Skipped {

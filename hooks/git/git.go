@@ -120,6 +120,9 @@ type PreCommitResult struct {
 	// in code, strings and directives, and prose carriers this session did
 	// not write.
 	Survey *report.Run
+	// SurveyErr says why the survey could not run; the hook warns and
+	// goes on.
+	SurveyErr error
 }
 
 // PreCommit cleans the staged files that are eligible in the session
@@ -238,9 +241,7 @@ func PreCommit(ctx context.Context, o Options) (*PreCommitResult, error) {
 			Scope: "staged files (report only)",
 			Self:  o.Self, Argv0: "prosewash", Version: o.Version, Now: o.Now,
 		})
-		if err == nil {
-			res.Survey = rep
-		}
+		res.Survey, res.SurveyErr = rep, err
 	}
 	return res, nil
 }
