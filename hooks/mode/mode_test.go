@@ -64,7 +64,7 @@ func proj(t *testing.T, files map[string]string) (*project.Project, string) {
 // Stop hook anything when nothing would run.
 func TestDecideManualLoadsNothing(t *testing.T) {
 	p, sd := proj(t, map[string]string{
-		".prosewash.toml":                 "[clean]\nmode = \"manual\"\n",
+		".prosewash.toml":                  "[clean]\nmode = \"manual\"\n",
 		".prosewash/pipelines/broken.toml": "not toml [[[",
 	})
 	d, err := Decide(p, sd, "prosewash", "1")
