@@ -39,11 +39,13 @@ func ClaudeCommand(bin, event string) string {
 	return fmt.Sprintf(`p=%s; [ -x "$p" ] || p=$(command -v prosewash) || exit 0; "$p" hook claude %s`, shQuote(bin), event)
 }
 
-var oursRE = regexp.MustCompile(`prosewash.* hook claude (session-start|pre-tool-use|post-tool-use|stop)\b`)
+// oursPattern matches prosewash's hook commands; compiled on use, not at
+// init, which every hook process would pay for.
+const oursPattern = `prosewash.* hook claude (session-start|pre-tool-use|post-tool-use|stop)\b`
 
 // OursCommand reports whether a settings.json command is one of
 // prosewash's hooks, in any form install wrote or a user copied.
-func OursCommand(cmd string) bool { return oursRE.MatchString(cmd) }
+func OursCommand(cmd string) bool { return regexp.MustCompile(oursPattern).MatchString(cmd) }
 
 // member is one key of a JSON object, value kept verbatim.
 type member struct {

@@ -16,10 +16,12 @@ import (
 // ConfigFile is the project configuration, relative to the root.
 const ConfigFile = ".prosewash.toml"
 
-var (
-	tableRE    = regexp.MustCompile(`^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$`)
-	modeLineRE = regexp.MustCompile(`^(\s*mode\s*=\s*)("[^"]*"|'[^']*'|[^#\s]+)(\s*#.*)?$`)
-	dottedRE   = regexp.MustCompile(`^(\s*clean\s*\.\s*mode\s*=\s*)("[^"]*"|'[^']*'|[^#\s]+)(\s*#.*)?$`)
+// The patterns are compiled when used, not at package init: every hook
+// process links this package and must not pay for them.
+const (
+	tablePattern    = `^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$`
+	modeLinePattern = `^(\s*mode\s*=\s*)("[^"]*"|'[^']*'|[^#\s]+)(\s*#.*)?$`
+	dottedPattern   = `^(\s*clean\s*\.\s*mode\s*=\s*)("[^"]*"|'[^']*'|[^#\s]+)(\s*#.*)?$`
 )
 
 // SetMode writes [clean] mode into the project's .prosewash.toml and
@@ -73,6 +75,9 @@ func SetMode(root, mode string) (Action, error) {
 // under the [clean] header, else append the table.
 func editMode(text, mode string) string {
 	val := fmt.Sprintf("%q", mode)
+	tableRE := regexp.MustCompile(tablePattern)
+	modeLineRE := regexp.MustCompile(modeLinePattern)
+	dottedRE := regexp.MustCompile(dottedPattern)
 	lines := strings.SplitAfter(text, "\n")
 	table := ""
 	headerAt := -1
