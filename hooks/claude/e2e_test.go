@@ -182,3 +182,47 @@ func TestE2EConfirmModeAsksOnce(t *testing.T) {
 		t.Errorf("the continuation does not carry the ask %q", ask)
 	}
 }
+
+// TestE2EPluginAndSettingsTogether loads the repository as a Claude Code
+// plugin (hooks/hooks.json, prosewash found on PATH) while the project's
+// settings also hold our hooks: every event fires twice, concurrently,
+// and the session still records once per write and cleans exactly once.
+func TestE2EPluginAndSettingsTogether(t *testing.T) {
+	x := newE2E(t)
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Skipf("go env GOMOD: %v", err)
+	}
+	pluginDir := filepath.Dir(strings.TrimSpace(string(out)))
+	x.mustProsewash("install", "--claude", "--mode", "manual")
+	x.approveOnTerminal("automatic")
+	res := ccharness.Run(x.t, ccharness.Options{
+		Bin: x.cc, ProjectDir: x.proj, Env: x.env,
+		ExtraPath: []string{filepath.Dir(x.bin)},
+		Args:      []string{"--plugin-dir", pluginDir},
+		Scenario:  ccharness.Scenario{Steps: []ccharness.ToolCall{ccharness.Write("notes.md", e2eContent)}},
+	})
+	if res.ExitCode != 0 || res.Outcome == nil || res.Outcome.Subtype != "success" {
+		t.Fatalf("session failed: %s", res.Summary())
+	}
+	if got := x.file(); got != e2eCleaned {
+		t.Errorf("notes.md = %q, want %q", got, e2eCleaned)
+	}
+	if n := len(res.RequestsOf(ccharness.KindStopContinuation)); n != 0 {
+		t.Errorf("%d continuation requests, want none", n)
+	}
+	r := x.recorded(res.Outcome.SessionID)
+	if len(r.Files) != 1 || r.Files[0].Status != "eligible" {
+		t.Fatalf("recorded = %+v", r)
+	}
+	// Both installs fired: the write was recorded twice.
+	stateBase := strings.TrimPrefix(x.env[0], "PROSEWASH_STATE_DIR=")
+	logs, _ := filepath.Glob(filepath.Join(stateBase, "*", "sessions", res.Outcome.SessionID+".log"))
+	if len(logs) != 1 {
+		t.Fatalf("session logs %v", logs)
+	}
+	b, _ := os.ReadFile(logs[0])
+	if n := strings.Count(string(b), `"op":"record"`); n != 2 {
+		t.Errorf("%d record lines, want 2 (plugin and settings hooks)", n)
+	}
+}
