@@ -42,11 +42,13 @@ JSON
 if [ -s "$work/out" ]; then echo "bench: unexpected hook output:"; cat "$work/out"; exit 1; fi
 (cd "$repo" && "$pw" recorded --session "$sid" 2>/dev/null | grep -q 'eligible *docs/notes.md') || { echo "bench: post-tool-use did not record the file"; exit 1; }
 
-names=("git rev-parse HEAD" "post-tool-use" "session-start" "stop (manual, nothing to do)")
+# "prosewash version" is the floor: starting this binary and doing nothing.
+names=("git rev-parse HEAD" "post-tool-use" "session-start" "stop (manual, nothing to do)" "prosewash version (floor)")
 cmds=("git rev-parse HEAD"
       "$pw hook claude post-tool-use < $work/post.json"
       "$pw hook claude session-start < $work/start.json"
-      "$pw hook claude stop < $work/stop.json")
+      "$pw hook claude stop < $work/stop.json"
+      "$pw version")
 
 medians=()
 if [ -z "${BENCH_NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null && command -v python3 >/dev/null; then

@@ -285,7 +285,12 @@ func (r *Runner) stop(ctx context.Context, in *Input) (*Output, error) {
 	}
 	d, err := mode.Decide(p, stateDir, r.Self, r.Version)
 	if err != nil {
-		return nil, fmt.Errorf("configuration: %w; nothing cleaned", err)
+		// An unreadable configuration means manual; say so once per
+		// problem, not at the end of every turn.
+		if mode.Once(stateDir, "config:"+err.Error()) {
+			return nil, fmt.Errorf("configuration: %w; nothing cleaned (manual until it is fixed)", err)
+		}
+		return nil, nil
 	}
 	if d.Verdict.Mode == approval.Manual {
 		if d.NoteOnce(stateDir) {

@@ -478,3 +478,22 @@ func TestStopConfirm(t *testing.T) {
 		t.Fatalf("after a new write: %+v, want a block", out)
 	}
 }
+
+// An invalid configuration means manual, said once.
+func TestStopInvalidConfig(t *testing.T) {
+	f := newFixture(t)
+	p := f.write("a.md", dirty)
+	r := f.runner("prosewash")
+	f.run(r, PostToolUse, write(f, p))
+	f.write(".prosewash.toml", "[clean]\nmode = \"always\"\n")
+	out := f.run(r, Stop, stopPayload(f, false))
+	if out == nil || !strings.Contains(out.SystemMessage, "manual until it is fixed") || out.Decision != "" {
+		t.Fatalf("output %+v", out)
+	}
+	if out := f.run(r, Stop, stopPayload(f, false)); out != nil {
+		t.Fatalf("second stop: %+v, want silence", out)
+	}
+	if b, _ := os.ReadFile(p); string(b) != dirty {
+		t.Errorf("file changed: %q", b)
+	}
+}
