@@ -32,7 +32,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "check", args: "[--format text|json] PATH...", summary: "report invisible carriers and the region each sits in", help: checkHelp, run: runCheck},
-		{name: "clean", args: "[FILE...]", summary: "remove carriers from the prose regions of files", help: cleanHelp, run: runClean},
+		{name: "clean", args: "[PATH...]", summary: "remove carriers from the prose regions of files", help: cleanHelp, run: runClean},
 		{name: "test", args: "FILE...", summary: "run the pipeline and validation, report, and always restore the originals", help: testHelp, run: runTest},
 		{name: "classify", args: "FILE [--show | --json]", summary: "show how a file splits into prose, directive and runtime regions", help: classifyHelp, run: runClassify},
 		{name: "providers", args: "[--json]", summary: "list providers, their operations, bindings and availability", help: providersHelp, run: runProviders},
@@ -40,6 +40,13 @@ func commands() []command {
 		{name: "validate-pipeline", args: "ID|FILE [--explicit-target]", summary: "check one pipeline definition", help: validatePipelineHelp, run: runValidatePipeline},
 		{name: "recover", args: "[--abandon RUN]", summary: "bring an interrupted run to a safe end", help: recoverHelp, run: runRecover},
 		{name: "status", args: "[--json]", summary: "show configuration, versions, project root, state location and pending runs", help: statusHelp, run: runStatus},
+		{name: "record", args: "[--session ID] PATH...", summary: "record files as written in an agent session (path and hash only)", help: recordHelp, run: runRecord},
+		{name: "recorded", args: "[--session ID] [--json]", summary: "list a session's recorded files with their status", help: recordedHelp, run: runRecorded},
+		{name: "forget", args: "[--session ID] [PATH...]", summary: "drop files (or the whole session) from a session's record", help: forgetHelp, run: runForget},
+		{name: "approve", args: "[--mode automatic|confirm|manual] [--revoke]", summary: "review and approve what the Stop hook runs (needs a terminal)", help: approveHelp, run: runApprove},
+		{name: "install", args: "[--git-hooks] [--claude] [--alias] [--mode M]", summary: "add git hooks, Claude Code hooks and the git clean-prose alias", help: installHelp, run: runInstall},
+		{name: "uninstall", args: "[--git-hooks] [--claude] [--alias]", summary: "remove what install added, restoring previous hooks", help: uninstallHelp, run: runUninstall},
+		{name: "hook", args: "claude EVENT | git EVENT [ARGS]", summary: "hook entry points for Claude Code and git (install wires them up)", help: hookHelp, run: runHook},
 		{name: "wash", args: "COMMAND [ARGS]", summary: "keep always-loaded agent memory lean without losing a fact (wash help)", run: runWash},
 		{name: "provider", args: "ID", summary: "run a built-in provider (speaks the provider protocol on stdin/stdout)", run: runProvider, hidden: true},
 		{name: "version", summary: "print the version", run: runVersion},
@@ -177,4 +184,7 @@ func printHelp(w io.Writer, topic string) {
 
 const envHelp = `ENVIRONMENT
   NO_COLOR              disable colour
-  PROSEWASH_STATE_DIR   where journals, backups and records live (default: the XDG state dir)`
+  PROSEWASH_STATE_DIR   where journals, backups and records live (default: the XDG state dir)
+  PROSEWASH_SESSION     the session record clean, recorded, forget and the git hooks use
+                        (default: the most recent session)
+  PROSEWASH=0           installed git hooks skip prosewash for one command`

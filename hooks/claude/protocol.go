@@ -90,6 +90,21 @@ func (in *Input) WrittenPath() (string, error) {
 	return filepath.Clean(p), nil
 }
 
+// rawPath is the written path exactly as the payload spells it.
+func (in *Input) rawPath() string {
+	var ti struct {
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+	}
+	if json.Unmarshal(in.ToolInput, &ti) != nil {
+		return ""
+	}
+	if ti.FilePath != "" {
+		return ti.FilePath
+	}
+	return ti.NotebookPath
+}
+
 // WriteOutput writes one JSON document on stdout; nothing else may go there.
 func WriteOutput(w io.Writer, out *Output) error {
 	if out == nil {

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Whole-process wall time of the Claude Code hooks an agent session pays
+# for (post-tool-use after every write, session-start, a stop with nothing
+# to do) against `git rev-parse HEAD` in the same repository. Target: each
+# within 1.5x of git. Uses hyperfine when installed (medians), else
+# alternating loops and the median. Prints the ratios and the heaviest
+# package initialisers (GODEBUG=inittrace=1).
+#
+#   bench/hooks.sh [RUNS]      (BENCH_NO_HYPERFINE=1 forces the loops)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-300}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/prosewash" ./cmd/prosewash
+pw=$work/prosewash
+
+repo=$work/repo
+mkdir -p "$repo/docs"
+export PROSEWASH_STATE_DIR=$work/state XDG_CONFIG_HOME=$work/config HOME=$work/home
+export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=b@example.invalid GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=b@example.invalid
+mkdir -p "$HOME"
+git -C "$repo" init -q
+# A realistic written file (about 2 KB of Markdown) and a realistic payload:
+# Claude Code sends the content in tool_input and again in tool_response.
+content=$(for i in $(seq 1 30); do printf 'Line %d of the design notes, with some prose about hooks.\\n' "$i"; done)
+printf '%b' "$content" > "$repo/docs/notes.md"
+git -C "$repo" add -A && git -C "$repo" commit -q -m init
+sid=0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0
+cat > "$work/post.json" <<JSON
+{"session_id":"$sid","transcript_path":"$HOME/.claude/projects/x/$sid.jsonl","cwd":"$repo","prompt_id":"p1","permission_mode":"acceptEdits","effort":{"level":"medium"},"hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"$repo/docs/notes.md","content":"$content"},"tool_response":{"type":"create","filePath":"$repo/docs/notes.md","content":"$content","structuredPatch":[],"originalFile":null,"userModified":false},"tool_use_id":"toolu_1","duration_ms":4}
+JSON
+cat > "$work/start.json" <<JSON
+{"session_id":"$sid","transcript_path":"$HOME/.claude/projects/x/$sid.jsonl","cwd":"$repo","hook_event_name":"SessionStart","source":"startup"}
+JSON
+cat > "$work/stop.json" <<JSON
+{"session_id":"$sid","transcript_path":"$HOME/.claude/projects/x/$sid.jsonl","cwd":"$repo","prompt_id":"p1","permission_mode":"acceptEdits","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done","background_tasks":[],"session_crons":[]}
+JSON
+# Sanity: the hooks answer nothing and record the file.
+(cd "$repo" && "$pw" hook claude session-start < "$work/start.json" && "$pw" hook claude post-tool-use < "$work/post.json" && "$pw" hook claude stop < "$work/stop.json") > "$work/out"
+if [ -s "$work/out" ]; then echo "bench: unexpected hook output:"; cat "$work/out"; exit 1; fi
+(cd "$repo" && "$pw" recorded --session "$sid" 2>/dev/null | grep -q 'eligible *docs/notes.md') || { echo "bench: post-tool-use did not record the file"; exit 1; }
+
+# "prosewash version" is the floor: starting this binary and doing nothing.
+names=("git rev-parse HEAD" "post-tool-use" "session-start" "stop (manual, nothing to do)" "prosewash version (floor)")
+cmds=("git rev-parse HEAD"
+      "$pw hook claude post-tool-use < $work/post.json"
+      "$pw hook claude session-start < $work/start.json"
+      "$pw hook claude stop < $work/stop.json"
+      "$pw version")
+
+medians=()
+if [ -z "${BENCH_NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null && command -v python3 >/dev/null; then
+  (cd "$repo" && hyperfine --style none --warmup 20 --runs "$runs" --export-json "$work/h.json" "${cmds[@]}" >/dev/null)
+  mapfile -t medians < <(python3 -c 'import json,sys; [print(r["median"]) for r in json.load(open(sys.argv[1]))["results"]]' "$work/h.json")
+  how="hyperfine, $runs runs each, median, shell start-up subtracted"
+else
+  # Alternating loops: one run of each command per round, so drift and
+  # noise hit all of them alike.
+  for i in "${!cmds[@]}"; do : > "$work/t$i"; done
+  cd "$repo"
+  for r in $(seq 1 "$runs"); do
+    for i in "${!cmds[@]}"; do
+      s=$(date +%s%N); sh -c "${cmds[$i]}" >/dev/null; e=$(date +%s%N)
+      echo $(( e - s )) >> "$work/t$i"
+    done
+  done
+  cd - >/dev/null
+  for i in "${!cmds[@]}"; do
+    medians+=("$(sort -n "$work/t$i" | awk '{a[NR]=$1} END {printf "%.6f", a[int((NR+1)/2)]/1e9}')")
+  done
+  how="alternating loops through sh, $runs rounds, median"
+fi
+
+echo "prosewash hook wall time vs git rev-parse HEAD ($how)"
+printf '| %-30s | %9s | %6s |\n' command "median" ratio
+printf '|%s|%s|%s|\n' "--------------------------------" "-----------" "--------"
+base=${medians[0]}
+for i in "${!names[@]}"; do
+  awk -v n="${names[$i]}" -v m="${medians[$i]}" -v b="$base" 'BEGIN { printf "| %-30s | %6.2f ms | %5.2fx |\n", n, m*1000, m/b }'
+done
+echo
+echo "heaviest package initialisers (GODEBUG=inittrace=1, one run):"
+(cd "$repo" && GODEBUG=inittrace=1 "$pw" hook claude post-tool-use < "$work/post.json" 2>&1 >/dev/null) |
+  awk '/^init / { t += $5; printf "%8.3f ms  %s\n", $5, $2 } END { printf "%8.3f ms  total in package init\n", t }' | sort -rn | head -12

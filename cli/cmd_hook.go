@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+
+	"github.com/prosewash/prosewash/engine/report"
+	"github.com/prosewash/prosewash/engine/txn"
+	"github.com/prosewash/prosewash/hooks/claude"
+	githooks "github.com/prosewash/prosewash/hooks/git"
+	"github.com/prosewash/prosewash/pipelines"
+	"github.com/prosewash/prosewash/providers"
+)
+
+const hookHelp = `Entry points for hooks; 'prosewash install' wires them up.
+
+  prosewash hook claude session-start|pre-tool-use|post-tool-use|stop
+      Claude Code hooks: read the hook JSON on standard input, answer in JSON on
+      standard output (or print nothing) and always exit 0; a problem becomes one
+      systemMessage line, never a blocked session.
+  prosewash hook git pre-commit [--session ID]
+      cleans the staged files the session wrote (unchanged since); exits 1 listing
+      them when it changed any, so you review and 'git add' them; reports carriers in
+      code, strings and directives of staged files without failing.
+  prosewash hook git post-checkout OLD NEW FLAG
+      (or PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF, PRE_COMMIT_CHECKOUT_TYPE) warns about
+      an interrupted run and marks recorded files the checkout replaced; never fails.`
+
+func runHook(e *env, args []string) error {
+	if len(args) < 2 {
+		return usagef("hook needs a target and an event: hook claude EVENT | hook git EVENT")
+	}
+	switch args[0] {
+	case "claude":
+		return hookClaude(e, args[1])
+	case "git":
+		switch args[1] {
+		case "pre-commit":
+			return hookPreCommit(e, args[2:])
+		case "post-checkout":
+			hookPostCheckout(e, args[2:])
+			return nil
+		}
+		return usagef("unknown git hook %q (want pre-commit or post-checkout)", args[1])
+	}
+	return usagef("unknown hook target %q (want claude or git)", args[0])
+}
+
+// hookClaude prints only JSON on standard output and always exits 0.
+func hookClaude(e *env, event string) error {
+	home, _ := os.UserHomeDir()
+	r := &claude.Runner{
+		Getenv: os.Getenv, Home: home, Self: self(), Version: Version,
+		ShippedProviders: providers.Definitions(), ShippedPipelines: pipelines.Definitions(),
+	}
+	out := r.Run(context.Background(), event, e.stdin)
+	if err := claude.WriteOutput(e.stdout, out); err != nil {
+		// Standard output is gone; there is nobody left to tell.
+		return &exitError{code: exitOK}
+	}
+	return nil
+}
+
+func gitHookOptions(e *env, session string) (githooks.Options, error) {
+	p, err := openProject(e)
+	if err != nil {
+		return githooks.Options{}, err
+	}
+	if err := loadConfig(e, p); err != nil {
+		return githooks.Options{}, err
+	}
+	return githooks.Options{Project: p, Session: session, Getenv: os.Getenv, Self: self(), Version: Version}, nil
+}
+
+// hookPreCommit fails the commit only when it cleaned staged files; any
+// other problem is a warning, so a broken prosewash never blocks commits.
+func hookPreCommit(e *env, args []string) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.ui.warnf("pre-commit hook skipped: internal error: %v", v)
+			err = nil
+		}
+	}()
+	fs := newFlags("hook git pre-commit")
+	session := fs.String("session", "", "")
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	o, oerr := gitHookOptions(e, *session)
+	if oerr != nil {
+		e.ui.warnf("pre-commit hook skipped: %v", oerr)
+		return nil
+	}
+	var res *githooks.PreCommitResult
+	res, err = githooks.PreCommit(context.Background(), o)
+	var pend *txn.PendingError
+	switch {
+	case errors.As(err, &pend):
+		e.ui.warnf("pre-commit hook cleaned nothing: %v", err)
+		return nil
+	case err != nil:
+		e.ui.warnf("pre-commit hook skipped: %v", err)
+		return nil
+	}
+	for _, s := range res.Skipped {
+		e.ui.infof("skipped %s: %s", s.Path, s.Reason)
+	}
+	if res.Run != nil {
+		for _, f := range res.Run.Files {
+			switch f.Status {
+			case "cleaned", "unchanged":
+			default:
+				e.ui.warnf("%s %s: %s", f.Status, f.Path, f.Reason)
+			}
+		}
+	}
+	for _, r := range []*report.Run{res.Run, res.Survey} {
+		if r == nil {
+			continue
+		}
+		for _, f := range r.Files {
+			for _, x := range f.Reported {
+				e.ui.warnf("%s:%d:%d: %s %s in %s (%s): left as it is, review it", f.Path, x.Line, x.Col, x.Code, x.Name, x.Region, x.Why)
+			}
+		}
+	}
+	if res.SurveyErr != nil {
+		e.ui.warnf("could not survey the staged files for carriers: %v", res.SurveyErr)
+		res.Survey = nil
+	}
+	if res.Survey != nil {
+		skipped := map[string]bool{}
+		for _, s := range res.Skipped {
+			skipped[s.Path] = true
+		}
+		for _, f := range res.Survey.Files {
+			if f.Status == "would-change" && !skipped[f.Path] {
+				e.ui.infof("%s has carriers in its prose but was not written in this session; 'prosewash clean %s' removes them", f.Path, f.Path)
+			}
+		}
+	}
+	if len(res.Changed) == 0 {
+		return nil
+	}
+	removed := map[string]int{}
+	for _, f := range res.Run.Files {
+		for _, st := range f.Stages {
+			if st.Role == "transform" {
+				removed[f.Path] += st.Findings
+			}
+		}
+	}
+	e.ui.errorf("cleaned invisible carriers from %d staged file%s this agent session wrote; review, 'git add' and commit again:", len(res.Changed), plural(len(res.Changed)))
+	for _, c := range res.Changed {
+		e.ui.infof("  %s (%d carrier%s removed from prose)", c, removed[c], plural(removed[c]))
+	}
+	return &exitError{code: exitFindings}
+}
+
+// hookPostCheckout never fails the checkout.
+func hookPostCheckout(e *env, args []string) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.ui.warnf("post-checkout hook skipped: internal error: %v", v)
+		}
+	}()
+	var oldRef, newRef, flag string
+	switch {
+	case len(args) >= 3:
+		oldRef, newRef, flag = args[0], args[1], args[2]
+	case len(args) == 0:
+		// Run by the pre-commit framework, which passes no arguments.
+		oldRef, newRef, flag = os.Getenv("PRE_COMMIT_FROM_REF"), os.Getenv("PRE_COMMIT_TO_REF"), os.Getenv("PRE_COMMIT_CHECKOUT_TYPE")
+	default:
+		e.ui.warnf("post-checkout hook skipped: want OLD NEW FLAG, got %s", strings.Join(args, " "))
+		return
+	}
+	o, err := gitHookOptions(e, "")
+	if err != nil {
+		e.ui.warnf("post-checkout hook skipped: %v", err)
+		return
+	}
+	res, err := githooks.PostCheckout(context.Background(), o, oldRef, newRef, flag)
+	if res != nil && len(res.Interrupted) > 0 {
+		e.ui.warnf("an interrupted run (%s) is pending; run 'prosewash recover' before anything is cleaned", strings.Join(res.Interrupted, ", "))
+	}
+	if err != nil {
+		e.ui.warnf("post-checkout hook: %v", err)
+		return
+	}
+	if res.Marked > 0 {
+		e.ui.infof("%d recorded file%s replaced by the checkout; the session's clean leaves %s alone", res.Marked, plural(res.Marked), map[bool]string{true: "it", false: "them"}[res.Marked == 1])
+	}
+}

@@ -1,0 +1,150 @@
+package mode
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/prosewash/prosewash/engine/approval"
+	"github.com/prosewash/prosewash/engine/config"
+	"github.com/prosewash/prosewash/engine/pipeline"
+	"github.com/prosewash/prosewash/engine/project"
+	"github.com/prosewash/prosewash/engine/provider"
+)
+
+// Subject builds what an approval covers for a project's configured
+// pipeline: the resolved stages, the provider each is bound to, the
+// rewrite limit, the validation level and its commands. self is the
+// prosewash binary (for ${prosewash}); version is prosewash's version,
+// which shipped providers share, so an upgrade lapses an approval.
+func Subject(p *project.Project, self, version string) (approval.Subject, error) {
+	cfg, _, err := p.Config()
+	if err != nil {
+		return approval.Subject{}, err
+	}
+	pipes, err := p.Pipelines()
+	if err != nil {
+		return approval.Subject{}, err
+	}
+	provs, err := p.Providers()
+	if err != nil {
+		return approval.Subject{}, err
+	}
+	pl, ok := pipes.Lookup(cfg.Clean.Pipeline)
+	if !ok {
+		return approval.Subject{}, fmt.Errorf("unknown pipeline %q ([clean] pipeline)", cfg.Clean.Pipeline)
+	}
+	// Approved modes only ever run over a session's files, unattended or
+	// at the agent's request: resolve as such, so a pipeline that could
+	// never run that way is refused here, before anyone approves it.
+	res, err := pipeline.Resolve(pl, provs, pipeline.Options{MaxRewriteStages: cfg.Clean.MaxRewriteStages, Automatic: true})
+	if err != nil {
+		return approval.Subject{}, err
+	}
+	vars := map[string]string{"provider_dir": p.CustomDir(project.CustomProviders), "workspace": p.Root, "prosewash": self}
+	b := map[string]provider.Binding{}
+	for _, st := range res.Stages {
+		if st.Def != nil {
+			if _, done := b[st.Def.ID]; !done {
+				b[st.Def.ID] = provider.Bind(st.Def, vars, p.Root, version)
+			}
+		}
+	}
+	return approval.Subject{
+		Pipeline:         res,
+		Bindings:         b,
+		MaxRewriteStages: cfg.Clean.MaxRewriteStages,
+		Validation:       cfg.Clean.Validation,
+		Commands:         cfg.Commands,
+	}, nil
+}
+
+// Decision is the mode that applies now and why.
+type Decision struct {
+	Configured string           // [clean] mode; manual when the configuration cannot be read
+	Verdict    approval.Verdict // the mode that applies
+	Lines      []string         // the fingerprint, when one was computed
+	Sum        string
+	Record     *approval.Record // the stored approval, if any
+}
+
+// Decide reads the configured mode and, unless it is manual, checks the
+// stored approval against the current fingerprint. A configuration that
+// cannot be read means manual; the error says why. Manual costs no
+// definition loading at all.
+func Decide(p *project.Project, stateDir, self, version string) (Decision, error) {
+	cfg, _, err := p.Config()
+	d := Decision{Configured: cfg.CleanMode(), Verdict: approval.Verdict{Mode: approval.Manual}}
+	if err != nil {
+		d.Configured = config.ModeManual
+		return d, err
+	}
+	if d.Configured == config.ModeManual {
+		return d, nil
+	}
+	s, err := Subject(p, self, version)
+	if err != nil {
+		d.Verdict.Why = fmt.Sprintf("mode %s is configured but its pipeline cannot be approved: %v", d.Configured, err)
+		return d, nil
+	}
+	if u := approval.Unbound(s); len(u) > 0 {
+		d.Verdict.Why = fmt.Sprintf("mode %s is configured but a provider cannot be bound (%s); it never runs unattended", d.Configured, u[0])
+		return d, nil
+	}
+	d.Lines, d.Sum = approval.Fingerprint(s)
+	rec, lerr := approval.Load(stateDir)
+	d.Record = rec
+	d.Verdict = approval.Effective(d.Configured, rec, d.Sum)
+	if lerr != nil {
+		d.Verdict = approval.Verdict{Mode: approval.Manual, Lapsed: true, Why: lerr.Error()}
+	}
+	return d, nil
+}
+
+// NoteOnce tells whether the verdict's reason has not been reported yet,
+// and remembers that it now has been: a lapsed approval is said once, not
+// at the end of every turn. A lapse is remembered in the approval record
+// (per fingerprint); anything else by a marker file in the state dir.
+func (d Decision) NoteOnce(stateDir string) bool {
+	if d.Verdict.Why == "" || d.Verdict.Mode != approval.Manual {
+		return false
+	}
+	if d.Verdict.Lapsed && d.Record != nil {
+		key := d.Configured + ":" + d.Sum
+		if d.Record.LapseReported == key || !Once(stateDir, "lapse:"+key) {
+			return false
+		}
+		d.Record.LapseReported = key
+		// Saving only adds the note; a failure leaves the marker, which
+		// already keeps the message from repeating.
+		_ = approval.Save(stateDir, d.Record)
+		return true
+	}
+	return Once(stateDir, "mode:"+d.Configured+":"+d.Sum+":"+d.Verdict.Why)
+}
+
+// Once returns true the first time it is called with key for a state dir
+// and false afterwards, also across processes running at the same time:
+// the marker is created exclusively, so two hooks racing on one event
+// report a thing once between them.
+func Once(stateDir, key string) bool {
+	dir := filepath.Join(stateDir, "notices")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return true
+	}
+	sum := sha256.Sum256([]byte(key))
+	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:12])), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return false
+	}
+	if err != nil {
+		// Cannot remember: better to repeat a message than to lose it.
+		return true
+	}
+	f.Close()
+	return true
+}
