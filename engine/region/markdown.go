@@ -3,11 +3,12 @@ package region
 import (
 	"bytes"
 	"sort"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -43,7 +44,11 @@ func classifyMarkdown(src []byte) (m *Map, err error) {
 		// A lone \r becomes \n: one byte for one byte, so offsets hold.
 		body = loneCRToLF(body)
 	}
-	md := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Linkify))
+	// Plain CommonMark: GFM's extensions compile large regexps at package
+	// init, which every hook invocation would pay. Bare URLs (what GFM
+	// would autolink) are kept runtime by markBareURLs; table pipes are
+	// prose either way.
+	md := goldmark.New()
 	doc := md.Parser().Parse(text.NewReader(body))
 	w := &mdWalker{src: body, base: base, b: b}
 	_ = ast.Walk(doc, w.visit)
@@ -156,6 +161,8 @@ func (w *mdWalker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			w.lines = lines
 			for i := 0; i < lines.Len(); i++ {
 				w.guardLineStart(lines.At(i).Start)
+				w.markBareURLs(lines.At(i))
+				w.markTableDelimiter(lines.At(i))
 			}
 		}
 	}
@@ -173,6 +180,81 @@ func (w *mdWalker) text(t *ast.Text) {
 		return
 	}
 	w.mark(seg.Start, seg.Stop, Prose, "text")
+}
+
+// markBareURLs keeps runtime what a GFM renderer would turn into a link:
+// http://, https://, ftp:// and www. URLs written as plain text. A carrier
+// inside one changes the link, not prose. It errs long: the URL runs to the
+// next space or '<', and only trailing punctuation is given back.
+func (w *mdWalker) markBareURLs(seg text.Segment) {
+	if seg.Start < 0 || seg.Stop > len(w.src) || seg.Start >= seg.Stop {
+		return
+	}
+	line := w.src[seg.Start:seg.Stop]
+	for i := 0; i < len(line); {
+		j := urlStart(line[i:])
+		if j < 0 {
+			return
+		}
+		start := i + j
+		end := start
+		for end < len(line) {
+			r, size := utf8.DecodeRune(line[end:])
+			if r == '<' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || (unicode.IsSpace(r) && !carrierRune(r)) {
+				break
+			}
+			end += size
+		}
+		for end > start && bytes.IndexByte([]byte("?!.,:*_~'\")"), line[end-1]) >= 0 {
+			end--
+		}
+		if end > start {
+			w.mark(seg.Start+start, seg.Start+end, Runtime, "bare url")
+		}
+		i = max(end, start+1)
+	}
+}
+
+// markTableDelimiter keeps runtime a line that is (or, once its carriers
+// are gone, would be) a GFM table delimiter row such as "|---|:--:|":
+// removing a carrier from it would turn a paragraph into a table.
+func (w *mdWalker) markTableDelimiter(seg text.Segment) {
+	if seg.Start < 0 || seg.Stop > len(w.src) || seg.Start >= seg.Stop {
+		return
+	}
+	line := w.src[seg.Start:seg.Stop]
+	dash := false
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRune(line[i:])
+		switch {
+		case r == '-':
+			dash = true
+		case r == '|' || r == ':' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || carrierRune(r) || asSpace(r):
+		default:
+			return
+		}
+		i += size
+	}
+	if dash {
+		w.mark(seg.Start, seg.Stop, Runtime, "table delimiter")
+	}
+}
+
+// urlStart finds the next scheme or "www." that starts a bare URL at a word
+// boundary.
+func urlStart(b []byte) int {
+	for i := 0; i < len(b); i++ {
+		if i > 0 && isWordByte(b[i-1]) {
+			continue
+		}
+		rest := b[i:]
+		for _, p := range [...]string{"https://", "http://", "ftp://", "www."} {
+			if len(rest) > len(p) && strings.EqualFold(string(rest[:len(p)]), p) {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // inLines reports whether seg lies inside one content line of the current
