@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -56,8 +55,6 @@ func short(h string) string {
 	return h
 }
 
-var interpreter = regexp.MustCompile(`^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|sh|bash|dash|zsh|ksh|fish|ruby|perl|php|pwsh|powershell|lua|Rscript|osascript|env)(\.exe)?$`)
-
 // Bind resolves what a definition runs. vars must hold the variables its
 // command uses (provider_dir, prosewash, ...); root is the project root;
 // version is prosewash's own version, which shipped providers share.
@@ -73,7 +70,7 @@ func Bind(def *Definition, vars map[string]string, root, version string) Binding
 	if err != nil {
 		return Binding{Kind: Unbound, Why: fmt.Sprintf("program %q not found", argv[0])}
 	}
-	if interpreter.MatchString(filepath.Base(prog)) {
+	if isInterpreter(prog) {
 		for _, a := range argv[1:] {
 			if strings.HasPrefix(a, "-") {
 				continue

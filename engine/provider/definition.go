@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"io/fs"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -94,12 +93,6 @@ func (e *DefinitionError) Error() string {
 	return fmt.Sprintf("%s: %s: %s", e.File, e.Field, e.Msg)
 }
 
-var (
-	idPart = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
-	varRef = regexp.MustCompile(`\$\{([a-z_]+)\}`)
-	urlRef = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
-)
-
 // knownVars are the variables an argv element may reference.
 func knownVars() []string {
 	return []string{
@@ -133,12 +126,12 @@ func ParseDefinition(file string, data []byte, shipped bool) (*Definition, error
 		return nil, bad("schema", "must be %q, got %q", DefinitionSchema, d.Schema)
 	}
 	if shipped {
-		if !idPart.MatchString(d.ID) {
+		if !validID(d.ID) {
 			return nil, bad("id", "invalid id %q", d.ID)
 		}
 	} else {
 		name, ok := strings.CutPrefix(d.ID, "custom/")
-		if !ok || !idPart.MatchString(name) {
+		if !ok || !validID(name) {
 			return nil, bad("id", "a project provider id must be custom/<name> (lowercase letters, digits, . _ -), got %q", d.ID)
 		}
 	}
@@ -182,7 +175,7 @@ func ParseDefinition(file string, data []byte, shipped bool) (*Definition, error
 	}
 	for name, op := range d.Operations {
 		field := "operations." + name
-		if !idPart.MatchString(name) {
+		if !validID(name) {
 			return nil, bad(field, "invalid operation name")
 		}
 		op.Name = name
@@ -231,12 +224,12 @@ func checkArgv(argv []string, field string, bad func(string, string, ...any) err
 		if a == "--allow-remote" || strings.HasPrefix(a, "--allow-remote=") {
 			return bad(field, "element %d: --allow-remote is refused: providers are local only", i)
 		}
-		for _, m := range varRef.FindAllStringSubmatch(a, -1) {
-			if !slices.Contains(knownVars(), m[1]) {
-				return bad(field, "element %d uses unknown variable ${%s} (known: %s)", i, m[1], strings.Join(knownVars(), ", "))
+		for _, v := range varNames(a) {
+			if !slices.Contains(knownVars(), v) {
+				return bad(field, "element %d uses unknown variable ${%s} (known: %s)", i, v, strings.Join(knownVars(), ", "))
 			}
 		}
-		for _, u := range urlRef.FindAllString(a, -1) {
+		for _, u := range urls(a) {
 			if err := CheckLoopbackURL(u); err != nil {
 				return bad(field, "element %d: %v", i, err)
 			}

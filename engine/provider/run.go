@@ -69,8 +69,7 @@ func Expand(argv []string, vars map[string]string) ([]string, error) {
 	out := make([]string, len(argv))
 	for i, a := range argv {
 		var err error
-		out[i] = varRef.ReplaceAllStringFunc(a, func(m string) string {
-			name := m[2 : len(m)-1]
+		out[i] = replaceVars(a, func(name string) string {
 			v, ok := vars[name]
 			if !ok && err == nil {
 				err = fmt.Errorf("argv element %d needs ${%s}, which is not set", i, name)

@@ -89,13 +89,12 @@ func firstLine(s string) string {
 		s = s[:i]
 	}
 	// go-toml names Go struct types; users wrote TOML.
-	if m := typeErr.FindStringSubmatch(s); m != nil {
+	// Compiled here, on the error path only: nothing at process start.
+	if m := regexp.MustCompile(`cannot decode TOML (\w+) into .* of type (\S+)$`).FindStringSubmatch(s); m != nil {
 		return fmt.Sprintf("expected %s, found %s", tomlType(m[2]), m[1])
 	}
 	return s
 }
-
-var typeErr = regexp.MustCompile(`cannot decode TOML (\w+) into .* of type (\S+)$`)
 
 func tomlType(goType string) string {
 	switch {

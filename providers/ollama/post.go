@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -26,17 +27,25 @@ const (
 	ratioFloorRunes = 80
 )
 
-var (
-	// wrapperLine is a line a chat model puts before its answer.
-	wrapperLine = regexp.MustCompile(`(?i)^(?:(?:sure|okay|ok|certainly|of course)[,.!]?[ \t]*)?` +
-		`(?:(?:here(?:'s|’s| is| are)|below is)\b[^\n]{0,80}|(?:the )?(?:rewritten|paraphrased|revised|reworded)(?: text| version| passage)?):$`)
-	// wrapperPrefix is the same preface on the answer's own line.
-	wrapperPrefix = regexp.MustCompile(`(?i)^(?:(?:sure|okay|ok|certainly)[,.!]?[ \t]*)?here(?:'s|’s| is) (?:the|a|your) ` +
-		`(?:rewritten|paraphrased|revised|reworded)(?: text| version| passage)?:[ \t]+`)
-	urlToken    = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s<>"'` + "`" + `]+`)
-	codeToken   = regexp.MustCompile("`[^`\n]+`")
-	numberToken = regexp.MustCompile(`\d+(?:[.,:/-]\d+)*`)
-)
+// patterns are compiled on first use, not at process start: every prosewash
+// process, hooks included, would otherwise pay for them.
+type postPatterns struct {
+	wrapperLine, wrapperPrefix, urlToken, codeToken, numberToken *regexp.Regexp
+}
+
+var patterns = sync.OnceValue(func() *postPatterns {
+	return &postPatterns{
+		// wrapperLine is a line a chat model puts before its answer.
+		wrapperLine: regexp.MustCompile(`(?i)^(?:(?:sure|okay|ok|certainly|of course)[,.!]?[ \t]*)?` +
+			`(?:(?:here(?:'s|’s| is| are)|below is)\b[^\n]{0,80}|(?:the )?(?:rewritten|paraphrased|revised|reworded)(?: text| version| passage)?):$`),
+		// wrapperPrefix is the same preface on the answer's own line.
+		wrapperPrefix: regexp.MustCompile(`(?i)^(?:(?:sure|okay|ok|certainly)[,.!]?[ \t]*)?here(?:'s|’s| is) (?:the|a|your) ` +
+			`(?:rewritten|paraphrased|revised|reworded)(?: text| version| passage)?:[ \t]+`),
+		urlToken:    regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s<>"'` + "`" + `]+`),
+		codeToken:   regexp.MustCompile("`[^`\n]+`"),
+		numberToken: regexp.MustCompile(`\d+(?:[.,:/-]\d+)*`),
+	}
+})
 
 // quotePairs are the quotes a model may wrap its answer in.
 var quotePairs = [][2]string{{`"`, `"`}, {"'", "'"}, {"“", "”"}, {"‘", "’"}, {"«", "»"}}
@@ -166,9 +175,9 @@ func unwrap(core, answer string) string {
 	}
 	s = strings.TrimSpace(s)
 	firstIn, _, _ := strings.Cut(core, "\n")
-	if first, rest, ok := strings.Cut(s, "\n"); ok && wrapperLine.MatchString(strings.TrimSpace(first)) && !wrapperLine.MatchString(strings.TrimSpace(firstIn)) {
+	if first, rest, ok := strings.Cut(s, "\n"); ok && patterns().wrapperLine.MatchString(strings.TrimSpace(first)) && !patterns().wrapperLine.MatchString(strings.TrimSpace(firstIn)) {
 		s = strings.TrimSpace(rest)
-	} else if loc := wrapperPrefix.FindStringIndex(s); loc != nil && !wrapperPrefix.MatchString(firstIn) {
+	} else if loc := patterns().wrapperPrefix.FindStringIndex(s); loc != nil && !patterns().wrapperPrefix.MatchString(firstIn) {
 		s = strings.TrimSpace(s[loc[1]:])
 	}
 	for _, fence := range []string{"```", "~~~"} {
@@ -257,19 +266,19 @@ func numbers(s string) map[string]bool {
 	if !strings.ContainsAny(s, "0123456789") {
 		return nil
 	}
-	return tokenSet(numberToken, s, "")
+	return tokenSet(patterns().numberToken, s, "")
 }
 
 func urls(s string) map[string]bool {
 	if !strings.Contains(s, "://") {
 		return nil
 	}
-	return tokenSet(urlToken, s, ".,;:!?)]}*_")
+	return tokenSet(patterns().urlToken, s, ".,;:!?)]}*_")
 }
 
 func codeSpans(s string) map[string]bool {
 	if !strings.Contains(s, "`") {
 		return nil
 	}
-	return tokenSet(codeToken, s, "")
+	return tokenSet(patterns().codeToken, s, "")
 }
