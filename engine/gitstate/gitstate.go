@@ -10,23 +10,29 @@ import (
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+	"github.com/prosewash/prosewash/engine/gitconfig"
 )
 
-// Repo is a repository opened once for the life of the process (go-git v5
-// leaks a descriptor per open of a linked worktree). It only ever reads.
-// The zero value, and the value Open returns outside a repository, says
-// "not in a repository": then HEAD is unknown and the guard checks nothing.
+// Repo is a repository opened once for the life of the process. It only
+// ever reads. The zero value, and the value Open returns outside a
+// repository, says "not in a repository": then HEAD is unknown and the
+// guard checks nothing.
+//
+// It uses go-git's storage layer (references, packed-refs, the common dir
+// of linked worktrees), not go-git's Repository type: the root package
+// links transports, SSH and OpenPGP whose package initialisers every
+// prosewash process, each hook included, would pay for at start-up.
 type Repo struct {
-	repo      *git.Repository // nil outside a repository or in fallback mode
-	gitDir    string          // per-worktree git dir: HEAD and in-progress markers
-	commonDir string          // shared git dir: refs, packed-refs, objects
-	workTree  string          // "" for a bare repository
-	// fallback is why go-git could not open the repository (an extension it
+	refs      storer.ReferenceStorer // nil outside a repository or in fallback mode
+	gitDir    string                 // per-worktree git dir: HEAD and in-progress markers
+	commonDir string                 // shared git dir: refs, packed-refs, objects
+	workTree  string                 // "" for a bare repository
+	// fallback is why go-git's storage could not be used (an extension it
 	// does not know, such as partialClone or worktreeConfig with format 1);
 	// HEAD is then read from the ref files directly.
 	fallback error
@@ -36,8 +42,10 @@ type Repo struct {
 // GIT_WORK_TREE and GIT_COMMON_DIR from getenv are honoured (go-git ignores
 // them; a relative value is taken relative to dir, which should be the
 // process's working directory), otherwise the parents of dir are searched
-// for .git, and linked worktrees resolve through their commondir. Outside a
-// repository it returns a Repo whose InRepo is false and a nil error.
+// for .git (a directory, or a "gitdir:" file for linked worktrees and
+// submodules), and linked worktrees resolve through their commondir.
+// Outside a repository it returns a Repo whose InRepo is false and a nil
+// error.
 func Open(dir string, getenv func(string) string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -46,38 +54,77 @@ func Open(dir string, getenv func(string) string) (*Repo, error) {
 	if gd := getenv("GIT_DIR"); gd != "" {
 		return openGitDir(abs, gd, getenv)
 	}
-	repo, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
+	top, gitDir, err := findDotGit(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open repository: %w", err)
+	}
+	if gitDir == "" {
+		if bare := bareGitDir(abs); bare != "" {
+			r := &Repo{gitDir: bare}
+			r.commonDir = commonDirOf(bare, getenv)
+			r.open()
+			return r, nil
+		}
 		return &Repo{}, nil
 	}
-	if err != nil {
-		top, gitDir, ferr := findDotGit(abs)
-		if ferr != nil || gitDir == "" {
-			return nil, fmt.Errorf("open repository: %w", err)
-		}
-		r := &Repo{gitDir: gitDir, workTree: top, fallback: err}
-		r.commonDir = commonDirOf(gitDir, getenv)
-		return r, nil
+	if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("open repository: %s is not a git directory", gitDir)
 	}
-	r := &Repo{repo: repo}
-	wt, werr := repo.Worktree()
-	switch {
-	case werr == nil:
-		r.workTree = wt.Filesystem.Root()
-		if r.gitDir, err = gitDirOf(r.workTree); err != nil {
-			return nil, fmt.Errorf("open repository: %w", err)
-		}
-	case errors.Is(werr, git.ErrIsBareRepository):
-		// A bare repository has no worktree to clean; keep its dir for HEAD.
-		_, r.gitDir, _ = findDotGit(abs)
-		if r.gitDir == "" {
-			r.gitDir = abs
-		}
-	default:
-		return nil, fmt.Errorf("open repository: %w", werr)
-	}
-	r.commonDir = commonDirOf(r.gitDir, getenv)
+	r := &Repo{gitDir: gitDir, workTree: top}
+	r.commonDir = commonDirOf(gitDir, getenv)
+	r.open()
 	return r, nil
+}
+
+// bareGitDir recognises dir (or a parent) as a bare repository.
+func bareGitDir(dir string) string {
+	for d := dir; ; {
+		if isGitDir(d) {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+func isGitDir(d string) bool {
+	for _, n := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(d, n)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// open builds go-git's storage over the git dir (and its common dir).
+// A repository format go-git does not know falls back to plain files.
+func (r *Repo) open() {
+	if err := checkFormat(r.commonDir); err != nil {
+		r.fallback = err
+		return
+	}
+	var fs billy.Filesystem = osfs.New(r.gitDir)
+	if r.commonDir != r.gitDir {
+		fs = dotgit.NewRepositoryFilesystem(osfs.New(r.gitDir), osfs.New(r.commonDir))
+	}
+	r.refs = filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
+}
+
+// checkFormat refuses, for go-git's storage, a repository whose refs are
+// not loose files and packed-refs (extensions.refStorage = reftable).
+func checkFormat(commonDir string) error {
+	if v := configValue(filepath.Join(commonDir, "config"), "extensions", "refstorage"); v != "" && !strings.EqualFold(v, "files") {
+		return fmt.Errorf("refs are stored as %s, which go-git cannot read", v)
+	}
+	return nil
+}
+
+func configValue(file, section, key string) string {
+	v, _ := gitconfig.Last(file, section, key)
+	return v
 }
 
 // openGitDir builds the repository from an explicit GIT_DIR, as git does
@@ -93,18 +140,13 @@ func openGitDir(dir, gd string, getenv func(string) string) (*Repo, error) {
 	}
 	r := &Repo{gitDir: gd}
 	r.commonDir = commonDirOf(gd, getenv)
-	var fs billy.Filesystem = osfs.New(gd)
-	if r.commonDir != gd {
-		fs = dotgit.NewRepositoryFilesystem(osfs.New(gd), osfs.New(r.commonDir))
-	}
-	st := filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
 	wt := getenv("GIT_WORK_TREE")
 	if wt != "" && !filepath.IsAbs(wt) {
 		wt = filepath.Join(dir, wt)
 	}
 	if wt == "" {
-		if cfg, err := st.Config(); err == nil && cfg.Core.Worktree != "" {
-			wt = cfg.Core.Worktree
+		if v := configValue(filepath.Join(r.commonDir, "config"), "core", "worktree"); v != "" {
+			wt = v
 			if !filepath.IsAbs(wt) {
 				wt = filepath.Join(gd, wt)
 			}
@@ -114,15 +156,7 @@ func openGitDir(dir, gd string, getenv func(string) string) (*Repo, error) {
 		wt = dir
 	}
 	r.workTree = filepath.Clean(wt)
-	repo, err := git.Open(st, osfs.New(r.workTree))
-	if errors.Is(err, git.ErrRepositoryNotExists) {
-		return nil, fmt.Errorf("open repository: GIT_DIR=%s: %w", gd, err)
-	}
-	if err != nil {
-		r.fallback = err
-		return r, nil
-	}
-	r.repo = repo
+	r.open()
 	return r, nil
 }
 
@@ -242,10 +276,10 @@ func (r *Repo) Head() (Head, error) {
 	if !r.InRepo() {
 		return Head{}, ErrNoRepository
 	}
-	if r.repo == nil {
+	if r.refs == nil {
 		return r.headFromFiles()
 	}
-	ref, err := r.repo.Reference(plumbing.HEAD, false)
+	ref, err := r.refs.Reference(plumbing.HEAD)
 	if err != nil {
 		return Head{}, fmt.Errorf("read HEAD: %w", err)
 	}
@@ -253,7 +287,7 @@ func (r *Repo) Head() (Head, error) {
 		return Head{Hash: ref.Hash().String(), Detached: true}, nil
 	}
 	target := ref.Target()
-	res, err := r.repo.Reference(target, true)
+	res, err := storer.ResolveReference(r.refs, target)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return Head{Ref: target.String(), Unborn: true}, nil
 	}

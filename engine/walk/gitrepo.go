@@ -1,14 +1,13 @@
 package walk
 
 import (
-	"bytes"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 
-	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
+	"github.com/prosewash/prosewash/engine/gitconfig"
 )
 
 // maxIncludeDepth bounds include.path chains in git config files (git's own
@@ -224,32 +223,20 @@ func configValue(file, home string, depth int) (string, bool) {
 	if err != nil || depth > maxIncludeDepth {
 		return "", false
 	}
-	cfg := gitconfig.New()
-	if err := gitconfig.NewDecoder(bytes.NewReader(data)).Decode(cfg); err != nil {
+	entries, err := gitconfig.Parse(data)
+	if err != nil {
 		// git refuses a malformed config; we cannot tell which rules it
 		// would apply, so this file contributes none.
 		return "", false
 	}
 	val, set := "", false
-	for _, s := range cfg.Sections {
-		if !s.IsName("core") {
-			continue
-		}
-		for _, o := range s.Options {
-			if o.IsKey("excludesfile") {
-				val, set = o.Value, true
-			}
-		}
-	}
-	for _, s := range cfg.Sections {
-		if !s.IsName("include") {
-			continue
-		}
-		for _, o := range s.Options {
-			if !o.IsKey("path") || o.Value == "" {
-				continue
-			}
-			inc := resolveFrom(filepath.Dir(file), expandHome(o.Value, home))
+	for _, e := range entries {
+		switch {
+		case e.Section == "core" && e.Subsection == "" && e.Key == "excludesfile":
+			val, set = e.Value, true
+		case e.Section == "include" && e.Subsection == "" && e.Key == "path" && e.Value != "":
+			// git reads an include in place: later keys still win.
+			inc := resolveFrom(filepath.Dir(file), expandHome(e.Value, home))
 			if v, ok := configValue(inc, home, depth+1); ok {
 				val, set = v, true
 			}
