@@ -38,6 +38,9 @@ type Subject struct {
 	// Commands are the validation commands an unattended run executes; a
 	// project edit that changes them must lapse the approval too.
 	Commands validate.Commands
+	// Profile is the carrier profile (standard or strict): switching it
+	// changes what an unattended run removes.
+	Profile string
 }
 
 // Fingerprint renders the subject as lines a human can read and hashes
@@ -59,6 +62,7 @@ func Fingerprint(s Subject) (lines []string, sum string) {
 			st.Index+1, st.Role, st.Op.Capability, st.Scope, st.Def.ID, st.Def.Version, st.Op.Name, b))
 	}
 	lines = append(lines,
+		fmt.Sprintf("profile %s", orDefault(s.Profile, "standard")),
 		fmt.Sprintf("max_rewrite_stages %d", s.MaxRewriteStages),
 		fmt.Sprintf("validation %s", validate.Max(s.Validation, s.Pipeline.Demand)))
 	for _, c := range []struct {
@@ -75,6 +79,13 @@ func Fingerprint(s Subject) (lines []string, sum string) {
 	}
 	h := sha256.Sum256([]byte(strings.Join(lines, "\n")))
 	return lines, hex.EncodeToString(h[:])
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // Unbound lists the providers of a subject that cannot be bound: such a

@@ -58,6 +58,7 @@ func TestFingerprintLapsesOnEveryChange(t *testing.T) {
 		},
 		"stage region scope": func(s *Subject) { s.Pipeline.Stages[0].Scope = "runtime" },
 		"test command":       func(s *Subject) { s.Commands.Test = []string{"sh", "other.sh"} },
+		"carrier profile":    func(s *Subject) { s.Profile = "strict" },
 	}
 	for name, change := range changes {
 		r2, _ := resolveSafe(t)

@@ -277,6 +277,25 @@ func (r *Record) Forget(paths []string, now time.Time) error {
 	return r.append(entries)
 }
 
+// Sessions names every session record in the state dir. A name opens the
+// same record again with Open (hashed names are themselves plain ids).
+func Sessions(stateDir string) ([]string, error) {
+	des, err := os.ReadDir(sessionsDir(stateDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	var out []string
+	for _, de := range des {
+		if name := de.Name(); strings.HasSuffix(name, ".log") && de.Type().IsRegular() {
+			out = append(out, strings.TrimSuffix(name, ".log"))
+		}
+	}
+	return out, nil
+}
+
 // Latest names the session recorded most recently for this state directory.
 func Latest(stateDir string) (string, bool, error) {
 	dir := sessionsDir(stateDir)

@@ -303,7 +303,7 @@ func PostCheckout(ctx context.Context, o Options, oldRef, newRef, flag string) (
 	if len(changed) == 0 {
 		return res, nil
 	}
-	sessions, err := listSessions(stateDir)
+	sessions, err := scope.Sessions(stateDir)
 	if err != nil {
 		return res, err
 	}
@@ -338,24 +338,4 @@ func PostCheckout(ctx context.Context, o Options, oldRef, newRef, flag string) (
 		res.Marked += len(hit)
 	}
 	return res, errors.Join(errs...)
-}
-
-// listSessions names every session record in the state dir. A record's
-// file name, without ".log", opens the same record again (hashed names
-// are themselves plain ids).
-func listSessions(stateDir string) ([]string, error) {
-	des, err := os.ReadDir(filepath.Join(stateDir, "sessions"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	var out []string
-	for _, de := range des {
-		if name := de.Name(); strings.HasSuffix(name, ".log") && de.Type().IsRegular() {
-			out = append(out, strings.TrimSuffix(name, ".log"))
-		}
-	}
-	return out, nil
 }

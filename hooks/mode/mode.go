@@ -60,6 +60,7 @@ func Subject(p *project.Project, self, version string) (approval.Subject, error)
 		MaxRewriteStages: cfg.Clean.MaxRewriteStages,
 		Validation:       cfg.Clean.Validation,
 		Commands:         cfg.Commands,
+		Profile:          string(cfg.Clean.Profile),
 	}, nil
 }
 
