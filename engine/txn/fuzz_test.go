@@ -36,7 +36,7 @@ func FuzzJournalVerify(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if err := j.verify(jp, realRoot); err != nil {
+		if err := j.verify(jp, realRoot, nil); err != nil {
 			return
 		}
 		for _, e := range j.Entries {

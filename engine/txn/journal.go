@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,6 +60,7 @@ type journal struct {
 	RunID   string    `json:"run_id"`
 	PID     int       `json:"pid"`
 	Root    string    `json:"root"`
+	Roots   []string  `json:"roots,omitempty"` // Options.Roots, resolved
 	State   State     `json:"state"`
 	Test    bool      `json:"test,omitempty"`
 	Started time.Time `json:"started"`
@@ -146,8 +148,10 @@ func validRunID(id string) bool {
 // trusted one, a path outside the root (lexically or through a symlink),
 // inside .git, or listed twice, a backup outside this run's backup dir, or
 // hashes that do not fit the operation. trustedRoot, when not empty, is the
-// caller's realpath'd project root.
-func (j *journal) verify(file, trustedRoot string) error {
+// caller's realpath'd project root, and trustedExtra the further roots it
+// trusts: a journal naming an extra root the caller does not trust is
+// refused.
+func (j *journal) verify(file, trustedRoot string, trustedExtra []string) error {
 	bad := func(format string, a ...any) error {
 		return &PoisonedError{Journal: file, Reason: fmt.Sprintf(format, a...)}
 	}
@@ -170,16 +174,31 @@ func (j *journal) verify(file, trustedRoot string) error {
 	if err != nil {
 		return bad("root %q cannot be resolved: %v", j.Root, err)
 	}
+	roots, realRoots := []string{j.Root}, []string{realRoot}
+	for _, r := range j.Roots {
+		if !filepath.IsAbs(r) || filepath.Clean(r) != r || r == filepath.Dir(r) {
+			return bad("root %q is not a clean absolute path below the filesystem root", r)
+		}
+		if trustedRoot != "" && !slices.Contains(trustedExtra, r) {
+			return bad("root %q is not trusted by this caller", r)
+		}
+		rr, err := filepath.EvalSymlinks(r)
+		if err != nil {
+			return bad("root %q cannot be resolved: %v", r, err)
+		}
+		roots, realRoots = append(roots, r), append(realRoots, rr)
+	}
 	seen := map[string]bool{}
 	wantPrefix := txnDir + "/" + j.RunID + "/"
 	for i, e := range j.Entries {
-		if !filepath.IsAbs(e.Path) || filepath.Clean(e.Path) != e.Path || !fsx.Inside(j.Root, e.Path) || e.Path == j.Root {
+		k := slices.IndexFunc(roots, func(r string) bool { return e.Path != r && fsx.Inside(r, e.Path) })
+		if !filepath.IsAbs(e.Path) || filepath.Clean(e.Path) != e.Path || k < 0 {
 			return bad("entry %d: path %q is outside the recorded root", i, e.Path)
 		}
-		if inGitDir(e.Path, j.Root) {
+		if inGitDir(e.Path, roots[k]) {
 			return bad("entry %d: path %q is inside .git", i, e.Path)
 		}
-		if rp := fsx.ResolveExisting(filepath.Dir(e.Path)); !fsx.Inside(realRoot, rp) {
+		if rp := fsx.ResolveExisting(filepath.Dir(e.Path)); !fsx.Inside(realRoots[k], rp) {
 			return bad("entry %d: path %q resolves outside the root", i, e.Path)
 		}
 		if seen[e.Path] {

@@ -278,7 +278,7 @@ func Pending(stateDir string) ([]PendingRun, error) {
 		p := PendingRun{RunID: id, Live: held && holder.RunID == id}
 		j, err := loadJournal(filepath.Join(dir, d.Name()))
 		if err == nil {
-			err = j.verify(filepath.Join(dir, d.Name()), "")
+			err = j.verify(filepath.Join(dir, d.Name()), "", nil)
 		}
 		if err != nil {
 			p.Err = err
@@ -301,6 +301,9 @@ type RecoverOptions struct {
 	// root is refused. Empty accepts the journal's own (still checked)
 	// root.
 	Root string
+	// Roots are the further roots (Options.Roots) the caller trusts; with
+	// Root set, a journal naming any other extra root is refused.
+	Roots []string
 	// LockWait as in Options.
 	LockWait time.Duration
 	// Getenv arms failpoints during recovery (rolling-back,
@@ -358,6 +361,12 @@ func Recover(stateDir string, opts RecoverOptions) (RecoverReport, error) {
 		}
 		trusted = r
 	}
+	var trustedExtra []string
+	for _, r := range opts.Roots {
+		if rr, err := filepath.EvalSymlinks(r); err == nil {
+			trustedExtra = append(trustedExtra, rr)
+		}
+	}
 	wait := opts.LockWait
 	if wait == 0 {
 		wait = DefaultLockWait
@@ -378,7 +387,7 @@ func Recover(stateDir string, opts RecoverOptions) (RecoverReport, error) {
 		if !ok || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
 			continue
 		}
-		rr := recoverOne(stateDir, filepath.Join(dir, d.Name()), id, trusted, opts.Getenv)
+		rr := recoverOne(stateDir, filepath.Join(dir, d.Name()), id, trusted, trustedExtra, opts.Getenv)
 		if rr.Outcome == OutcomeUnresolved || rr.Outcome == OutcomeRefused {
 			rep.Unresolved = true
 		}
@@ -390,11 +399,11 @@ func Recover(stateDir string, opts RecoverOptions) (RecoverReport, error) {
 	return rep, nil
 }
 
-func recoverOne(stateDir, path, id, trusted string, getenv func(string) string) RunReport {
+func recoverOne(stateDir, path, id, trusted string, trustedExtra []string, getenv func(string) string) RunReport {
 	rr := RunReport{RunID: id}
 	j, err := loadJournal(path)
 	if err == nil {
-		err = j.verify(path, trusted)
+		err = j.verify(path, trusted, trustedExtra)
 	}
 	if err != nil {
 		rr.Outcome, rr.Err = OutcomeRefused, err

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -50,8 +51,16 @@ const DefaultMaxFileSize = 16 << 20
 
 // Options configure a run.
 type Options struct {
-	// Root is the project root; every path must resolve inside it.
+	// Root is the project root; every path must resolve inside it or
+	// inside one of Roots.
 	Root string
+	// Roots are further directories a run may write in, for files that
+	// belong to the project but live outside it (the memory lane's
+	// ~/.claude/projects/<slug>/memory). Each must exist; the state dir
+	// must lie outside every one of them. They are journalled, and
+	// Recover acts on such a journal only when its caller trusts them
+	// too (RecoverOptions.Roots).
+	Roots []string
 	// StateDir is the private per-repository directory (state.Dir).
 	StateDir string
 	// Guard runs at Begin (before any write), immediately before each
@@ -143,6 +152,7 @@ const (
 type Tx struct {
 	opts     Options
 	root     string
+	roots    []string // resolved Options.Roots
 	stateDir string
 	runID    string
 	lock     *lock
@@ -175,6 +185,10 @@ func Begin(opts Options) (*Tx, error) {
 	if fsx.Inside(root, fsx.ResolveExisting(opts.StateDir)) {
 		return nil, fmt.Errorf("begin: %s: %w", opts.StateDir, state.ErrInsideRepo)
 	}
+	roots, err := extraRoots(opts.Roots, opts.StateDir)
+	if err != nil {
+		return nil, err
+	}
 	if err := state.MkdirPrivate(filepath.Join(opts.StateDir, txnDir)); err != nil {
 		return nil, fmt.Errorf("begin: %w", err)
 	}
@@ -193,7 +207,7 @@ func Begin(opts Options) (*Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tx{opts: opts, root: root, stateDir: opts.StateDir, runID: runID, lock: lk}
+	t := &Tx{opts: opts, root: root, roots: roots, stateDir: opts.StateDir, runID: runID, lock: lk}
 	t.result.RunID = runID
 	if t.opts.MaxFileSize == 0 {
 		t.opts.MaxFileSize = DefaultMaxFileSize
@@ -319,7 +333,7 @@ func (t *Tx) Prepare(ops []Op) error {
 		return fmt.Errorf("prepare: %w", err)
 	}
 	now := time.Now().UTC()
-	t.j = &journal{Version: journalVersion, RunID: t.runID, PID: os.Getpid(), Root: t.root,
+	t.j = &journal{Version: journalVersion, RunID: t.runID, PID: os.Getpid(), Root: t.root, Roots: t.roots,
 		State: StatePrepared, Test: t.opts.Test, Started: now, Entries: entries}
 	t.data, t.idx = data, idx
 	if err := t.j.save(t.stateDir); err != nil {
@@ -730,13 +744,49 @@ func (t *Tx) resolve(p string) (string, error) {
 		return "", err
 	}
 	real := filepath.Join(rdir, base)
-	if real == t.root || !fsx.Inside(t.root, real) {
+	root := containing(real, append([]string{t.root}, t.roots...))
+	if root == "" {
 		return "", fmt.Errorf("%s: %w", p, ErrOutsideRoot)
 	}
-	if inGitDir(real, t.root) {
+	if inGitDir(real, root) {
 		return "", fmt.Errorf("%s: %w", p, ErrGitDir)
 	}
 	return real, nil
+}
+
+// extraRoots resolves Options.Roots: absolute, existing directories, none
+// holding the state dir (a run must never be able to write its own journal).
+func extraRoots(in []string, stateDir string) ([]string, error) {
+	var out []string
+	for _, r := range in {
+		if !filepath.IsAbs(r) {
+			return nil, fmt.Errorf("begin: root %q must be an absolute path", r)
+		}
+		real, err := filepath.EvalSymlinks(r)
+		if err != nil {
+			return nil, fmt.Errorf("begin: root: %w", err)
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("begin: root %s is not a directory", r)
+		}
+		if fsx.Inside(real, fsx.ResolveExisting(stateDir)) {
+			return nil, fmt.Errorf("begin: %s: state dir inside the root %s", stateDir, r)
+		}
+		if !slices.Contains(out, real) {
+			out = append(out, real)
+		}
+	}
+	return out, nil
+}
+
+// containing returns the first root that holds p (strictly below it), or "".
+func containing(p string, roots []string) string {
+	for _, r := range roots {
+		if p != r && fsx.Inside(r, p) {
+			return r
+		}
+	}
+	return ""
 }
 
 func (t *Tx) guard(stage string) error {
