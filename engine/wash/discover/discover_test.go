@@ -347,3 +347,21 @@ func TestBadOptions(t *testing.T) {
 		t.Error("relative home accepted")
 	}
 }
+
+func TestConfigDirsAndMemoryDir(t *testing.T) {
+	env := map[string]string{"CLAUDE_CONFIG_DIR": "/cfg/claude", "CODEX_HOME": "/cfg/codex"}
+	getenv := func(k string) string { return env[k] }
+	got := ConfigDirs(Options{Home: "/home/u", Getenv: getenv})
+	want := []string{"/cfg/claude", "/cfg/codex", "/home/u/.gemini"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("ConfigDirs = %v, want %v", got, want)
+	}
+	got = ConfigDirs(Options{Home: "/home/u"})
+	want = []string{"/home/u/.claude", "/home/u/.codex", "/home/u/.gemini"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("ConfigDirs = %v, want %v", got, want)
+	}
+	if m := MemoryDir(Options{Home: "/home/u", ProjectRoot: "/work/my.proj"}); m != "/home/u/.claude/projects/-work-my-proj/memory" {
+		t.Fatalf("MemoryDir = %s", m)
+	}
+}

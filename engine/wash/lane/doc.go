@@ -1,0 +1,27 @@
+// Package lane runs the memory wash for one project: gauge, Quick pass, semantic plan apply, recovery bins, restore, stats and the engine side of the Claude Code hooks, all through the fidelity gate and engine/txn.
+//
+// # Runs
+//
+// Every run that writes goes the same way: the gate checks the whole change set (any
+// unapproved drop blocks the run before the first write and names the tokens); pinned files
+// and files whose front matter cannot be verified are refused; then one all-or-nothing
+// engine/txn transaction spans the project root and the platform config directories the
+// files live in (the Claude memory directory is outside the project). Inside the
+// transaction's lock the originals are banked in a recovery bin (written, fsynced and read
+// back) before the first file is swapped; a swap is a compare-and-swap on the hash the plan
+// was made from, so a file changed since it was read aborts the run and every file is put
+// back. After the commit the bins are swept: that is the only place a cut is ever destroyed.
+//
+// # State
+//
+// The band, the crossing that the Stop hook acts on, a footprint history, the last receipt
+// and the files of the last gauge live in <state dir>/wash/state.json (0600). It is a cache:
+// it is replaced atomically but not fsynced, and losing it only means the next session starts
+// un-armed.
+//
+// # Hooks
+//
+// [SessionStart] measures and records the band; [Stop] rechecks by stat alone and blocks
+// once per crossing; [BeforeWrite] and [AfterWrite] are the write guard. They never print;
+// the hook adapter renders what they return.
+package lane

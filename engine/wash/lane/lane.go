@@ -1,0 +1,259 @@
+package lane
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/prosewash/prosewash/engine/config"
+	"github.com/prosewash/prosewash/engine/fsx"
+	"github.com/prosewash/prosewash/engine/project"
+	"github.com/prosewash/prosewash/engine/wash"
+	"github.com/prosewash/prosewash/engine/wash/discover"
+	"github.com/prosewash/prosewash/engine/wash/gauge"
+	"github.com/prosewash/prosewash/engine/wash/quick"
+)
+
+// MaxReadBytes bounds what the lane reads of one memory file. A larger file is reported as
+// unreadable (too large) and never touched: no platform loads that much every session.
+const MaxReadBytes = 4 << 20
+
+// Options inject what the lane would otherwise take from the process.
+type Options struct {
+	// Home is the user's home (default os.UserHomeDir).
+	Home string
+	// Getenv reads CLAUDE_CONFIG_DIR, CODEX_HOME and PROSEWASH_FAILPOINT (default os.Getenv).
+	Getenv func(string) string
+	// Now is the clock for bins, history and receipts (default time.Now).
+	Now func() time.Time
+}
+
+// Lane is the memory wash of one project.
+type Lane struct {
+	p      *project.Project
+	home   string
+	getenv func(string) string
+	now    func() time.Time
+	// off disables individual safety checks; only tests set it, to prove each one is what
+	// stops a loss.
+	off struct{ gate, pin, allOrNothing, bank bool }
+	// beforeExecute and afterBank are test seams: a foreign write landing after the plan was
+	// read, or after the originals were banked and before the first swap.
+	beforeExecute, afterBank func()
+}
+
+// New returns the lane of project p.
+func New(p *project.Project, o Options) *Lane {
+	l := &Lane{p: p, home: o.Home, getenv: o.Getenv, now: o.Now}
+	if l.home == "" {
+		l.home, _ = os.UserHomeDir()
+	}
+	if l.getenv == nil {
+		l.getenv = os.Getenv
+	}
+	if l.now == nil {
+		l.now = time.Now
+	}
+	return l
+}
+
+// Project is the lane's project.
+func (l *Lane) Project() *project.Project { return l.p }
+
+// config returns the wash configuration; a configuration that cannot be loaded is an error
+// for commands (hooks treat it as "off").
+func (l *Lane) config() (config.Wash, error) {
+	cfg, _, err := l.p.Config()
+	if err != nil {
+		return config.Wash{}, err
+	}
+	if cfg == nil {
+		return config.Default().Wash, nil
+	}
+	return cfg.Wash, nil
+}
+
+// BandConfig maps the [wash] keys onto the gauge's thresholds. capacity_tokens is documented
+// as the footprint at which the wall is reached, so it is the wall itself (100%).
+func BandConfig(w config.Wash) gauge.Config {
+	c := gauge.DefaultConfig()
+	if w.FatArmTokens > 0 {
+		c.FatArmTokens = w.FatArmTokens
+		c.FatDisarmTokens = w.FatDisarmTokens
+	}
+	if w.CapacityTokens > 0 {
+		c.CapacityTokens, c.WallPercent = w.CapacityTokens, 100
+	}
+	if w.IndexMaxBytes > 0 {
+		c.IndexMaxBytes = w.IndexMaxBytes
+	}
+	if w.IndexMaxLines > 0 {
+		c.IndexMaxLines = w.IndexMaxLines
+	}
+	return c
+}
+
+func (l *Lane) discoverOptions(platforms []string) discover.Options {
+	return discover.Options{Home: l.home, ProjectRoot: l.p.Root, Getenv: l.getenv, Platforms: platforms}
+}
+
+// TrustedRoots are the directories outside the project a wash transaction may write in: the
+// platforms' config directories that exist (the Claude memory directory lies in the first).
+// Recovery trusts exactly these.
+func (l *Lane) TrustedRoots() []string {
+	var out []string
+	for _, d := range discover.ConfigDirs(l.discoverOptions(nil)) {
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			continue
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() || real == l.p.Root || within(l.p.Root, real) {
+			continue
+		}
+		if !slices.Contains(out, real) {
+			out = append(out, real)
+		}
+	}
+	return out
+}
+
+// reading is one measurement of the project's memory.
+type reading struct {
+	res     discover.Result
+	rep     wash.Report
+	content map[string][]byte // real path -> bytes read
+	real    map[string]string // discovered (lexical) path -> real path
+	entry   map[string]discover.Entry
+	cfg     config.Wash
+	errs    []error
+}
+
+// read reads one memory file, refusing what is not a regular file or is too large.
+func read(path string) ([]byte, error) {
+	b, _, err := fsx.ReadFile(path, MaxReadBytes)
+	return b, err
+}
+
+// measure discovers and measures the memory (platforms empty: every platform). tree decides
+// whether dead links are looked for (a stat per relative link, a walk only when one is dead).
+func (l *Lane) measure(platforms []string, withTree bool) (*reading, error) {
+	w, err := l.config()
+	if err != nil {
+		return nil, err
+	}
+	res, err := discover.Discover(l.discoverOptions(platforms))
+	if err != nil {
+		return nil, err
+	}
+	r := &reading{res: res, content: map[string][]byte{}, real: map[string]string{}, entry: map[string]discover.Entry{}, cfg: w}
+	for _, e := range res.Entries {
+		r.real[e.Path] = e.Real
+		if _, ok := r.entry[e.Real]; !ok {
+			r.entry[e.Real] = e
+		}
+	}
+	opts := quick.Options{IndexMaxBytes: w.IndexMaxBytes, IndexMaxLines: w.IndexMaxLines}
+	if withTree {
+		opts.Tree = newLazyTree(l.linkRoots(res), 20000)
+	}
+	rd := func(path string) ([]byte, error) {
+		b, err := read(path)
+		if err == nil {
+			r.content[path] = b
+		}
+		return b, err
+	}
+	r.rep = wash.Measure(res, rd, opts)
+	r.errs = r.rep.Errors
+	return r, nil
+}
+
+// linkRoots are where a moved link target may be found: the project and the memory dir.
+func (l *Lane) linkRoots(res discover.Result) []string {
+	roots := []string{l.p.Root}
+	if md, err := filepath.EvalSymlinks(discover.MemoryDir(l.discoverOptions(nil))); err == nil {
+		roots = append(roots, md)
+	}
+	return roots
+}
+
+// storeBytes is the measured store: every owned file's bytes, the bins' budget base.
+func (r *reading) storeBytes() int64 {
+	var n int64
+	for _, f := range r.rep.Files {
+		if !f.Inherited {
+			n += f.Size
+		}
+	}
+	return n
+}
+
+// lazyTree answers the Quick planner's questions with a stat per link and walks the roots
+// only when some link is dead, so a gauge over a large repository stays cheap.
+type lazyTree struct {
+	roots  []string
+	limit  int
+	walked quick.Tree
+	err    error
+}
+
+func newLazyTree(roots []string, limit int) *lazyTree { return &lazyTree{roots: roots, limit: limit} }
+
+// Exists treats anything that exists as existing, inside the roots or not: a link to a file
+// outside them is not dead.
+func (t *lazyTree) Exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil || !errors.Is(err, fs.ErrNotExist)
+}
+
+// ByBase walks the roots once; a walk that fails or is too large finds no candidates, so a
+// dead link is flagged, never repointed on a partial view.
+func (t *lazyTree) ByBase(name string) []string {
+	if t.walked == nil && t.err == nil {
+		t.walked, t.err = quick.ScanTree(t.roots, t.limit)
+	}
+	if t.err != nil {
+		return nil
+	}
+	return t.walked.ByBase(name)
+}
+
+func within(p, root string) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return false
+	}
+	return rel == "." || (!filepath.IsAbs(rel) && rel != ".." && !hasDotDotPrefix(rel))
+}
+
+func hasDotDotPrefix(rel string) bool {
+	return len(rel) >= 3 && rel[:2] == ".." && rel[2] == filepath.Separator
+}
+
+// rel renders a path for messages: relative to the project, ~-relative under home, else as is.
+func (l *Lane) rel(p string) string {
+	if within(p, l.p.Root) {
+		return l.p.Rel(p)
+	}
+	if l.home != "" && within(p, l.home) {
+		if r, err := filepath.Rel(l.home, p); err == nil {
+			return "~/" + filepath.ToSlash(r)
+		}
+	}
+	return p
+}
+
+// Rel renders a path the way the lane's messages do.
+func (l *Lane) Rel(p string) string { return l.rel(p) }
+
+func (l *Lane) stateDir() (string, error) {
+	d, err := l.p.StateDir()
+	if err != nil {
+		return "", fmt.Errorf("state dir: %w", err)
+	}
+	return d, nil
+}

@@ -1,0 +1,186 @@
+package lane
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prosewash/prosewash/engine/wash/bins"
+	"github.com/prosewash/prosewash/engine/wash/gate"
+)
+
+func TestQuickDryRunWritesNothing(t *testing.T) {
+	f := newFixture(t)
+	f.fatWorld()
+	before := f.read(filepath.Join(f.mem, "MEMORY.md"))
+	res, err := f.lane.Quick(QuickOptions{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Receipt, "would cut ~") || res.After >= res.Before {
+		t.Fatalf("receipt %q before %d after %d", res.Receipt, res.Before, res.After)
+	}
+	if f.read(filepath.Join(f.mem, "MEMORY.md")) != before {
+		t.Fatal("dry run wrote")
+	}
+	if _, err := os.Stat(filepath.Join(f.stateDir(), "wash", "bins", "quick")); err == nil {
+		t.Fatal("dry run banked")
+	}
+	kinds := map[string]bool{}
+	for _, qf := range res.Files {
+		for _, c := range qf.Cuts {
+			kinds[c.Kind] = true
+			if strings.Contains(c.Reason, "pgbouncer") {
+				t.Fatalf("a reason quotes content: %q", c.Reason)
+			}
+		}
+	}
+	for _, k := range []string{"duplicate-line", "blank-run", "dead-index-entry"} {
+		if !kinds[k] {
+			t.Errorf("no %s cut planned: %v", k, kinds)
+		}
+	}
+}
+
+func TestQuickAppliesBanksAndRecords(t *testing.T) {
+	f := newFixture(t)
+	f.fatWorld()
+	memPath := filepath.Join(f.mem, "MEMORY.md")
+	origMem, origClaude := f.read(memPath), f.read("CLAUDE.md")
+	res, err := f.lane.Quick(QuickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Receipt, "cut ~") || res.Event == "" {
+		t.Fatalf("receipt %q event %q", res.Receipt, res.Event)
+	}
+	newMem := f.read(memPath)
+	if strings.Count(newMem, "port 5433") != 1 || strings.Contains(newMem, "missing-note.md") || strings.Contains(newMem, "\n\n\n") {
+		t.Fatalf("memory after quick:\n%s", newMem)
+	}
+	if strings.Count(f.read("CLAUDE.md"), "open a pull request") != 1 {
+		t.Fatalf("CLAUDE.md after quick:\n%s", f.read("CLAUDE.md"))
+	}
+	// Nothing structured lost except the approved dead index entry.
+	if d := gate.Check([]byte(origClaude), []byte(f.read("CLAUDE.md"))); len(d) != 0 {
+		t.Fatalf("CLAUDE.md lost %v", d)
+	}
+	// The bin holds both originals, verified.
+	store := bins.OpenReadOnly(f.stateDir())
+	m, err := store.Get(res.Event)
+	if err != nil || !m.Committed || len(m.Items) != 2 {
+		t.Fatalf("bin event %+v %v", m, err)
+	}
+	got := map[string]string{}
+	for i, it := range m.Items {
+		b, err := store.Read(m, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[it.Path] = string(b)
+	}
+	if got[memPath] != origMem || got[filepath.Join(f.root, "CLAUDE.md")] != origClaude {
+		t.Fatalf("bin items %v", got)
+	}
+	st := LoadState(f.stateDir())
+	if st.Receipt == nil || st.Receipt.Line != res.Receipt || !st.QuickTried || len(st.History) == 0 {
+		t.Fatalf("state %+v", st)
+	}
+	// A second run cuts nothing and still has a receipt.
+	res2, err := f.lane.Quick(QuickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2.Receipt != "cut ~0 tok (-0%)" || res2.Event != "" {
+		t.Fatalf("second run %q %q", res2.Receipt, res2.Event)
+	}
+}
+
+func TestQuickRefusesPinnedAndUnverifiable(t *testing.T) {
+	f := newFixture(t)
+	pinned := "---\npinned: true\n---\n- a line that repeats itself here\n- a line that repeats itself here\n"
+	broken := "---\nname: [unclosed\n  weird: {\n- a line that repeats itself there\n- a line that repeats itself there\n"
+	f.memFile("MEMORY.md", pinned)
+	f.write("CLAUDE.md", broken)
+	res, err := f.lane.Quick(QuickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.read(filepath.Join(f.mem, "MEMORY.md")) != pinned || f.read("CLAUDE.md") != broken {
+		t.Fatal("a pinned or unverifiable file was rewritten")
+	}
+	kinds := map[string]bool{}
+	for _, fl := range res.Flags {
+		kinds[fl.Kind] = true
+	}
+	if !kinds["pinned"] || !kinds["unverifiable"] {
+		t.Fatalf("flags %+v", res.Flags)
+	}
+}
+
+func TestQuickInvalidUTF8AndHugeFile(t *testing.T) {
+	f := newFixture(t)
+	bad := "- ok line that is long enough\n- ok line that is long enough\n\xff\xfe broken\n"
+	f.memFile("MEMORY.md", bad)
+	huge := strings.Repeat("- the same long line again and again\n", MaxReadBytes/30)
+	f.write("CLAUDE.md", huge)
+	res, err := f.lane.Quick(QuickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.read(filepath.Join(f.mem, "MEMORY.md")) != bad || f.read("CLAUDE.md") != huge {
+		t.Fatal("an invalid or huge file was rewritten")
+	}
+	if len(res.Errors) == 0 || !strings.Contains(strings.Join(res.Errors, "\n"), "CLAUDE.md") {
+		t.Fatalf("huge file not reported: %v", res.Errors)
+	}
+	found := false
+	for _, fl := range res.Flags {
+		found = found || fl.Kind == "unreadable"
+	}
+	if !found {
+		t.Fatalf("invalid UTF-8 not flagged: %+v", res.Flags)
+	}
+}
+
+func TestQuickFileChangedBeforeInstall(t *testing.T) {
+	f := newFixture(t)
+	f.fatWorld()
+	memPath := filepath.Join(f.mem, "MEMORY.md")
+	// A write that lands between planning and the swap (an editor, a sync client).
+	f.lane.beforeExecute = func() {
+		f.write(memPath, fatMemory+"- a fact added by someone else at 14:05\n")
+	}
+	_, err := f.lane.Quick(QuickOptions{})
+	var ce *ChangedError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want ChangedError", err)
+	}
+	if f.read(memPath) != fatMemory+"- a fact added by someone else at 14:05\n" || f.read("CLAUDE.md") != projectClaude {
+		t.Fatal("files changed by a refused run")
+	}
+	if list, _ := bins.OpenReadOnly(f.stateDir()).List(bins.Quick); len(list) != 0 {
+		t.Fatalf("a refused run left bin events %v", list)
+	}
+}
+
+func TestQuickFileChangedAfterBanking(t *testing.T) {
+	f := newFixture(t)
+	f.fatWorld()
+	memPath := filepath.Join(f.mem, "MEMORY.md")
+	changed := fatMemory + "- written after the backups, before the swap: v9.9.9\n"
+	f.lane.afterBank = func() { f.write(memPath, changed) }
+	_, err := f.lane.Quick(QuickOptions{})
+	var ce *ChangedError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want ChangedError", err)
+	}
+	if f.read(memPath) != changed || f.read("CLAUDE.md") != projectClaude {
+		t.Fatalf("after the refused run:\n%s\n%s", f.read(memPath), f.read("CLAUDE.md"))
+	}
+	if list, _ := bins.OpenReadOnly(f.stateDir()).List(bins.Quick); len(list) != 0 {
+		t.Fatalf("a rolled-back run left bin events %v", list)
+	}
+}

@@ -1,0 +1,174 @@
+package lane
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/prosewash/prosewash/engine/state"
+	"github.com/prosewash/prosewash/engine/wash/gauge"
+)
+
+// StateSchema versions State; another version is ignored (the lane starts un-armed).
+const StateSchema = 1
+
+// maxHistory bounds the footprint history.
+const maxHistory = 500
+
+// State is what the lane remembers between runs and sessions.
+type State struct {
+	Schema int `json:"schema"`
+	// Band is the gauge's hysteresis state and the last snapshot the Stop hook rechecks.
+	Band    gauge.State    `json:"band"`
+	Verdict *gauge.Verdict `json:"verdict,omitempty"`
+	// GaugedAt is when the verdict was taken (shown, never used to decide anything).
+	GaugedAt time.Time `json:"gauged_at,omitempty"`
+	// Known are the always-loaded owned files of the last full gauge: what the Stop hook may
+	// re-read without a directory walk.
+	Known []Known `json:"known,omitempty"`
+	// Crossing is the band rise the Stop hook acts on, once.
+	Crossing *Crossing `json:"crossing,omitempty"`
+	// NudgedFat is the fat when the Stop hook last blocked: the band re-arms only when fat grows
+	// past it by the re-gauge delta, so a plateau stays silent.
+	NudgedFat  int       `json:"nudged_fat,omitempty"`
+	QuickTried bool      `json:"quick_tried,omitempty"`
+	History    []Point   `json:"history,omitempty"`
+	Receipt    *Receipt  `json:"receipt,omitempty"`
+	Sessions   int       `json:"sessions"`
+	Session    string    `json:"session,omitempty"`
+	StoreBytes int64     `json:"store_bytes"`
+	UpdatedAt  time.Time `json:"updated_at,omitempty"`
+}
+
+// Known is one always-loaded file the last gauge measured.
+type Known struct {
+	Path     string `json:"path"`
+	Platform string `json:"platform"`
+	Scope    string `json:"scope"`
+	Kind     string `json:"kind"`
+}
+
+// Crossing is a rise into OBESE or FULL waiting for the Stop hook.
+type Crossing struct {
+	Band    gauge.Level `json:"band"`
+	Reason  string      `json:"reason"`
+	Fat     int         `json:"fat"`
+	Pending bool        `json:"pending"`
+	// Session is the session whose Stop consumed it.
+	Session string `json:"session,omitempty"`
+}
+
+// Point is one footprint reading in the history.
+type Point struct {
+	At        time.Time   `json:"at"`
+	Source    string      `json:"source"` // session-start, gauge, stop, quick, plan, restore
+	Footprint int         `json:"footprint"`
+	Fat       int         `json:"fat"`
+	Inherited int         `json:"inherited"`
+	Band      gauge.Level `json:"band"`
+}
+
+// Receipt is the last run's one-line result.
+type Receipt struct {
+	At     time.Time `json:"at"`
+	Kind   string    `json:"kind"` // quick, plan, restore
+	DryRun bool      `json:"dry_run,omitempty"`
+	Before int       `json:"before"`
+	After  int       `json:"after"`
+	Line   string    `json:"line"`
+	Event  string    `json:"event,omitempty"`
+}
+
+func statePath(stateDir string) string { return filepath.Join(stateDir, "wash", "state.json") }
+
+// LoadState reads the lane's state; a missing, unreadable or foreign state is a fresh one.
+func LoadState(stateDir string) State {
+	b, err := os.ReadFile(statePath(stateDir))
+	if err != nil {
+		return State{Schema: StateSchema}
+	}
+	var s State
+	if json.Unmarshal(b, &s) != nil || s.Schema != StateSchema {
+		return State{Schema: StateSchema}
+	}
+	return s
+}
+
+// saveState replaces the state atomically (temporary file and rename, 0600). It is not
+// fsynced: the state is a cache, and a lost update costs one re-gauge.
+func saveState(stateDir string, s State) error {
+	s.Schema = StateSchema
+	if len(s.History) > maxHistory {
+		s.History = s.History[len(s.History)-maxHistory:]
+	}
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode wash state: %w", err)
+	}
+	dir := filepath.Join(stateDir, "wash")
+	if err := state.MkdirPrivate(dir); err != nil {
+		return fmt.Errorf("wash state: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".state-*.tmp")
+	if err != nil {
+		return fmt.Errorf("write wash state: %w", err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(b)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o600)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, statePath(stateDir))
+	}
+	if werr != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write wash state: %w", werr)
+	}
+	return nil
+}
+
+// rank orders the bands: LEAN < OBESE < FULL.
+func rank(b gauge.Level) int {
+	switch b {
+	case gauge.Full:
+		return 2
+	case gauge.Obese:
+		return 1
+	}
+	return 0
+}
+
+// record folds a verdict into the state: the edge-triggered crossing the Stop hook acts on.
+// LEAN clears everything; a rise in band arms a crossing; in the same band, fat grown past
+// the last nudge by delta re-arms it (a new lump of fat), a plateau never does.
+func record(s *State, v gauge.Verdict, next gauge.State, known []Known, at time.Time, source string, delta int) {
+	prev := gauge.Lean
+	if s.Verdict != nil {
+		prev = s.Verdict.Band
+	}
+	switch {
+	case v.Band == gauge.Lean:
+		s.Crossing, s.QuickTried, s.NudgedFat = nil, false, 0
+	case rank(v.Band) > rank(prev) || s.Crossing == nil:
+		s.Crossing = &Crossing{Band: v.Band, Reason: v.Reason, Fat: v.Fat, Pending: true}
+	case !s.Crossing.Pending && v.Fat >= s.NudgedFat+delta:
+		s.Crossing = &Crossing{Band: v.Band, Reason: v.Reason, Fat: v.Fat, Pending: true}
+	default:
+		s.Crossing.Band, s.Crossing.Reason, s.Crossing.Fat = v.Band, v.Reason, v.Fat
+	}
+	vv := v
+	s.Verdict = &vv
+	s.Band = next
+	s.GaugedAt = at
+	if known != nil {
+		s.Known = known
+	}
+	s.History = append(s.History, Point{At: at, Source: source, Footprint: v.Footprint, Fat: v.Fat, Inherited: v.Inherited, Band: v.Band})
+}
