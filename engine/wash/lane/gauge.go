@@ -20,13 +20,13 @@ type GaugeOptions struct {
 
 // Gauge is one reading of the project's memory.
 type Gauge struct {
-	Files    []wash.FileReport   `json:"files"`
-	Problems []discover.Problem  `json:"problems,omitempty"`
-	Errors   []string            `json:"errors,omitempty"` // unreadable files
-	Flags    []quick.Flag        `json:"flags,omitempty"`  // oversize, pinned, dead links, ...
-	Measure  gauge.Measurement   `json:"measurement"`
-	Verdict  gauge.Verdict       `json:"verdict"`
-	Recorded bool                `json:"recorded"`
+	Files    []wash.FileReport  `json:"files"`
+	Problems []discover.Problem `json:"problems,omitempty"`
+	Errors   []string           `json:"errors,omitempty"` // unreadable files
+	Flags    []quick.Flag       `json:"flags,omitempty"`  // oversize, pinned, dead links, ...
+	Measure  gauge.Measurement  `json:"measurement"`
+	Verdict  gauge.Verdict      `json:"verdict"`
+	Recorded bool               `json:"recorded"`
 	// Drift lists always-loaded files whose size changed since the last recorded gauge.
 	Drift []gauge.FileDrift `json:"drift,omitempty"`
 }

@@ -65,8 +65,8 @@ type QuickResult struct {
 	// from their current content, nothing of the change is lost.
 	Drift []gauge.FileDrift `json:"drift,omitempty"`
 	// Band is the band after the run.
-	Band    gauge.Level `json:"band"`
-	Destroyed int       `json:"destroyed,omitempty"` // bin events the sweep destroyed
+	Band      gauge.Level `json:"band"`
+	Destroyed int         `json:"destroyed,omitempty"` // bin events the sweep destroyed
 }
 
 // Quick plans the mechanical Quick pass over every discovered file, gates the whole plan and,
