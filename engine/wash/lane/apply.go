@@ -3,10 +3,12 @@ package lane
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/prosewash/prosewash/engine/fsx"
+	"github.com/prosewash/prosewash/engine/state"
 	"github.com/prosewash/prosewash/engine/txn"
 	"github.com/prosewash/prosewash/engine/wash/bins"
 	"github.com/prosewash/prosewash/engine/wash/frontmatter"
@@ -92,6 +94,15 @@ func (l *Lane) execute(x run) (out outcome, err error) {
 	if len(x.Changes) == 0 {
 		return out, nil
 	}
+	// A pin refuses outright, before anything else is even considered.
+	for _, c := range x.Changes {
+		if c.Kind == gate.Create || l.off.pin {
+			continue
+		}
+		if refused, why := pinned(c.Orig); refused {
+			return out, &RefusedError{Path: l.rel(c.Path), Reason: why}
+		}
+	}
 	if !l.off.gate {
 		if v := gate.CheckSet(x.Gate, x.Approved); !v.OK {
 			drops := v.Blocking()
@@ -99,14 +110,6 @@ func (l *Lane) execute(x run) (out outcome, err error) {
 				drops[i].Source = l.rel(drops[i].Source)
 			}
 			return out, &BlockedError{Drops: drops}
-		}
-	}
-	for _, c := range x.Changes {
-		if c.Kind == gate.Create || l.off.pin {
-			continue
-		}
-		if refused, why := frontmatter.Parse(c.Orig).Refuse(); refused {
-			return out, &RefusedError{Path: l.rel(c.Path), Reason: why}
 		}
 	}
 	roots, rerr := l.rootsFor(x.Changes)
@@ -287,4 +290,18 @@ func cutKinds(kinds []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// pinned reports whether a file's front matter forbids touching it: a pin, or a head that
+// cannot be read with certainty.
+func pinned(content []byte) (bool, string) {
+	return frontmatter.Parse(content).Refuse()
+}
+
+// writePrivate replaces a private state file durably (0600, fsynced).
+func writePrivate(path string, b []byte) error {
+	if err := state.MkdirPrivate(filepath.Dir(path)); err != nil {
+		return err
+	}
+	return state.WriteFile(path, b)
 }

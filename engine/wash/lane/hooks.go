@@ -1,0 +1,350 @@
+package lane
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/prosewash/prosewash/engine/config"
+	"github.com/prosewash/prosewash/engine/project"
+	"github.com/prosewash/prosewash/engine/wash/bins"
+	"github.com/prosewash/prosewash/engine/wash/discover"
+	"github.com/prosewash/prosewash/engine/wash/gate"
+	"github.com/prosewash/prosewash/engine/wash/gauge"
+	"github.com/prosewash/prosewash/engine/wash/quick"
+)
+
+// Result is what SessionStart measured.
+type Result struct {
+	// Band is empty when the lane did not run (mode off or manual).
+	Band    gauge.Level    `json:"band,omitempty"`
+	Verdict *gauge.Verdict `json:"verdict,omitempty"`
+	// Context is one line for the session's additionalContext, empty when LEAN or silent.
+	Context string `json:"context,omitempty"`
+}
+
+// SessionStart measures the project's memory and records the band, with the default
+// environment (home, environment, clock). See [Lane.SessionStart].
+func SessionStart(p *project.Project, session string) (Result, error) {
+	return New(p, Options{}).SessionStart(session)
+}
+
+// Stop rechecks the last gauge by stat alone and returns a block reason once per crossing,
+// with the default environment. See [Lane.Stop].
+func Stop(p *project.Project, session string, stopHookActive bool) (blockReason string, err error) {
+	return New(p, Options{}).Stop(session, stopHookActive)
+}
+
+// BeforeWrite snapshots a memory file before the session's first write to it, with the
+// default environment. See [Lane.BeforeWrite].
+func BeforeWrite(p *project.Project, session, path string) error {
+	return New(p, Options{}).BeforeWrite(session, path)
+}
+
+// AfterWrite gates a memory file against its session snapshot and returns one FYI line when
+// a structured token was dropped, with the default environment. See [Lane.AfterWrite].
+func AfterWrite(p *project.Project, session, path string) (fyi string) {
+	return New(p, Options{}).AfterWrite(session, path)
+}
+
+// mode is the configured wash mode; a configuration that cannot be read means off for hooks
+// (they fail open and must not act on a configuration they could not read).
+func (l *Lane) mode() string {
+	w, err := l.config()
+	if err != nil || w.Mode == "" {
+		return config.WashOff
+	}
+	return w.Mode
+}
+
+// SessionStart measures and records the band (mode auto only; manual and off stay silent and
+// measure nothing). It returns one line for additionalContext when the band is OBESE or FULL.
+func (l *Lane) SessionStart(session string) (Result, error) {
+	if l.mode() != config.WashAuto {
+		return Result{}, nil
+	}
+	g, err := l.Gauge(GaugeOptions{Source: "session-start", Session: session})
+	if err != nil {
+		return Result{}, err
+	}
+	v := g.Verdict
+	res := Result{Band: v.Band, Verdict: &v}
+	if v.Band != gauge.Lean {
+		res.Context = fmt.Sprintf("prosewash: always-loaded memory is %s: ~%d tok carried every session, ~%d tok of it provable fat; `prosewash wash quick` removes the fat without losing a fact.",
+			v.Band, v.Footprint, v.Fat)
+		if v.Reason == gauge.ReasonExternalize {
+			res.Context = fmt.Sprintf("prosewash: always-loaded memory is FULL (%s) with little fat: it needs splitting or externalizing, not washing.", firstWall(v))
+		}
+	}
+	return res, nil
+}
+
+func firstWall(v gauge.Verdict) string {
+	if len(v.Walls) > 0 {
+		return v.Walls[0]
+	}
+	return "capacity wall"
+}
+
+// Stop rechecks the last gauge's always-loaded files by stat alone (no directory walk, no
+// discovery). A large drift re-reads those same known files (still no walk) and re-bands. In
+// OBESE or FULL with a crossing not yet acted on it returns the block reason once and marks
+// the crossing consumed: never a repeating nag; a plateau stays silent until the fat grows
+// by the re-gauge delta. It is silent when stop_hook_active is set, when LEAN, and unless
+// the mode is auto.
+func (l *Lane) Stop(session string, stopHookActive bool) (string, error) {
+	if stopHookActive || l.mode() != config.WashAuto {
+		return "", nil
+	}
+	stateDir, err := l.stateDir()
+	if err != nil {
+		return "", err
+	}
+	st := LoadState(stateDir)
+	if st.Verdict == nil {
+		return "", nil // never gauged: nothing to recheck without a walk
+	}
+	w, err := l.config()
+	if err != nil {
+		return "", err
+	}
+	cfg := BandConfig(w)
+	dirty := false
+	if d := gauge.Recheck(st.Band.Last, statSize, cfg); d.Regauge && len(st.Known) > 0 {
+		m := l.remeasureKnown(st.Known, w)
+		v, next := gauge.Band(st.Band, m, cfg)
+		record(&st, v, next, nil, l.now().UTC(), "stop", cfg.RegaugeDeltaTokens)
+		dirty = true
+	}
+	c := st.Crossing
+	if c == nil || !c.Pending || st.Verdict.Band == gauge.Lean {
+		if dirty {
+			st.UpdatedAt = l.now().UTC()
+			return "", saveState(stateDir, st)
+		}
+		return "", nil
+	}
+	reason := directive(*st.Verdict)
+	c.Pending, c.Session = false, session
+	st.NudgedFat = st.Verdict.Fat
+	st.UpdatedAt = l.now().UTC()
+	if err := saveState(stateDir, st); err != nil {
+		// Without a record of the nudge it would repeat: stay silent instead.
+		return "", err
+	}
+	return reason, nil
+}
+
+// remeasureKnown re-reads the known always-loaded files (no discovery, no walk) and plans the
+// Quick pass over them to price the fat.
+func (l *Lane) remeasureKnown(known []Known, w config.Wash) gauge.Measurement {
+	var files []quick.File
+	var m gauge.Measurement
+	for _, k := range known {
+		b, err := read(k.Path)
+		if err != nil {
+			continue
+		}
+		files = append(files, quick.File{Path: k.Path, Content: b, Platform: k.Platform, Scope: k.Scope, Kind: k.Kind, AlwaysLoaded: true})
+		m.Footprint += gauge.Estimate(b)
+		m.Files = append(m.Files, gauge.FileStat{Path: k.Path, Size: int64(len(b))})
+		if k.Kind == string(discover.MemoryIndex) {
+			m.IndexBytes += len(b)
+			m.IndexLines += strings.Count(string(b), "\n")
+		}
+	}
+	plan := quick.PlanQuick(files, quick.Options{IndexMaxBytes: w.IndexMaxBytes, IndexMaxLines: w.IndexMaxLines})
+	m.Fat = plan.TokensCut
+	m.StoreTokens = m.Footprint
+	return m
+}
+
+// directive is the Stop hook's block reason: numbers only, never content.
+func directive(v gauge.Verdict) string {
+	tail := " Every cut passes the fidelity gate (no link, date, version, number, quote or code span can be lost) and is kept in a recovery bin (`prosewash wash bins`). Then answer the user's last message as you would have."
+	switch {
+	case v.Reason == gauge.ReasonExternalize:
+		return fmt.Sprintf("prosewash: this project's always-loaded memory reached a capacity wall (%s) with only ~%d tok of provable fat. Run `prosewash wash quick` once, then tell the user in one line that the memory needs splitting or externalizing; do not rewrite it yourself.%s", firstWall(v), v.Fat, tail)
+	case v.Band == gauge.Full:
+		return fmt.Sprintf("prosewash: this project's always-loaded memory is FULL: ~%d tok carried every session, ~%d tok of it provable fat (%s). Run `prosewash wash quick` now and report its one-line receipt.%s", v.Footprint, v.Fat, v.Advice, tail)
+	default:
+		return fmt.Sprintf("prosewash: this project's always-loaded memory is OBESE: ~%d tok carried every session, ~%d tok of it provable fat (duplicates, blank runs, dead index entries). Run `prosewash wash quick` now and report its one-line receipt.%s", v.Footprint, v.Fat, tail)
+	}
+}
+
+// guardMarker records that a session snapshotted a file: the bin event holding the snapshot
+// and the drop keys already reported, so each drop is reported once.
+type guardMarker struct {
+	Event    string   `json:"event"`
+	Path     string   `json:"path"`
+	Reported []string `json:"reported,omitempty"`
+}
+
+func guardMarkerPath(stateDir, session, real string) string {
+	s := sha256.Sum256([]byte(session))
+	p := sha256.Sum256([]byte(real))
+	return filepath.Join(stateDir, "wash", "guard", hex.EncodeToString(s[:8]), hex.EncodeToString(p[:8])+".json")
+}
+
+// isMemory reports whether real is a file discovery returns (always-loaded or recall-only,
+// owned or inherited): the last gauge's known files answer first, discovery otherwise.
+func (l *Lane) isMemory(stateDir, real string) bool {
+	for _, k := range LoadState(stateDir).Known {
+		if k.Path == real {
+			return true
+		}
+	}
+	res, err := discover.Discover(l.discoverOptions(nil))
+	if err != nil {
+		return false
+	}
+	for _, e := range res.Entries {
+		if e.Real == real {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveHookPath makes a tool's file_path absolute (relative to the project) and real; ok is
+// false for a file that does not exist (a new file has nothing to snapshot).
+func (l *Lane) resolveHookPath(path string) (string, bool) {
+	if path == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(l.p.Root, path)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", false
+	}
+	return real, true
+}
+
+// BeforeWrite is the write guard's airbag: before the session's first write to a memory file
+// (any path discovery returns) it banks a copy of the file in the guard bin. Later writes in
+// the same session, files that do not exist yet and other files are left alone. Mode off
+// disables it; manual keeps it (it is silent).
+func (l *Lane) BeforeWrite(session, path string) error {
+	if l.mode() == config.WashOff {
+		return nil
+	}
+	real, ok := l.resolveHookPath(path)
+	if !ok {
+		return nil
+	}
+	stateDir, err := l.stateDir()
+	if err != nil {
+		return err
+	}
+	mp := guardMarkerPath(stateDir, session, real)
+	if _, err := os.Lstat(mp); err == nil {
+		return nil
+	}
+	if !l.isMemory(stateDir, real) {
+		return nil
+	}
+	b, err := read(real)
+	if err != nil {
+		return fmt.Errorf("write guard: %w", err)
+	}
+	store, err := bins.Open(stateDir)
+	if err != nil {
+		return err
+	}
+	m, err := store.Add(bins.Meta{Bin: bins.Guard, At: l.now().UTC(), Session: session, Reason: "write guard: before the session's first write",
+		Items: []bins.Item{{Path: real, Op: bins.OpSnapshot}}}, [][]byte{b})
+	if err != nil {
+		return fmt.Errorf("write guard: %w", err)
+	}
+	if m, err = store.Commit(m); err != nil {
+		return fmt.Errorf("write guard: %w", err)
+	}
+	return writeMarker(mp, guardMarker{Event: m.ID, Path: real})
+}
+
+func writeMarker(p string, mk guardMarker) error {
+	b, err := json.Marshal(mk)
+	if err != nil {
+		return err
+	}
+	return writePrivate(p, b)
+}
+
+// AfterWrite is the write guard's seatbelt: it gates the session's snapshot of a memory file
+// against what is on disk now and returns one FYI line naming the classes of structured
+// tokens that were dropped, and the bin event to get the earlier version from. A drop is
+// reported once per session; a clean edit, a file without a snapshot and any error are
+// silent. It never blocks.
+func (l *Lane) AfterWrite(session, path string) string {
+	if l.mode() == config.WashOff {
+		return ""
+	}
+	real, ok := l.resolveHookPath(path)
+	if !ok {
+		return ""
+	}
+	stateDir, err := l.stateDir()
+	if err != nil {
+		return ""
+	}
+	mp := guardMarkerPath(stateDir, session, real)
+	mb, err := os.ReadFile(mp)
+	if err != nil {
+		return ""
+	}
+	var mk guardMarker
+	if json.Unmarshal(mb, &mk) != nil || mk.Path != real {
+		return ""
+	}
+	store := bins.OpenReadOnly(stateDir)
+	m, err := store.Get(mk.Event)
+	if err != nil || len(m.Items) != 1 {
+		return ""
+	}
+	snap, err := store.Read(m, 0)
+	if err != nil {
+		return ""
+	}
+	cur, err := read(real)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Sprintf("prosewash: FYI (not a block): %s was deleted this session; its earlier version is kept: prosewash wash restore %s", l.rel(real), mk.Event)
+		}
+		return ""
+	}
+	drops := gate.Check(snap, cur)
+	reported := map[string]bool{}
+	for _, k := range mk.Reported {
+		reported[k] = true
+	}
+	classes := map[string]bool{}
+	var fresh []string
+	for _, d := range drops {
+		if reported[d.Key()] {
+			continue
+		}
+		fresh = append(fresh, d.Key())
+		classes[d.Type] = true
+	}
+	if len(fresh) == 0 {
+		return ""
+	}
+	mk.Reported = append(mk.Reported, fresh...)
+	_ = writeMarker(mp, mk)
+	var cls []string
+	for c := range classes {
+		cls = append(cls, c)
+	}
+	sort.Strings(cls)
+	return fmt.Sprintf("prosewash: FYI (not a block): %s no longer holds %d structured token(s) (%s) it had before this session's first write; if that was not intended, the earlier version is kept: prosewash wash restore %s --stdout",
+		l.rel(real), len(fresh), strings.Join(cls, ", "), mk.Event)
+}
