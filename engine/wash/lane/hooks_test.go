@@ -1,0 +1,161 @@
+package lane
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prosewash/prosewash/engine/wash/bins"
+	"github.com/prosewash/prosewash/engine/wash/gauge"
+)
+
+const lowThresholds = "[wash]\nfat_arm_tokens = 20\nfat_disarm_tokens = 5\n"
+
+func TestSessionStartAndStopBlockOnce(t *testing.T) {
+	f := newFixture(t)
+	f.config(lowThresholds)
+	f.fatWorld()
+	r, err := f.lane.SessionStart("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Band == gauge.Lean || !strings.Contains(r.Context, string(r.Band)) || !strings.Contains(r.Context, "prosewash wash quick") {
+		t.Fatalf("session start %+v", r)
+	}
+	if reason, _ := f.lane.Stop("s1", true); reason != "" {
+		t.Fatal("stop_hook_active not honoured")
+	}
+	reason, err := f.lane.Stop("s1", false)
+	if err != nil || !strings.Contains(reason, "`prosewash wash quick`") || strings.Contains(reason, "pgbouncer") {
+		t.Fatalf("stop: %q %v", reason, err)
+	}
+	// Never a repeating nag: the same session, and the next one on a plateau, stay silent.
+	for _, s := range []string{"s1", "s2"} {
+		if s == "s2" {
+			if _, err := f.lane.SessionStart(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if reason, _ := f.lane.Stop(s, false); reason != "" {
+			t.Fatalf("%s: nagged again: %q", s, reason)
+		}
+	}
+	// Quick makes it LEAN; Stop stays silent.
+	if _, err := f.lane.Quick(QuickOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if reason, _ := f.lane.Stop("s2", false); reason != "" {
+		t.Fatalf("after quick: %q", reason)
+	}
+	if st := LoadState(f.stateDir()); st.Verdict.Band != gauge.Lean || st.Crossing != nil {
+		t.Fatalf("state after quick %+v", st.Verdict)
+	}
+}
+
+func TestStopRechecksKnownFilesWithoutDiscovery(t *testing.T) {
+	f := newFixture(t)
+	f.config(lowThresholds)
+	memPath := f.memFile("MEMORY.md", "# Memory\n\n- one fact about the build cache, v1.2.3\n")
+	r, err := f.lane.SessionStart("s1")
+	if err != nil || r.Band != gauge.Lean || r.Context != "" {
+		t.Fatalf("lean start %+v %v", r, err)
+	}
+	// A fat file the last gauge never saw: Stop does not walk, so it does not see it.
+	f.write("AGENTS.md", strings.Repeat("- a duplicated instruction that costs tokens every session\n", 40))
+	if reason, _ := f.lane.Stop("s1", false); reason != "" {
+		t.Fatalf("stop discovered a new file: %q", reason)
+	}
+	// The known index grows by duplicates within the session: a stat sees the drift, the
+	// known files are re-read, the band rises, and Stop blocks once.
+	f.write(memPath, "# Memory\n\n- one fact about the build cache, v1.2.3\n"+strings.Repeat("- the same note pasted again and again by an agent\n", 60))
+	reason, err := f.lane.Stop("s1", false)
+	if err != nil || reason == "" {
+		t.Fatalf("drift not caught: %q %v", reason, err)
+	}
+	if reason, _ := f.lane.Stop("s1", false); reason != "" {
+		t.Fatal("blocked twice")
+	}
+}
+
+func TestHooksRespectMode(t *testing.T) {
+	for _, mode := range []string{"manual", "off"} {
+		t.Run(mode, func(t *testing.T) {
+			f := newFixture(t)
+			f.config(lowThresholds + "mode = \"" + mode + "\"\n")
+			f.fatWorld()
+			r, err := f.lane.SessionStart("s1")
+			if err != nil || r.Band != "" || r.Context != "" {
+				t.Fatalf("session start %+v %v", r, err)
+			}
+			if st := LoadState(f.stateDir()); st.Verdict != nil {
+				t.Fatal("measured in mode " + mode)
+			}
+			if reason, _ := f.lane.Stop("s1", false); reason != "" {
+				t.Fatal("stop spoke in mode " + mode)
+			}
+			p := filepath.Join(f.mem, "MEMORY.md")
+			if err := f.lane.BeforeWrite("s1", p); err != nil {
+				t.Fatal(err)
+			}
+			list, _ := bins.OpenReadOnly(f.stateDir()).List(bins.Guard)
+			if want := map[string]int{"manual": 1, "off": 0}[mode]; len(list) != want {
+				t.Fatalf("mode %s: %d guard snapshots, want %d", mode, len(list), want)
+			}
+		})
+	}
+}
+
+func TestWriteGuard(t *testing.T) {
+	f := newFixture(t)
+	f.fatWorld()
+	memPath := filepath.Join(f.mem, "MEMORY.md")
+	other := f.write("src/main.go", "package main\n")
+	// Not memory, not existing: nothing banked.
+	for _, p := range []string{other, filepath.Join(f.mem, "new-note.md")} {
+		if err := f.lane.BeforeWrite("s1", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A relative path resolves against the project; CLAUDE.md and MEMORY.md are banked once.
+	for i := 0; i < 3; i++ {
+		if err := f.lane.BeforeWrite("s1", "CLAUDE.md"); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.lane.BeforeWrite("s1", memPath); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, _ := bins.OpenReadOnly(f.stateDir()).List(bins.Guard)
+	if len(list) != 2 {
+		t.Fatalf("%d guard snapshots, want 2", len(list))
+	}
+	// A clean edit (a duplicate removed, a line added) is silent.
+	f.write(memPath, fatMemory+"- another note, version 3.1.4\n")
+	if fyi := f.lane.AfterWrite("s1", memPath); fyi != "" {
+		t.Fatalf("clean edit: %q", fyi)
+	}
+	// Dropping the release version and the date: one FYI naming the classes and the event.
+	f.write(memPath, strings.Replace(fatMemory, "release 2.4.1 shipped on 2030-02-11", "release shipped", 1))
+	fyi := f.lane.AfterWrite("s1", memPath)
+	if !strings.Contains(fyi, "FYI (not a block)") || !strings.Contains(fyi, "date") || !strings.Contains(fyi, "version") || !strings.Contains(fyi, "prosewash wash restore guard-") {
+		t.Fatalf("fyi %q", fyi)
+	}
+	if strings.Contains(fyi, "2.4.1") {
+		t.Fatalf("the FYI quotes content: %q", fyi)
+	}
+	// Reported once.
+	if again := f.lane.AfterWrite("s1", memPath); again != "" {
+		t.Fatalf("reported twice: %q", again)
+	}
+	// Another session snapshots afresh.
+	if err := f.lane.BeforeWrite("s2", memPath); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := bins.OpenReadOnly(f.stateDir()).List(bins.Guard); len(list) != 3 {
+		t.Fatalf("%d guard snapshots after a new session", len(list))
+	}
+	// A file with no snapshot this session is silent.
+	if fyi := f.lane.AfterWrite("s3", memPath); fyi != "" {
+		t.Fatalf("no snapshot: %q", fyi)
+	}
+}
