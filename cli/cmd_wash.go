@@ -13,6 +13,13 @@ import (
 // washCommands are the subcommands of "prosewash wash".
 func washCommands() []command {
 	return []command{
+		{name: "gauge", args: "[--platform P]... [--json]", summary: "measure the always-loaded memory: tokens per file, provable fat, band", help: washGaugeHelp, run: runWashGauge},
+		{name: "quick", args: "[--dry-run] [--json]", summary: "cut provable fat (duplicates, blank runs, dead index entries, moved links), gated and revertible", help: washQuickHelp, run: runWashQuick},
+		{name: "apply", args: "PLAN.json [--dry-run] [--json]", summary: "apply an adjudicated semantic plan (delete, merge, shrink, rewrite) through the gate", help: washApplyHelp, run: runWashApply},
+		{name: "bins", args: "[--json]", summary: "list the recovery bins: every cut kept, with the id restore takes", help: washBinsHelp, run: runWashBins},
+		{name: "restore", args: "ID[.N]|last [--dry-run] [--stdout] [--json]", summary: "put a banked cut back (through the gate and a transaction)", help: washRestoreHelp, run: runWashRestore},
+		{name: "stats", args: "[--json]", summary: "the fuller view: band, footprint history, bins, last receipt, sessions", run: runWashStats},
+		{name: "recover", args: "[--json]", summary: "bring an interrupted wash run to a safe end", help: washRecoverHelp, run: runWashRecover},
 		{name: "verify", args: "OLD NEW [--json]", summary: "prove no structured token (link, date, version, number, quote, code) was lost between two versions of a file", help: washVerifyHelp, run: runWashVerify},
 	}
 }
@@ -29,6 +36,7 @@ func runWash(e *env, args []string) error {
 		for _, c := range washCommands() {
 			fmt.Fprintf(e.stdout, "  %-8s %s\n", c.name, c.summary)
 		}
+		fmt.Fprintf(e.stdout, "\nRun 'prosewash wash COMMAND --help' for a command's options.\n")
 		if len(args) == 0 {
 			return usagef("wash needs a command")
 		}
@@ -36,6 +44,13 @@ func runWash(e *env, args []string) error {
 	}
 	for _, c := range washCommands() {
 		if c.name == args[0] {
+			if len(args) > 1 && (args[1] == "--help" || args[1] == "-h") {
+				fmt.Fprintf(e.stdout, "usage: prosewash wash %s %s\n\n%s\n", c.name, c.args, c.summary)
+				if c.help != "" {
+					fmt.Fprintf(e.stdout, "\n%s\n", c.help)
+				}
+				return nil
+			}
 			return c.run(e, args[1:])
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/providers/ollama/fakeollama"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -54,6 +55,13 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_COMMITTER_NAME", "t")
 			env.Setenv("GIT_COMMITTER_EMAIL", "t@example.invalid")
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			// Where Claude Code keeps the auto memory of a project rooted at $WORK/proj, so
+			// wash scripts can put a MEMORY.md there.
+			work, err := filepath.EvalSymlinks(env.WorkDir)
+			if err != nil {
+				return err
+			}
+			env.Setenv("CLAUDE_MEMORY", discover.MemoryDir(discover.Options{Home: filepath.Join(outside, "home"), ProjectRoot: filepath.Join(work, "proj")}))
 			return os.MkdirAll(filepath.Join(outside, "home"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

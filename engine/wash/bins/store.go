@@ -114,15 +114,15 @@ func validBin(bin string) bool { return bin == Quick || bin == Plan || bin == Gu
 // ParseRef splits "ID" or "ID.N" (one file of an event); n is -1 for the whole event.
 func ParseRef(ref string) (id string, n int, err error) {
 	id, ns, one := strings.Cut(ref, ".")
+	if !ValidID(id) {
+		return "", 0, fmt.Errorf("bin reference %q is not an event id", ref)
+	}
 	n = -1
 	if one {
 		n, err = strconv.Atoi(ns)
 		if err != nil || n < 0 {
 			return "", 0, fmt.Errorf("bin reference %q: bad item number", ref)
 		}
-	}
-	if !ValidID(id) {
-		return "", 0, fmt.Errorf("bin reference %q is not an event id", ref)
 	}
 	return id, n, nil
 }

@@ -305,3 +305,26 @@ func writePrivate(path string, b []byte) error {
 	}
 	return state.WriteFile(path, b)
 }
+
+// refusePending refuses a writing command while an interrupted run waits for recovery: the
+// files may be half-installed, and planning over them would bake that in.
+func (l *Lane) refusePending() error {
+	stateDir, err := l.stateDir()
+	if err != nil {
+		return err
+	}
+	runs, err := txn.Pending(stateDir)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for _, r := range runs {
+		if !r.Live {
+			ids = append(ids, r.RunID)
+		}
+	}
+	if len(ids) > 0 {
+		return &txn.PendingError{RunIDs: ids}
+	}
+	return nil
+}

@@ -193,6 +193,9 @@ func (e *LocalOnlyError) Error() string {
 // before one transaction applies it with every original banked in the plan bin.
 func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 	res := PlanResult{DryRun: o.DryRun, Judge: p.Judge}
+	if err := l.refusePending(); err != nil {
+		return res, err
+	}
 	w, err := l.config()
 	if err != nil {
 		return res, err
@@ -418,10 +421,21 @@ func (l *Lane) pinCheck(c change) error {
 	return nil
 }
 
-// resolvePlanPath resolves a plan path: "~/" is the home, a relative path is the project's.
-// The result is real for an existing file, and real-parented for a file to create.
+// MemoryPrefix starts a plan path inside the project's Claude Code memory directory
+// ("memory:notes.md"), so a plan does not depend on where that directory is.
+const MemoryPrefix = "memory:"
+
+// resolvePlanPath resolves a plan path: "memory:" is the Claude memory directory, "~/" the
+// home, a relative path is the project's. The result is real for an existing file, and
+// real-parented for a file to create.
 func (l *Lane) resolvePlanPath(p string) (string, error) {
 	switch {
+	case strings.HasPrefix(p, MemoryPrefix):
+		rel := filepath.FromSlash(strings.TrimPrefix(p, MemoryPrefix))
+		if !filepath.IsLocal(rel) {
+			return "", fmt.Errorf("%s: must name a file inside the memory directory", p)
+		}
+		p = filepath.Join(discover.MemoryDir(l.discoverOptions(nil)), rel)
 	case strings.HasPrefix(p, "~/"):
 		p = filepath.Join(l.home, p[2:])
 	case !filepath.IsAbs(p):

@@ -73,6 +73,9 @@ type QuickResult struct {
 // unless DryRun, applies it in one all-or-nothing transaction with the originals banked.
 func (l *Lane) Quick(o QuickOptions) (QuickResult, error) {
 	res := QuickResult{DryRun: o.DryRun}
+	if err := l.refusePending(); err != nil {
+		return res, err
+	}
 	stateDir, err := l.stateDir()
 	if err != nil {
 		return res, err

@@ -68,16 +68,19 @@ func (e *ConflictError) Error() string {
 // The restore is one gated, all-or-nothing transaction.
 func (l *Lane) Restore(ref string, o RestoreOptions) (RestoreResult, error) {
 	res := RestoreResult{DryRun: o.DryRun}
-	id, n, err := bins.ParseRef(ref)
-	if err != nil {
+	if err := l.refusePending(); err != nil {
 		return res, err
 	}
-	res.ID = id
 	stateDir, err := l.stateDir()
 	if err != nil {
 		return res, err
 	}
 	store := bins.OpenReadOnly(stateDir)
+	id, n, err := resolveRef(store, ref)
+	if err != nil {
+		return res, err
+	}
+	res.ID = id
 	m, err := store.Get(id)
 	if err != nil {
 		return res, err
@@ -94,6 +97,13 @@ func (l *Lane) Restore(ref string, o RestoreOptions) (RestoreResult, error) {
 	}
 	seen := map[string]bool{}
 	x := run{Bin: m.Bin, Reason: "restore " + ref, NoBank: true}
+	type pending struct {
+		it        bins.Item
+		ref       string
+		cur, orig []byte
+	}
+	var replaced []pending
+	origs := map[string][]byte{} // path -> the original this restore puts back
 	for _, it := range items {
 		if seen[it.Path] {
 			return res, fmt.Errorf("bin event %s holds %s twice; restore one item (ID.N)", id, l.rel(it.Path))
@@ -111,21 +121,47 @@ func (l *Lane) Restore(ref string, o RestoreOptions) (RestoreResult, error) {
 			rf.Action = "create"
 			x.Changes = append(x.Changes, change{Path: it.Path, Kind: gate.Create, Result: orig})
 			x.Gate = append(x.Gate, gate.Change{Path: it.Path, Kind: gate.Create, Result: orig})
+			origs[it.Path] = orig
 		case err != nil:
 			return res, &RefusedError{Path: l.rel(it.Path), Reason: "unreadable: " + err.Error()}
 		case bytes.Equal(cur, orig):
 			rf.Action = "unchanged"
 		default:
-			lost := linesLost(cur, orig)
-			drops := gate.Check(cur, orig)
-			if lost > 0 || len(drops) > 0 {
-				return res, &ConflictError{Ref: itemRef, Path: l.rel(it.Path), Lines: lost, Drops: drops}
-			}
 			rf.Action = "replace"
+			replaced = append(replaced, pending{it: it, ref: itemRef, cur: cur, orig: orig})
 			x.Changes = append(x.Changes, change{Path: it.Path, Kind: gate.Rewrite, Orig: cur, Result: orig})
 			x.Gate = append(x.Gate, gate.Change{Path: it.Path, Kind: gate.Rewrite, Orig: cur, Result: orig})
+			origs[it.Path] = orig
 		}
 		res.Files = append(res.Files, rf)
+	}
+	// A restore may only add content: every line a replaced file holds now must be in its
+	// original, or (the undo of a merge) in another original this restore puts back; and the
+	// gate must find no token of the current files missing from the restored set.
+	v := gate.CheckSet(x.Gate, nil)
+	for _, p := range replaced {
+		lost := 0
+		for _, ln := range missingLines(p.cur, p.orig) {
+			found := false
+			for path, o := range origs {
+				if path != p.it.Path && hasLine(o, ln) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				lost++
+			}
+		}
+		var drops []gate.Drop
+		for _, fv := range v.Files {
+			if fv.Path == p.it.Path {
+				drops = fv.Blocking
+			}
+		}
+		if lost > 0 || len(drops) > 0 {
+			return res, &ConflictError{Ref: p.ref, Path: l.rel(p.it.Path), Lines: lost, Drops: drops}
+		}
 	}
 	changed := len(x.Changes)
 	res.Receipt = fmt.Sprintf("restored %d file(s) from %s", changed, ref)
@@ -151,15 +187,15 @@ func (l *Lane) Restore(ref string, o RestoreOptions) (RestoreResult, error) {
 // BinBytes returns the banked bytes of one item ("ID.N", or "ID" when the event holds one
 // file), verified against their hash, for a human to merge by hand.
 func (l *Lane) BinBytes(ref string) ([]byte, error) {
-	id, n, err := bins.ParseRef(ref)
-	if err != nil {
-		return nil, err
-	}
 	stateDir, err := l.stateDir()
 	if err != nil {
 		return nil, err
 	}
 	store := bins.OpenReadOnly(stateDir)
+	id, n, err := resolveRef(store, ref)
+	if err != nil {
+		return nil, err
+	}
 	m, err := store.Get(id)
 	if err != nil {
 		return nil, err
@@ -173,6 +209,59 @@ func (l *Lane) BinBytes(ref string) ([]byte, error) {
 	return store.Read(m, n)
 }
 
-// linesLost counts the non-blank lines of cur (trailing whitespace ignored) that orig does
-// not hold as often: content a restore from orig would remove.
-func linesLost(cur, orig []byte) int { return removedLines(cur, orig) }
+// LastRef names the newest committed quick or plan event: "undo the last wash".
+const LastRef = "last"
+
+// resolveRef parses "ID", "ID.N", "last" or "last.N".
+func resolveRef(store *bins.Store, ref string) (string, int, error) {
+	if ref == LastRef || strings.HasPrefix(ref, LastRef+".") {
+		var newest *bins.Meta
+		for _, b := range []string{bins.Quick, bins.Plan} {
+			ms, _ := store.List(b)
+			for i := range ms {
+				if ms[i].Committed && (newest == nil || ms[i].At.After(newest.At)) {
+					newest = &ms[i]
+				}
+				if ms[i].Committed {
+					break
+				}
+			}
+		}
+		if newest == nil {
+			return "", 0, fmt.Errorf("no wash run is banked yet")
+		}
+		ref = newest.ID + strings.TrimPrefix(ref, LastRef)
+	}
+	return bins.ParseRef(ref)
+}
+
+// missingLines lists the non-blank lines of cur (trailing whitespace ignored) that orig does
+// not hold as often: content a restore from orig alone would remove.
+func missingLines(cur, orig []byte) []string {
+	have := map[string]int{}
+	for _, ln := range strings.Split(string(orig), "\n") {
+		have[strings.TrimRight(ln, " \t\r")]++
+	}
+	var out []string
+	for _, ln := range strings.Split(string(cur), "\n") {
+		k := strings.TrimRight(ln, " \t\r")
+		if k == "" {
+			continue
+		}
+		if have[k] > 0 {
+			have[k]--
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func hasLine(b []byte, line string) bool {
+	for _, ln := range strings.Split(string(b), "\n") {
+		if strings.TrimRight(ln, " \t\r") == line {
+			return true
+		}
+	}
+	return false
+}

@@ -130,3 +130,34 @@ func TestRestoreBadRefs(t *testing.T) {
 		}
 	}
 }
+
+func TestRestoreUndoesAMerge(t *testing.T) {
+	f := newFixture(t)
+	a, b := planWorld(f)
+	merged := noteA + "Staging moved to port 5433 on 2030-01-04; see [runbook](https://example.com/runbook).\n"
+	res, err := f.lane.ApplyPlan(mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "actions": []any{
+		map[string]any{"type": "merge", "path": a, "expect": sha(noteA), "content": merged, "reason": "dup",
+			"sources": []any{map[string]any{"path": b, "expect": sha(noteB)}}}}}), PlanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The target alone cannot go back: the moved line lives nowhere else now.
+	var targetRef string
+	evs, _ := f.lane.Bins()
+	for _, bf := range evs[0].Files {
+		if strings.HasSuffix(bf.Path, "staging.md") {
+			targetRef = bf.Ref
+		}
+	}
+	var ce *ConflictError
+	if _, err := f.lane.Restore(targetRef, RestoreOptions{}); !errors.As(err, &ce) {
+		t.Fatalf("target alone: %v", err)
+	}
+	// The whole event: the moved line returns with its source.
+	if _, err := f.lane.Restore(res.Event, RestoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if f.read(a) != noteA || f.read(b) != noteB {
+		t.Fatal("merge not undone")
+	}
+}
