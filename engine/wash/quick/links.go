@@ -279,12 +279,38 @@ func (p *planner) links(f File, ls []line) []Cut {
 				Reason:  "link target moved; repointed to its only match " + moved[k]})
 			changed = true
 		}
+		if changed && duplicatesAnother(f.Content, ls, i, nt) {
+			// The repointed line would be an exact copy of another line: the two original lines
+			// differ (by the link), so folding them into one drops their values from a distinct
+			// line and the gate would refuse the whole file. Leave this one dead and say why.
+			p.flag(f.Path, DeadLink, i+1, "link target moved; repointing would duplicate another line, left for a human")
+			var kept []Cut
+			for _, c := range cuts {
+				if !(c.Kind == LinkRepoint && c.Line == i+1) {
+					kept = append(kept, c)
+				}
+			}
+			cuts, changed = kept, false
+		}
 		if changed {
 			l.text = nt
 			l.edited = true
 		}
 	}
 	return cuts
+}
+
+// duplicatesAnother reports whether text equals another line of the file (trailing
+// whitespace aside) that was a different line originally. Identical original lines that are
+// repointed alike stay one distinct line, which the gate accepts.
+func duplicatesAnother(content []byte, ls []line, i int, text []byte) bool {
+	t, orig := normalize(text), normalize(ls[i].l.Text(content))
+	for j := range ls {
+		if j != i && !ls[j].del && normalize(ls[j].text) == t && normalize(ls[j].l.Text(content)) != orig {
+			return true
+		}
+	}
+	return false
 }
 
 // hasChildren reports whether the line at i is followed by more-indented content.

@@ -232,6 +232,35 @@ func TestIndexAndLinks(t *testing.T) {
 	}
 }
 
+// A note moved into archive/ after its entry was repointed, then an agent re-saved the old
+// entry: repointing it would make it an exact copy of the repointed one, which the gate reads
+// as two distinct lines folded into one. The entry is left (flagged) and the rest of the file
+// is still washed; before, the whole file was gate-refused and its fat frozen.
+func TestRepointThatWouldDuplicateIsLeft(t *testing.T) {
+	tree := NewTree([]string{"/m/memory/MEMORY.md", "/m/memory/archive/export-17.md"})
+	index := "# Memory\n\n" +
+		"- [export notes 17](archive/export-17.md): export service 17 on port 20119, reviewed 2029-10-24\n" +
+		"- The staging database runs on port 5433 behind pgbouncer\n" +
+		"- The staging database runs on port 5433 behind pgbouncer\n" +
+		"- [export notes 17](export-17.md): export service 17 on port 20119, reviewed 2029-10-24\n"
+	f := File{Path: "/m/memory/MEMORY.md", Content: []byte(index), Kind: "memory-index", Platform: "claude-code", Scope: "local", AlwaysLoaded: true}
+	p := PlanQuick([]File{f}, Options{Tree: tree})
+	want := "# Memory\n\n" +
+		"- [export notes 17](archive/export-17.md): export service 17 on port 20119, reviewed 2029-10-24\n" +
+		"- The staging database runs on port 5433 behind pgbouncer\n" +
+		"- [export notes 17](export-17.md): export service 17 on port 20119, reviewed 2029-10-24\n"
+	if got := string(p.Files[0].New); got != want {
+		t.Fatalf("new =\n%s\nwant\n%s", got, want)
+	}
+	kinds := map[FlagKind]int{}
+	for _, fl := range p.Flags {
+		kinds[fl.Kind]++
+	}
+	if kinds[DeadLink] != 1 || kinds[GateRefused] != 0 {
+		t.Fatalf("flags %+v", p.Flags)
+	}
+}
+
 // genFiles builds a random always-loaded set with the fat Quick targets and the traps it must
 // respect (sections, fences, indented code, hard breaks, children, tables, front matter).
 func genFiles(r *rand.Rand) []File {
