@@ -33,12 +33,31 @@ type Report struct {
 // count toward the store (the cost base of a full pass) but not the footprint. read returns a
 // file's bytes; opts configures the planner (its Tree enables link and index checks).
 func Measure(res discover.Result, read func(path string) ([]byte, error), opts quick.Options) Report {
+	return measure(res, read, opts, true)
+}
+
+// MeasureAlwaysLoaded is Measure for a session-start gauge: recall-only notes are read and
+// priced but not planned. Their cuts never change the per-session bill, and a recall-only file
+// is never a first copy of an always-loaded one (they are in different duplicate groups), so
+// the Measurement is the same as Measure's at a fraction of the cost; the Plan and the Flags
+// cover the always-loaded files only. The plan is priced without the planner's self-gate
+// (quick.Options.PriceOnly): it must never be applied.
+func MeasureAlwaysLoaded(res discover.Result, read func(path string) ([]byte, error), opts quick.Options) Report {
+	opts.PriceOnly = true
+	return measure(res, read, opts, false)
+}
+
+func measure(res discover.Result, read func(path string) ([]byte, error), opts quick.Options, planRecall bool) Report {
 	var rep Report
 	estimate := opts.Estimate
 	if estimate == nil {
 		estimate = gauge.Estimate
 	}
 	seen := map[string]int{} // real path -> index in rep.Files
+	always := map[string]bool{}
+	for _, e := range res.Entries {
+		always[e.Real] = always[e.Real] || e.AlwaysLoaded
+	}
 	var files []quick.File
 	var planIdx []int // rep.Files index of each planned file
 	for _, e := range res.Entries {
@@ -59,6 +78,9 @@ func Measure(res discover.Result, read func(path string) ([]byte, error), opts q
 		}
 		fr.Tokens = estimate(content)
 		rep.Files = append(rep.Files, fr)
+		if !planRecall && !always[e.Real] {
+			continue
+		}
 		files = append(files, quick.File{Path: e.Path, Content: content, Platform: e.Platform, Scope: e.Scope, Kind: string(e.Kind),
 			AlwaysLoaded: e.AlwaysLoaded, Inherited: e.Inherited})
 		planIdx = append(planIdx, len(rep.Files)-1)

@@ -89,3 +89,43 @@ func TestMeasureReadError(t *testing.T) {
 		t.Fatalf("read error handling: %+v", rep)
 	}
 }
+
+// TestMeasureAlwaysLoadedSameMeasurement: the light gauge skips planning recall-only notes and
+// must not change a single figure of the measurement.
+func TestMeasureAlwaysLoadedSameMeasurement(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	home := filepath.Join(base, "home")
+	proj := filepath.Join(base, "proj")
+	memDir := filepath.Join(home, ".claude", "projects", discover.Slug(proj), "memory")
+	files := map[string]string{
+		filepath.Join(proj, "CLAUDE.md"):            "# Rules\n- run the linters before every push\n- run the linters before every push\n\n\n\n",
+		filepath.Join(memDir, "MEMORY.md"):          "- [A](a.md) — note a from 2024-01-02\n- [Gone](gone.md) — removed\n- [A](a.md) — note a from 2024-01-02\n",
+		filepath.Join(memDir, "a.md"):               "# A\n- the same recall-only line here\n- the same recall-only line here\n\n\n\n",
+		filepath.Join(memDir, "b.md"):               "- run the linters before every push\n",
+		filepath.Join(memDir, "broken.md"):          "bad \xff byte\n",
+		filepath.Join(home, ".claude", "CLAUDE.md"): "- run the linters before every push\n",
+	}
+	for p, c := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := discover.Discover(discover.Options{Home: home, ProjectRoot: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, _ := quick.ScanTree([]string{proj, memDir}, 1000)
+	full := Measure(res, os.ReadFile, quick.Options{Tree: tree})
+	light := MeasureAlwaysLoaded(res, os.ReadFile, quick.Options{Tree: tree})
+	a, b := full.Measurement, light.Measurement
+	if a.Footprint != b.Footprint || a.Fat != b.Fat || a.StoreTokens != b.StoreTokens || a.Inherited != b.Inherited ||
+		a.IndexBytes != b.IndexBytes || a.IndexLines != b.IndexLines || len(a.Files) != len(b.Files) || a.Fat == 0 {
+		t.Fatalf("full %+v\nlight %+v", a, b)
+	}
+	if len(light.Plan.Files) >= len(full.Plan.Files) {
+		t.Fatalf("light planned %d files, full %d", len(light.Plan.Files), len(full.Plan.Files))
+	}
+}

@@ -113,6 +113,7 @@ type run struct {
 	res      Result
 	seen     map[string]map[string]bool // platform -> real path -> found
 	problems map[string]bool
+	dirs     map[string]string // directory -> its realpath, resolved once per run
 }
 
 // Discover finds the memory and instruction files each platform loads for the project. It
@@ -133,7 +134,7 @@ func Discover(opts Options) (Result, error) {
 	}
 	opts.ProjectRoot = filepath.Clean(opts.ProjectRoot)
 	opts.Home = filepath.Clean(opts.Home)
-	r := &run{opts: opts, seen: map[string]map[string]bool{}, problems: map[string]bool{}}
+	r := &run{opts: opts, seen: map[string]map[string]bool{}, problems: map[string]bool{}, dirs: map[string]string{}}
 	var err error
 	if r.project, err = filepath.EvalSymlinks(opts.ProjectRoot); err != nil {
 		return Result{}, fmt.Errorf("discover: resolve project root: %w", err)
@@ -212,7 +213,7 @@ func (r *run) check(path, platform string, roots []string) (string, int64, bool)
 		}
 		return "", 0, false
 	}
-	real, err := filepath.EvalSymlinks(path)
+	real, err := r.realpath(path)
 	if err != nil {
 		r.problem(path, platform, "dangling or unreadable symlink")
 		return "", 0, false
@@ -240,6 +241,28 @@ func (r *run) check(path, platform string, roots []string) (string, int64, bool)
 		return "", 0, false
 	}
 	return real, st.Size(), true
+}
+
+// realpath is filepath.EvalSymlinks with the directory's resolution cached for the run: a
+// file that is not itself a symlink resolves to its directory's realpath joined with its name,
+// so the dozens of candidates in one directory cost one walk, not one each.
+func (r *run) realpath(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return "", err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return filepath.EvalSymlinks(path)
+	}
+	dir := filepath.Dir(path)
+	rd, ok := r.dirs[dir]
+	if !ok {
+		if rd, err = filepath.EvalSymlinks(dir); err != nil {
+			return "", err
+		}
+		r.dirs[dir] = rd
+	}
+	return filepath.Join(rd, filepath.Base(path)), nil
 }
 
 // errText names an error's kind without echoing paths twice.

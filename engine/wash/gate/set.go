@@ -77,21 +77,36 @@ func CheckSet(changes []Change, approved map[string]bool) Verdict {
 }
 
 func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
+	// Results are inventoried lazily: the transaction-wide views (which distinct lines and
+	// tokens survive anywhere) are only needed for deletes and for a rewrite that loses
+	// something on its own, since they can only excuse a drop, never add one. A plan whose
+	// changed files lose nothing by themselves never pays for inventorying the unchanged ones.
 	results := make([]*Inv, len(changes))
-	lineCount := map[lineKey]int{} // number of non-deleted results carrying a distinct line
-	present := map[Token]bool{}
-	for i, c := range changes {
-		if c.Kind == Delete {
-			continue
+	result := func(i int) *Inv {
+		if results[i] == nil {
+			results[i] = inventory(changes[i].Result, cfg)
 		}
-		inv := inventory(c.Result, cfg)
-		results[i] = inv
-		for k := range inv.lines {
-			lineCount[k]++
+		return results[i]
+	}
+	var lineCount map[lineKey]int // number of non-deleted results carrying a distinct line
+	var present map[Token]bool
+	all := func() {
+		if lineCount != nil {
+			return
 		}
-		for t, n := range inv.counts {
-			if n > 0 {
-				present[t] = true
+		lineCount, present = map[lineKey]int{}, map[Token]bool{}
+		for i, c := range changes {
+			if c.Kind == Delete {
+				continue
+			}
+			inv := result(i)
+			for k := range inv.lines {
+				lineCount[k]++
+			}
+			for t, n := range inv.counts {
+				if n > 0 {
+					present[t] = true
+				}
 			}
 		}
 	}
@@ -104,6 +119,7 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 			if cfg.noDelete {
 				break
 			}
+			all()
 			o := inventory(c.Orig, cfg)
 			for _, tc := range o.Tokens() {
 				if present[tc.Token] {
@@ -137,10 +153,11 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 			if len(parts) > 1 {
 				o = union(parts, names)
 			}
-			r := results[i]
-			var extra map[lineKey]bool
-			if !cfg.noMoved {
-				extra = map[lineKey]bool{}
+			r := result(i)
+			drops = checkInv(o, r, cfg, nil)
+			if len(drops) > 0 && !cfg.noMoved {
+				all()
+				extra := map[lineKey]bool{}
 				for _, k := range o.order {
 					n := lineCount[k]
 					if _, own := r.lines[k]; own {
@@ -150,8 +167,8 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 						extra[k] = true
 					}
 				}
+				drops = checkInv(o, r, cfg, extra)
 			}
-			drops = checkInv(o, r, cfg, extra)
 		}
 		for _, d := range drops {
 			if approved[d.Key()] || c.Approved[d.Key()] {

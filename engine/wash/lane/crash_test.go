@@ -111,7 +111,7 @@ func quickCase(t *testing.T, conflict bool) crashCase {
 	f := newFixture(t)
 	f.fatWorld()
 	c := crashCase{f: f, spec: crashSpec{Root: f.root, Home: f.home, State: f.state, Mode: "quick"}, orig: map[string]*string{}, result: map[string]*string{}}
-	r, err := f.lane.measure(nil, true)
+	r, err := f.lane.measure(nil, true, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

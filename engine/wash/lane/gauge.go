@@ -1,6 +1,9 @@
 package lane
 
 import (
+	"os"
+	"sort"
+
 	"github.com/prosewash/prosewash/engine/wash"
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/gauge"
@@ -16,6 +19,9 @@ type GaugeOptions struct {
 	Source string
 	// Session is the agent session (SessionStart).
 	Session string
+	// Light prices recall-only notes without planning them: the same band for a fraction of
+	// the cost (SessionStart); their flags are not reported.
+	Light bool
 }
 
 // Gauge is one reading of the project's memory.
@@ -38,11 +44,19 @@ func (l *Lane) Gauge(o GaugeOptions) (Gauge, error) {
 	if err != nil {
 		return Gauge{}, err
 	}
-	r, err := l.measure(o.Platforms, true)
+	st := LoadState(stateDir)
+	var pre *discover.Result
+	if o.Light && len(o.Platforms) == 0 {
+		g, res, ok, err := l.cachedGauge(stateDir, &st, o)
+		if ok || err != nil {
+			return g, err
+		}
+		pre = res
+	}
+	r, err := l.measure(o.Platforms, true, o.Light, pre)
 	if err != nil {
 		return Gauge{}, err
 	}
-	st := LoadState(stateDir)
 	cfg := BandConfig(r.cfg)
 	g := Gauge{Files: r.rep.Files, Problems: r.res.Problems, Flags: r.rep.Plan.Flags, Measure: r.rep.Measurement}
 	for _, e := range r.errs {
@@ -63,6 +77,12 @@ func (l *Lane) Gauge(o GaugeOptions) (Gauge, error) {
 	}
 	record(&st, v, next, knownOf(r.rep), l.now().UTC(), src, cfg.RegaugeDeltaTokens)
 	st.StoreBytes = r.storeBytes()
+	st.Cache = nil
+	if len(r.errs) == 0 {
+		if sigs, ok := signatures(r.res); ok {
+			st.Cache = &Cache{Files: sigs, Measurement: r.rep.Measurement}
+		}
+	}
 	if o.Session != "" && o.Session != st.Session {
 		st.Sessions++
 		st.Session = o.Session
@@ -85,4 +105,70 @@ func knownOf(rep wash.Report) []Known {
 		}
 	}
 	return out
+}
+
+// signatures stats every discovered file; ok is false when one cannot be stat'ed.
+func signatures(res discover.Result) ([]FileSig, bool) {
+	seen := map[string]bool{}
+	var out []FileSig
+	for _, e := range res.Entries {
+		if seen[e.Real] {
+			continue
+		}
+		seen[e.Real] = true
+		fi, err := os.Stat(e.Real)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, FileSig{Path: e.Real, Size: fi.Size(), MTime: fi.ModTime().UnixNano()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, true
+}
+
+// cachedGauge answers a session-start gauge from the last measurement when discovery finds
+// exactly the same files with the same sizes and modification times: nothing is read and
+// nothing is planned, and the band is decided afresh from the cached measurement (the
+// thresholds may have changed). ok is false when the cache does not apply; the discovery made
+// to find out is returned for the measurement to reuse.
+func (l *Lane) cachedGauge(stateDir string, st *State, o GaugeOptions) (Gauge, *discover.Result, bool, error) {
+	if st.Cache == nil {
+		return Gauge{}, nil, false, nil
+	}
+	w, err := l.config()
+	if err != nil {
+		return Gauge{}, nil, false, err
+	}
+	res, err := discover.Discover(l.discoverOptions(nil))
+	if err != nil {
+		return Gauge{}, nil, false, err
+	}
+	sigs, ok := signatures(res)
+	if !ok || len(sigs) != len(st.Cache.Files) {
+		return Gauge{}, &res, false, nil
+	}
+	for i := range sigs {
+		if sigs[i] != st.Cache.Files[i] {
+			return Gauge{}, &res, false, nil
+		}
+	}
+	cfg := BandConfig(w)
+	m := st.Cache.Measurement
+	v, next := gauge.Band(st.Band, m, cfg)
+	g := Gauge{Problems: res.Problems, Measure: m, Verdict: v}
+	src := o.Source
+	if src == "" {
+		src = "gauge"
+	}
+	record(st, v, next, nil, l.now().UTC(), src, cfg.RegaugeDeltaTokens)
+	if o.Session != "" && o.Session != st.Session {
+		st.Sessions++
+		st.Session = o.Session
+	}
+	st.UpdatedAt = l.now().UTC()
+	if err := saveState(stateDir, *st); err != nil {
+		return g, nil, true, err
+	}
+	g.Recorded = true
+	return g, nil, true, nil
 }

@@ -70,7 +70,7 @@ func (l *Lane) SessionStart(session string) (Result, error) {
 	if l.mode() != config.WashAuto {
 		return Result{}, nil
 	}
-	g, err := l.Gauge(GaugeOptions{Source: "session-start", Session: session})
+	g, err := l.Gauge(GaugeOptions{Source: "session-start", Session: session, Light: true})
 	if err != nil {
 		return Result{}, err
 	}

@@ -1,6 +1,7 @@
 package lane
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -157,5 +158,47 @@ func TestWriteGuard(t *testing.T) {
 	// A file with no snapshot this session is silent.
 	if fyi := f.lane.AfterWrite("s3", memPath); fyi != "" {
 		t.Fatalf("no snapshot: %q", fyi)
+	}
+}
+
+func TestSessionStartReusesAnUnchangedMeasurement(t *testing.T) {
+	f := newFixture(t)
+	f.config(lowThresholds)
+	f.fatWorld()
+	first, err := f.lane.SessionStart("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if LoadState(f.stateDir()).Cache == nil {
+		t.Fatal("no cache recorded")
+	}
+	// Same size, same modification time, different bytes: the cache is trusted (nothing is
+	// read), which is what makes a session start cheap.
+	memPath := filepath.Join(f.mem, "MEMORY.md")
+	fi, _ := os.Stat(memPath)
+	f.write(memPath, strings.Replace(fatMemory, "5433", "5434", 2))
+	if err := os.Chtimes(memPath, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	second, err := f.lane.SessionStart("s2")
+	if err != nil || second.Verdict.Footprint != first.Verdict.Footprint || second.Verdict.Fat != first.Verdict.Fat {
+		t.Fatalf("cached %+v %v", second.Verdict, err)
+	}
+	if st := LoadState(f.stateDir()); st.Sessions != 2 || len(st.History) != 2 {
+		t.Fatalf("sessions %d history %d", st.Sessions, len(st.History))
+	}
+	// A real change (size) is measured again.
+	f.write(memPath, fatMemory+"- The staging database runs on port 5433 behind pgbouncer\n")
+	third, err := f.lane.SessionStart("s3")
+	if err != nil || third.Verdict.Footprint <= first.Verdict.Footprint || third.Verdict.Fat <= first.Verdict.Fat {
+		t.Fatalf("not re-measured: %+v vs %+v %v", third.Verdict, first.Verdict, err)
+	}
+	// A new memory file changes the discovered set: measured again.
+	f.memFile("extra.md", "- a new recall-only note\n")
+	if _, err := f.lane.SessionStart("s4"); err != nil {
+		t.Fatal(err)
+	}
+	if st := LoadState(f.stateDir()); len(st.Cache.Files) != 4 {
+		t.Fatalf("cache files %d", len(st.Cache.Files))
 	}
 }

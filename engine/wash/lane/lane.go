@@ -139,14 +139,18 @@ func read(path string) ([]byte, error) {
 }
 
 // measure discovers and measures the memory (platforms empty: every platform). tree decides
-// whether dead links are looked for (a stat per relative link, a walk only when one is dead).
-func (l *Lane) measure(platforms []string, withTree bool) (*reading, error) {
+// whether dead links are looked for (a stat per relative link, a walk only when one is dead);
+// light skips planning recall-only notes (same measurement, for the session-start gauge); a
+// discovery already made (pre) is reused.
+func (l *Lane) measure(platforms []string, withTree bool, light bool, pre *discover.Result) (*reading, error) {
 	w, err := l.config()
 	if err != nil {
 		return nil, err
 	}
-	res, err := discover.Discover(l.discoverOptions(platforms))
-	if err != nil {
+	var res discover.Result
+	if pre != nil {
+		res = *pre
+	} else if res, err = discover.Discover(l.discoverOptions(platforms)); err != nil {
 		return nil, err
 	}
 	r := &reading{res: res, content: map[string][]byte{}, real: map[string]string{}, entry: map[string]discover.Entry{}, cfg: w}
@@ -167,7 +171,11 @@ func (l *Lane) measure(platforms []string, withTree bool) (*reading, error) {
 		}
 		return b, err
 	}
-	r.rep = wash.Measure(res, rd, opts)
+	if light {
+		r.rep = wash.MeasureAlwaysLoaded(res, rd, opts)
+	} else {
+		r.rep = wash.Measure(res, rd, opts)
+	}
 	r.errs = r.rep.Errors
 	return r, nil
 }

@@ -211,7 +211,7 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 	if err != nil {
 		return res, err
 	}
-	r, err := l.measure(nil, false)
+	r, err := l.measure(nil, false, false, nil)
 	if err != nil {
 		return res, err
 	}
@@ -385,11 +385,12 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 	st := LoadState(stateDir)
 	cfg := BandConfig(w)
 	res.After = res.Before
-	if after, err := l.measure(nil, true); err == nil {
+	if after, err := l.measure(nil, true, false, nil); err == nil {
 		res.After = after.rep.Measurement.Footprint
 		v, next := gauge.Band(st.Band, after.rep.Measurement, cfg)
 		record(&st, v, next, knownOf(after.rep), l.now().UTC(), "plan", cfg.RegaugeDeltaTokens)
 		st.StoreBytes = after.storeBytes()
+		st.Cache = nil
 		res.Band = v.Band
 	}
 	res.Receipt = ReceiptLine(res.Before, res.After, false)

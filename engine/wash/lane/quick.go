@@ -80,7 +80,7 @@ func (l *Lane) Quick(o QuickOptions) (QuickResult, error) {
 	if err != nil {
 		return res, err
 	}
-	r, err := l.measure(nil, true)
+	r, err := l.measure(nil, true, false, nil)
 	if err != nil {
 		return res, err
 	}
@@ -149,11 +149,12 @@ func (l *Lane) Quick(o QuickOptions) (QuickResult, error) {
 		res.Destroyed += len(s.Destroyed)
 	}
 	// Re-measure what is now on disk and record it: the band after the run.
-	after, err := l.measure(nil, true)
+	after, err := l.measure(nil, true, false, nil)
 	if err == nil {
 		v, next := gauge.Band(st.Band, after.rep.Measurement, cfg)
 		record(&st, v, next, knownOf(after.rep), l.now().UTC(), "quick", cfg.RegaugeDeltaTokens)
 		st.StoreBytes = after.storeBytes()
+		st.Cache = nil
 		res.Band = v.Band
 	}
 	st.QuickTried = true

@@ -178,6 +178,7 @@ func (l *Lane) Restore(ref string, o RestoreOptions) (RestoreResult, error) {
 		}
 		st := LoadState(stateDir)
 		st.Receipt = &Receipt{At: l.now().UTC(), Kind: "restore", Line: res.Receipt, Event: id}
+		st.Cache = nil
 		st.UpdatedAt = l.now().UTC()
 		_ = saveState(stateDir, st)
 	}

@@ -15,7 +15,7 @@ import (
 const StateSchema = 1
 
 // maxHistory bounds the footprint history.
-const maxHistory = 500
+const maxHistory = 200
 
 // State is what the lane remembers between runs and sessions.
 type State struct {
@@ -40,6 +40,23 @@ type State struct {
 	Session    string    `json:"session,omitempty"`
 	StoreBytes int64     `json:"store_bytes"`
 	UpdatedAt  time.Time `json:"updated_at,omitempty"`
+	// Cache is the last full measurement with the signature of every discovered file: a
+	// session start whose files all match it reuses the measurement instead of re-reading.
+	Cache *Cache `json:"cache,omitempty"`
+}
+
+// Cache is a measurement and the files it was taken from.
+type Cache struct {
+	Files       []FileSig         `json:"files"`
+	Measurement gauge.Measurement `json:"measurement"`
+}
+
+// FileSig identifies a file's content without reading it: path, size and modification time
+// (nanoseconds), as make and git do.
+type FileSig struct {
+	Path  string `json:"path"`
+	Size  int64  `json:"size"`
+	MTime int64  `json:"mtime_ns"`
 }
 
 // Known is one always-loaded file the last gauge measured.
@@ -103,7 +120,7 @@ func saveState(stateDir string, s State) error {
 	if len(s.History) > maxHistory {
 		s.History = s.History[len(s.History)-maxHistory:]
 	}
-	b, err := json.MarshalIndent(s, "", "  ")
+	b, err := json.Marshal(s) // compact: it is read and written at every session start
 	if err != nil {
 		return fmt.Errorf("encode wash state: %w", err)
 	}

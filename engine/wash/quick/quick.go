@@ -61,6 +61,10 @@ type Options struct {
 	KeepBlank int
 	// Estimate counts tokens (default gauge.Estimate).
 	Estimate func([]byte) int
+	// PriceOnly skips the self-gate: the plan only prices the fat (a session-start gauge) and
+	// must never be applied. Its figure can overstate the fat only where the self-gate would
+	// have caught a planner bug; whatever applies a plan plans again without it.
+	PriceOnly bool
 
 	// off disables individual safety checks; only tests set it, to prove each one is what
 	// stops a loss.
@@ -209,7 +213,7 @@ func PlanQuick(files []File, opts Options) Plan {
 	for _, f := range files {
 		plan.Files = append(plan.Files, p.planFile(f))
 	}
-	if !opts.off.selfGate {
+	if !opts.off.selfGate && !opts.PriceOnly {
 		plan.Files = selfGate(plan.Files, &p.flags)
 	}
 	for _, f := range plan.Files {
@@ -221,7 +225,15 @@ func PlanQuick(files []File, opts Options) Plan {
 }
 
 // selfGate runs the gate over the plan and reverts any file it blocks, until the plan passes.
+// A plan that changes nothing cannot lose anything and is not gated (the common lean case).
 func selfGate(files []FilePlan, flags *[]Flag) []FilePlan {
+	changed := false
+	for _, f := range files {
+		changed = changed || f.Changed
+	}
+	if !changed {
+		return files
+	}
 	for range len(files) + 1 {
 		var ch []gate.Change
 		for _, f := range files {
