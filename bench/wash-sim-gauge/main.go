@@ -56,8 +56,8 @@ type Result struct {
 	Git, Process, InProcess, Startup time.Duration
 	// Miss is SessionStart when a memory file changed since the last gauge (a full read and
 	// plan of the always-loaded files).
-	Miss time.Duration
-	Files                            int
+	Miss  time.Duration
+	Files int
 }
 
 // Measure builds the fixture and times the four commands.
