@@ -293,6 +293,9 @@ func runWashQuick(e *env, args []string) error {
 	if res.Event != "" {
 		e.ui.infof("originals kept in %s: 'prosewash wash restore %s' puts them back", res.Event, res.Event)
 	}
+	if res.Destroyed > 0 {
+		e.ui.infof("retention: %d old bin event(s) destroyed (listed in death.log)", res.Destroyed)
+	}
 	return rerr
 }
 
