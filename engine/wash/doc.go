@@ -9,6 +9,10 @@
 //   - [github.com/prosewash/prosewash/engine/wash/gate] proves a plan lost nothing.
 //   - [github.com/prosewash/prosewash/engine/wash/frontmatter] reads pins conservatively.
 //   - [github.com/prosewash/prosewash/engine/wash/mdline] classifies Markdown lines for all of them.
+//   - [github.com/prosewash/prosewash/engine/wash/bins] keeps every cut and thins the kept cuts.
+//   - [github.com/prosewash/prosewash/engine/wash/lane] runs it all for one project: gauge,
+//     quick, semantic plans (schema in engine/wash/PLAN.md), restore, stats and the hook side.
 //
-// [Measure] glues discovery, reading, the Quick plan and the estimator into one gauge reading.
+// [Measure] glues discovery, reading, the Quick plan and the estimator into one gauge reading;
+// [MeasureAlwaysLoaded] is its cheaper session-start form.
 package wash

@@ -196,6 +196,17 @@ func guardMarkerPath(stateDir, session, real string) string {
 // isMemory reports whether real is a file discovery returns (always-loaded or recall-only,
 // owned or inherited): the last gauge's known files answer first, discovery otherwise.
 func (l *Lane) isMemory(stateDir, real string) bool {
+	// Every platform's memory is Markdown or text, or one of three dotfiles: anything else is
+	// answered without a discovery (the write guard sees every write of a session).
+	switch strings.ToLower(filepath.Ext(real)) {
+	case ".md", ".mdc", ".txt":
+	default:
+		switch filepath.Base(real) {
+		case ".clinerules", ".windsurfrules", ".cursorrules":
+		default:
+			return false
+		}
+	}
 	for _, k := range LoadState(stateDir).Known {
 		if k.Path == real {
 			return true
