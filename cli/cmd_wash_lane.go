@@ -131,7 +131,7 @@ func jsonError(err error) *errorJSON {
 	return ej
 }
 
-// splitList accepts repeated flags and comma lists.
+// listFlag accepts repeated flags and comma lists.
 type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }

@@ -191,3 +191,25 @@ func TestParsePlanRejects(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParsePlan(f *testing.F) {
+	f.Add([]byte(`{"version":1,"judge":"local:x","actions":[{"type":"delete","path":"a.md","expect":"00","reason":"r"}]}`))
+	f.Add([]byte(`{"version":1,"actions":[{"type":"merge","path":"a","sources":[{"path":"b","expect":"x"}],"content":"c","reason":"r"}],"keeps":[{"target":"t","reason":"r"}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := ParsePlan(b, t.TempDir())
+		if err != nil {
+			return
+		}
+		if p.Version != PlanVersion || len(p.Actions) == 0 {
+			t.Fatalf("accepted %+v", p)
+		}
+		for _, a := range p.Actions {
+			if strings.TrimSpace(a.Reason) == "" || a.Path == "" {
+				t.Fatalf("accepted action %+v", a)
+			}
+			if a.Type != ActDelete && a.content == nil && a.Content == nil {
+				t.Fatalf("accepted action without content %+v", a)
+			}
+		}
+	})
+}

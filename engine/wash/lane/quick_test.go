@@ -184,3 +184,25 @@ func TestQuickFileChangedAfterBanking(t *testing.T) {
 		t.Fatalf("a rolled-back run left bin events %v", list)
 	}
 }
+
+// A file changed between the last gauge and the quick run is reported, and the plan is made
+// from what is on disk now: the change survives.
+func TestQuickReportsDriftSinceGauge(t *testing.T) {
+	f := newFixture(t)
+	f.fatWorld()
+	if _, err := f.lane.Gauge(GaugeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	memPath := filepath.Join(f.mem, "MEMORY.md")
+	f.write(memPath, fatMemory+"- written after the gauge: the cache TTL is 90s\n")
+	res, err := f.lane.Quick(QuickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Drift) != 1 || res.Drift[0].Path != memPath {
+		t.Fatalf("drift %+v", res.Drift)
+	}
+	if !strings.Contains(f.read(memPath), "the cache TTL is 90s") {
+		t.Fatal("the change made after the gauge was lost")
+	}
+}
