@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -195,16 +196,41 @@ func footnoteLabels(m []byte) {
 	}
 }
 
-var (
-	refDefRe   = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:[ \t]*(<[^>]*>|\S+)`)
-	autolinkRe = regexp.MustCompile(`<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_{|}~\-]+@[A-Za-z0-9](?:[A-Za-z0-9.\-]*[A-Za-z0-9])?)>`)
-	bareURLRe  = regexp.MustCompile(`(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>()\[\]{}"` + "`" + `]+`)
-)
+// patterns are the gate's regular expressions, compiled on first use: every prosewash process
+// links this package, and most (a hook that records a path) never inventory a file.
+type patterns struct {
+	refDef, autolink, bareURL *regexp.Regexp
+	dates                     []datePattern
+	version3, versionV        *regexp.Regexp
+	number                    *regexp.Regexp
+}
+
+// datePattern is one compiled date form (see dateForms).
+type datePattern struct {
+	re *regexp.Regexp
+	dateForm
+}
+
+var res = sync.OnceValue(func() *patterns {
+	p := &patterns{
+		refDef:   regexp.MustCompile(`^ {0,3}\[[^\]]+\]:[ \t]*(<[^>]*>|\S+)`),
+		autolink: regexp.MustCompile(`<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_{|}~\-]+@[A-Za-z0-9](?:[A-Za-z0-9.\-]*[A-Za-z0-9])?)>`),
+		bareURL:  regexp.MustCompile(`(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>()\[\]{}"` + "`" + `]+`),
+		version3: regexp.MustCompile(`[vV]?\d+\.\d+(?:\.\d+)+(?:-[0-9A-Za-z][0-9A-Za-z.\-]*)?(?:\+[0-9A-Za-z][0-9A-Za-z.\-]*)?`),
+		versionV: regexp.MustCompile(`[vV]\d+(?:\.\d+)?`),
+		// Number forms most specific first (Go's alternation is leftmost-first).
+		number: regexp.MustCompile(`[-+\x{2212}]?(?:\d{1,2}/\d{1,2}/\d{2,4}|\d+/\d+|\d{1,2}:\d{2}(?::\d{2})?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`),
+	}
+	for _, f := range dateForms() {
+		p.dates = append(p.dates, datePattern{re: regexp.MustCompile(f.pattern), dateForm: f})
+	}
+	return p
+})
 
 // links extracts link destinations only (inline links and images, reference definitions,
 // autolinks, bare URLs), so restyling a link between these forms keeps the same key.
 func links(s string, m []byte, add func(Token)) {
-	if loc := refDefRe.FindSubmatchIndex(m); loc != nil {
+	if loc := res().refDef.FindSubmatchIndex(m); loc != nil {
 		d := strings.Trim(s[loc[2]:loc[3]], "<>")
 		if d != "" {
 			add(Token{TypeLink, d})
@@ -252,13 +278,13 @@ func links(s string, m []byte, add func(Token)) {
 		mask(m, i+1, j)
 	}
 	if strings.IndexByte(s, '<') >= 0 {
-		for _, loc := range autolinkRe.FindAllSubmatchIndex(m, -1) {
+		for _, loc := range res().autolink.FindAllSubmatchIndex(m, -1) {
 			add(Token{TypeLink, s[loc[2]:loc[3]]})
 			mask(m, loc[0], loc[1])
 		}
 	}
 	if strings.Contains(s, "://") || strings.Contains(s, "www.") || strings.Contains(s, "WWW.") {
-		for _, loc := range bareURLRe.FindAllIndex(m, -1) {
+		for _, loc := range res().bareURL.FindAllIndex(m, -1) {
 			a, b := loc[0], trimURL(s, loc[0], loc[1])
 			if b > a {
 				add(Token{TypeLink, s[a:b]})
@@ -345,21 +371,26 @@ var months = map[string]int{
 
 const monthAlt = `(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
 
-// dateRes are tried in order; each kind of date is unambiguous about day and month order.
-// Slash dates with a two-digit first field (01/02/2025) are not: they stay numbers, verbatim.
-var dateRes = []struct {
-	re             *regexp.Regexp
+// dateForm is one kind of date. Forms are tried in order; each is unambiguous about day and
+// month order. Slash dates with a two-digit first field (01/02/2025) are not: they stay
+// numbers, verbatim.
+type dateForm struct {
+	pattern        string
 	year, mon, day int  // submatch indexes; mon may name a month word; day 0 = month precision
 	named          bool // needs a month name: skipped on lines without one
 	sep            byte // needs this separator: skipped on lines without it
-}{
-	{regexp.MustCompile(`(\d{4})-(\d{2})-(\d{2})`), 1, 2, 3, false, '-'},
-	{regexp.MustCompile(`(\d{4})/(\d{2})/(\d{2})`), 1, 2, 3, false, '/'},
-	{regexp.MustCompile(`(\d{1,2})-(` + monthAlt + `)-(\d{4})`), 3, 2, 1, true, '-'},
-	{regexp.MustCompile(`(\d{1,2})(?:st|nd|rd|th)? (` + monthAlt + `)\.?,? (\d{4})`), 3, 2, 1, true, ' '},
-	{regexp.MustCompile(`(` + monthAlt + `)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})`), 3, 1, 2, true, ' '},
-	{regexp.MustCompile(`(` + monthAlt + `)\.? (\d{4})`), 2, 1, 0, true, ' '},
-	{regexp.MustCompile(`(\d{4})-(\d{2})`), 1, 2, 0, false, '-'},
+}
+
+func dateForms() []dateForm {
+	return []dateForm{
+		{`(\d{4})-(\d{2})-(\d{2})`, 1, 2, 3, false, '-'},
+		{`(\d{4})/(\d{2})/(\d{2})`, 1, 2, 3, false, '/'},
+		{`(\d{1,2})-(` + monthAlt + `)-(\d{4})`, 3, 2, 1, true, '-'},
+		{`(\d{1,2})(?:st|nd|rd|th)? (` + monthAlt + `)\.?,? (\d{4})`, 3, 2, 1, true, ' '},
+		{`(` + monthAlt + `)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})`, 3, 1, 2, true, ' '},
+		{`(` + monthAlt + `)\.? (\d{4})`, 2, 1, 0, true, ' '},
+		{`(\d{4})-(\d{2})`, 1, 2, 0, false, '-'},
+	}
 }
 
 // digitSepDigit reports a digit, sep, digit sequence: a cheap prefilter for numeric dates.
@@ -390,7 +421,7 @@ func hasMonthName(m []byte) bool {
 // switching between styles is not a drop.
 func dates(m []byte, vals []valuePos, add func(Token)) []valuePos {
 	named := hasMonthName(m)
-	for _, d := range dateRes {
+	for _, d := range res().dates {
 		if d.named && !named || !d.named && !digitSepDigit(m, d.sep) || bytes.IndexByte(m, d.sep) < 0 {
 			continue
 		}
@@ -451,15 +482,10 @@ func pad(n, w int) string {
 	return s
 }
 
-var (
-	version3Re = regexp.MustCompile(`[vV]?\d+\.\d+(?:\.\d+)+(?:-[0-9A-Za-z][0-9A-Za-z.\-]*)?(?:\+[0-9A-Za-z][0-9A-Za-z.\-]*)?`)
-	versionVRe = regexp.MustCompile(`[vV]\d+(?:\.\d+)?`)
-)
-
 // versions keeps 3+ part versions greedily (1.2.3.4 never yields 1.2.3) and v-prefixed one-
 // or two-part versions (v2, v1.2); a bare 0.92 is a decimal number, not a version.
 func versions(m []byte, vals []valuePos, add func(Token)) []valuePos {
-	for _, re := range []*regexp.Regexp{version3Re, versionVRe} {
+	for _, re := range []*regexp.Regexp{res().version3, res().versionV} {
 		for _, loc := range re.FindAllIndex(m, -1) {
 			a, b := loc[0], loc[1]
 			if a > 0 && (wordBefore(m, a) || m[a-1] == '.') {
@@ -480,15 +506,12 @@ func versions(m []byte, vals []valuePos, add func(Token)) []valuePos {
 	return vals
 }
 
-// numberRe lists number forms most specific first (Go's alternation is leftmost-first).
-var numberRe = regexp.MustCompile(`[-+\x{2212}]?(?:\d{1,2}/\d{1,2}/\d{2,4}|\d+/\d+|\d{1,2}:\d{2}(?::\d{2})?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`)
-
 // numbers keeps sign, percent and a short unit suffix (30s, 5ms, 44k, 2x) as part of the value:
 // "timeout 30s" becoming "timeout 30m" is a changed fact. Single digits count (the original
 // ignored them); renumbering noise is avoided by masking list and heading ordinals before this
 // runs. A digit run glued to letters (sha256, x86, a 3f2a hash) is an identifier, not a number.
 func numbers(m []byte, vals []valuePos, add func(Token)) []valuePos {
-	for _, loc := range numberRe.FindAllIndex(m, -1) {
+	for _, loc := range res().number.FindAllIndex(m, -1) {
 		a, b := loc[0], loc[1]
 		sign := ""
 		if c, n := utf8.DecodeRune(m[a:]); c == '-' || c == '+' || c == '\u2212' {
