@@ -14,10 +14,12 @@
 //
 // # State
 //
-// The band, the crossing that the Stop hook acts on, a footprint history, the last receipt
-// and the files of the last gauge live in <state dir>/wash/state.json (0600). It is a cache:
-// it is replaced atomically but not fsynced, and losing it only means the next session starts
-// un-armed.
+// The band, the crossing that the Stop hook acts on, a footprint history, the last receipt,
+// the files of the last gauge and the cached measurement live in <state dir>/wash/state-0.json
+// and state-1.json (0600): each save rewrites the slot the previous generation does not
+// occupy, and a load takes the valid slot with the higher generation, so a torn write loses at
+// most the last update. It is a cache: nothing is fsynced, and losing it only means the next
+// session starts un-armed.
 //
 // # Hooks
 //

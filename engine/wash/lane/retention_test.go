@@ -119,7 +119,8 @@ func TestStateIsPrivateAndRecordsTheBand(t *testing.T) {
 	if err != nil || !g.Recorded {
 		t.Fatalf("%+v %v", g, err)
 	}
-	fi, err := os.Stat(statePath(f.stateDir()))
+	st0 := LoadState(f.stateDir())
+	fi, err := os.Stat(statePath(f.stateDir(), st0.Gen))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("state file mode %v %v", fi.Mode(), err)
 	}
@@ -139,8 +140,16 @@ func TestStateIsPrivateAndRecordsTheBand(t *testing.T) {
 	if g.Recorded || len(LoadState(f.stateDir()).History) != before {
 		t.Fatal("a limited gauge was recorded")
 	}
-	// A corrupt state file is a fresh state, never an error.
-	if err := os.WriteFile(statePath(f.stateDir()), []byte("{not json"), 0o600); err != nil {
+	// A torn newest slot falls back to the other one; both torn is a fresh state, never an
+	// error.
+	cur := LoadState(f.stateDir())
+	if err := os.WriteFile(statePath(f.stateDir(), cur.Gen), []byte("{\"schema\":1,\"gen\":99,\"verd"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if st := LoadState(f.stateDir()); st.Gen != cur.Gen-1 || st.Verdict == nil {
+		t.Fatalf("torn slot: got gen %d, want the other slot's %d", st.Gen, cur.Gen-1)
+	}
+	if err := os.WriteFile(statePath(f.stateDir(), cur.Gen-1), []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if st := LoadState(f.stateDir()); st.Verdict != nil || st.Schema != StateSchema {

@@ -20,6 +20,8 @@ const maxHistory = 200
 // State is what the lane remembers between runs and sessions.
 type State struct {
 	Schema int `json:"schema"`
+	// Gen counts saves; the newer of the two state slots wins (see saveState).
+	Gen uint64 `json:"gen"`
 	// Band is the gauge's hysteresis state and the last snapshot the Stop hook rechecks.
 	Band    gauge.State    `json:"band"`
 	Verdict *gauge.Verdict `json:"verdict,omitempty"`
@@ -98,25 +100,41 @@ type Receipt struct {
 	Event  string    `json:"event,omitempty"`
 }
 
-func statePath(stateDir string) string { return filepath.Join(stateDir, "wash", "state.json") }
-
-// LoadState reads the lane's state; a missing, unreadable or foreign state is a fresh one.
-func LoadState(stateDir string) State {
-	b, err := os.ReadFile(statePath(stateDir))
-	if err != nil {
-		return State{Schema: StateSchema}
-	}
-	var s State
-	if json.Unmarshal(b, &s) != nil || s.Schema != StateSchema {
-		return State{Schema: StateSchema}
-	}
-	return s
+// statePath is one of the two state slots.
+func statePath(stateDir string, slot uint64) string {
+	return filepath.Join(stateDir, "wash", fmt.Sprintf("state-%d.json", slot%2))
 }
 
-// saveState replaces the state atomically (temporary file and rename, 0600). It is not
-// fsynced: the state is a cache, and a lost update costs one re-gauge.
+// LoadState reads the lane's state: the valid slot with the higher generation. A missing,
+// torn, unreadable or foreign state is a fresh one.
+func LoadState(stateDir string) State {
+	best := State{Schema: StateSchema}
+	found := false
+	for slot := uint64(0); slot < 2; slot++ {
+		b, err := os.ReadFile(statePath(stateDir, slot))
+		if err != nil {
+			continue
+		}
+		var s State
+		if json.Unmarshal(b, &s) != nil || s.Schema != StateSchema {
+			continue
+		}
+		if !found || s.Gen > best.Gen {
+			best, found = s, true
+		}
+	}
+	return best
+}
+
+// saveState writes the state into the slot the previous generation does not occupy,
+// truncating and rewriting that file in place (0600, not fsynced). A crash or a concurrent
+// writer can only tear the slot being written, and LoadState then falls back to the other
+// one: the replace is atomic in effect without a rename, which on ext4 costs a data flush
+// (about a millisecond, most of a session start's budget). The state is a cache: losing the
+// last update costs one re-gauge.
 func saveState(stateDir string, s State) error {
 	s.Schema = StateSchema
+	s.Gen++
 	if len(s.History) > maxHistory {
 		s.History = s.History[len(s.History)-maxHistory:]
 	}
@@ -128,24 +146,19 @@ func saveState(stateDir string, s State) error {
 	if err := state.MkdirPrivate(dir); err != nil {
 		return fmt.Errorf("wash state: %w", err)
 	}
-	f, err := os.CreateTemp(dir, ".state-*.tmp")
+	p := statePath(stateDir, s.Gen)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscallNoFollow, 0o600)
 	if err != nil {
 		return fmt.Errorf("write wash state: %w", err)
 	}
-	tmp := f.Name()
 	_, werr := f.Write(b)
-	cerr := f.Close()
-	if werr == nil {
+	if fi, err := f.Stat(); werr == nil && err == nil && fi.Mode().Perm() != 0o600 {
+		werr = f.Chmod(0o600)
+	}
+	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o600)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, statePath(stateDir))
-	}
 	if werr != nil {
-		_ = os.Remove(tmp)
 		return fmt.Errorf("write wash state: %w", werr)
 	}
 	return nil
