@@ -10,6 +10,7 @@ import (
 	"github.com/prosewash/prosewash/engine/clean"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/txn"
+	"github.com/prosewash/prosewash/engine/wash/lane"
 )
 
 const recoverHelp = `Brings interrupted runs (a crash, a kill -9, a power cut) to a safe end: every file
@@ -46,7 +47,11 @@ func runRecover(e *env, args []string) error {
 		e.ui.infof("abandoned run %s; its journal and backups are kept in %s", *abandon, dir)
 		return nil
 	}
-	rep, err := txn.Recover(stateDir, txn.RecoverOptions{Root: p.Root, Getenv: os.Getenv})
+	// One recovery for both lanes: the memory lane's runs may also touch
+	// the platform's memory directories, which the lane names as trusted.
+	home, _ := os.UserHomeDir()
+	roots := lane.New(p, lane.Options{Home: home}).TrustedRoots()
+	rep, err := txn.Recover(stateDir, txn.RecoverOptions{Root: p.Root, Roots: roots, Getenv: os.Getenv})
 	if err != nil {
 		return runError(e, err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/txn"
+	"github.com/prosewash/prosewash/engine/wash/lane"
 	"github.com/prosewash/prosewash/hooks/mode"
 )
 
@@ -59,17 +60,13 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) (out *O
 			out = FailOpen(event, fmt.Errorf("internal error: %v", v))
 		}
 	}()
-	if event == PreToolUse {
-		// Reserved for the memory lane's write guard. Drain the payload so
-		// the CLI never writes into a closed pipe.
-		_, _ = io.Copy(io.Discard, io.LimitReader(stdin, maxInput))
-		return nil
-	}
 	in, err := ReadInput(stdin)
 	if err != nil {
 		return FailOpen(event, err)
 	}
 	switch event {
+	case PreToolUse:
+		out, err = r.preToolUse(in)
 	case PostToolUse:
 		out, err = r.postToolUse(in)
 	case SessionStart:
@@ -143,6 +140,29 @@ func writeTool(name string) bool {
 	return false
 }
 
+// lane is the memory lane for a project, with this runner's environment.
+func (r *Runner) lane(p *project.Project) *lane.Lane {
+	return lane.New(p, lane.Options{Home: r.Home, Getenv: r.getenv, Now: r.Now})
+}
+
+// preToolUse is the memory lane's write guard: before the session's first
+// write to a memory file it keeps a copy. Any other write costs a path
+// check.
+func (r *Runner) preToolUse(in *Input) (*Output, error) {
+	if !writeTool(in.ToolName) {
+		return nil, nil
+	}
+	path, err := in.WrittenPath()
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.project(in)
+	if err != nil {
+		return nil, err
+	}
+	return nil, r.lane(p).BeforeWrite(in.SessionID, path)
+}
+
 // postToolUse records the written file's path and hash for the session.
 // It stays on the cheap path: no repository, no definitions, no
 // configuration.
@@ -167,9 +187,10 @@ func (r *Runner) postToolUse(in *Input) (*Output, error) {
 		if hasDotDot(in.rawPath()) {
 			return nil, fmt.Errorf("%s escapes the project %s through '..'; not recorded", in.rawPath(), p.Root)
 		}
-		// An agent writes outside the project too (plans, scratch files):
-		// not ours to record, nothing to say.
-		return nil, nil
+		// An agent writes outside the project too (plans, scratch files,
+		// its memory under ~/.claude): not ours to record, but the memory
+		// lane's write guard still looks.
+		return guardFYI(r.lane(p).AfterWrite(in.SessionID, path)), nil
 	}
 	if err != nil {
 		return nil, err
@@ -185,7 +206,16 @@ func (r *Runner) postToolUse(in *Input) (*Output, error) {
 	if _, errs := rec.Add(p.Root, []string{abs}, r.now()); len(errs) > 0 {
 		return nil, errs[0]
 	}
-	return nil, nil
+	return guardFYI(r.lane(p).AfterWrite(in.SessionID, path)), nil
+}
+
+// guardFYI tells the agent, once, that a write dropped structured tokens
+// from a memory file, and where the earlier version is. It never blocks.
+func guardFYI(fyi string) *Output {
+	if fyi == "" {
+		return nil
+	}
+	return &Output{HookSpecificOutput: &Specific{HookEventName: "PostToolUse", AdditionalContext: fyi}}
 }
 
 // sessionStart starts (or, on resume, touches) the session's record, so
@@ -214,18 +244,43 @@ func (r *Runner) sessionStart(in *Input) (*Output, error) {
 			return nil, fmt.Errorf("write CLAUDE_ENV_FILE: %w", err)
 		}
 	}
-	ids := clean.Interrupted(stateDir)
-	if len(ids) == 0 {
-		return nil, nil
+	var out *Output
+	if ids := clean.Interrupted(stateDir); len(ids) > 0 {
+		runs := strings.Join(ids, ", ")
+		out = &Output{
+			SystemMessage: fmt.Sprintf("prosewash: an interrupted clean run (%s) needs 'prosewash recover' before anything is cleaned", runs),
+			HookSpecificOutput: &Specific{HookEventName: "SessionStart", AdditionalContext: fmt.Sprintf(
+				"prosewash: an interrupted clean run (%s) left files of this project mid-transaction. "+
+					"Tell the user to run `prosewash recover` in a terminal before you edit files in this project; "+
+					"until then prosewash cleans nothing.", runs)},
+		}
 	}
-	runs := strings.Join(ids, ", ")
-	return &Output{
-		SystemMessage: fmt.Sprintf("prosewash: an interrupted clean run (%s) needs 'prosewash recover' before anything is cleaned", runs),
-		HookSpecificOutput: &Specific{HookEventName: "SessionStart", AdditionalContext: fmt.Sprintf(
-			"prosewash: an interrupted clean run (%s) left files of this project mid-transaction. "+
-				"Tell the user to run `prosewash recover` in a terminal before you edit files in this project; "+
-				"until then prosewash cleans nothing.", runs)},
-	}, nil
+	// The memory lane measures the always-loaded memory and says one line
+	// when it is not lean. Its failure must not hide the warning above.
+	if res, err := r.lane(p).SessionStart(in.SessionID); err == nil && res.Context != "" {
+		if out == nil {
+			out = &Output{HookSpecificOutput: &Specific{HookEventName: "SessionStart"}}
+		}
+		out.HookSpecificOutput.AdditionalContext = joinLines(out.HookSpecificOutput.AdditionalContext, res.Context)
+	} else if err != nil && out == nil && mode.Once(stateDir, "wash-gauge:"+err.Error()) {
+		out = &Output{SystemMessage: "prosewash: memory gauge skipped: " + oneLine(err.Error())}
+	}
+	return out, nil
+}
+
+func joinLines(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n" + b
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
 }
 
 func touch(path string, now time.Time) error {
@@ -271,6 +326,35 @@ func plainID(id string) bool {
 // automatic cleans them and tells the user in one line, confirm asks the
 // agent once to ask the user, manual does nothing.
 func (r *Runner) stop(ctx context.Context, in *Input) (*Output, error) {
+	out, err := r.stopClean(ctx, in)
+	if err != nil {
+		// Fail open, but let the memory lane still speak.
+		out, err = FailOpen(Stop, err), nil
+	}
+	if in.StopHookActive {
+		return out, nil
+	}
+	p, perr := r.project(in)
+	if perr != nil {
+		return out, nil
+	}
+	// The memory lane: a stat-only recheck; in OBESE or FULL it asks the
+	// agent once to run the quick wash. Its failure stays silent here: the
+	// clean lane's outcome is what this turn reports.
+	reason, werr := r.lane(p).Stop(in.SessionID, in.StopHookActive)
+	if werr != nil || reason == "" {
+		return out, nil
+	}
+	if out == nil {
+		out = &Output{}
+	}
+	out.Decision = "block"
+	out.Reason = joinLines(out.Reason, reason)
+	return out, nil
+}
+
+// stopClean is the prose lane's part of the Stop hook.
+func (r *Runner) stopClean(ctx context.Context, in *Input) (*Output, error) {
 	if in.StopHookActive {
 		// Already continuing because a Stop hook blocked: let it end.
 		return nil, nil

@@ -196,16 +196,8 @@ func guardMarkerPath(stateDir, session, real string) string {
 // isMemory reports whether real is a file discovery returns (always-loaded or recall-only,
 // owned or inherited): the last gauge's known files answer first, discovery otherwise.
 func (l *Lane) isMemory(stateDir, real string) bool {
-	// Every platform's memory is Markdown or text, or one of three dotfiles: anything else is
-	// answered without a discovery (the write guard sees every write of a session).
-	switch strings.ToLower(filepath.Ext(real)) {
-	case ".md", ".mdc", ".txt":
-	default:
-		switch filepath.Base(real) {
-		case ".clinerules", ".windsurfrules", ".cursorrules":
-		default:
-			return false
-		}
+	if !memoryName(real) {
+		return false
 	}
 	for _, k := range LoadState(stateDir).Known {
 		if k.Path == real {
@@ -220,6 +212,21 @@ func (l *Lane) isMemory(stateDir, real string) bool {
 		if e.Real == real {
 			return true
 		}
+	}
+	return false
+}
+
+// memoryName reports whether a path could be a memory file at all: every
+// platform's memory is Markdown or text, or one of three dotfiles. Anything
+// else is answered without a discovery (the write guard sees every write).
+func memoryName(real string) bool {
+	switch strings.ToLower(filepath.Ext(real)) {
+	case ".md", ".mdc", ".txt":
+		return true
+	}
+	switch filepath.Base(real) {
+	case ".clinerules", ".windsurfrules", ".cursorrules":
+		return true
 	}
 	return false
 }
@@ -245,11 +252,11 @@ func (l *Lane) resolveHookPath(path string) (string, bool) {
 // the same session, files that do not exist yet and other files are left alone. Mode off
 // disables it; manual keeps it (it is silent).
 func (l *Lane) BeforeWrite(session, path string) error {
-	if l.mode() == config.WashOff {
-		return nil
-	}
 	real, ok := l.resolveHookPath(path)
-	if !ok {
+	if !ok || !memoryName(real) {
+		return nil // cheap answers first: every write of a session passes here
+	}
+	if l.mode() == config.WashOff {
 		return nil
 	}
 	stateDir, err := l.stateDir()
@@ -296,20 +303,22 @@ func writeMarker(p string, mk guardMarker) error {
 // reported once per session; a clean edit, a file without a snapshot and any error are
 // silent. It never blocks.
 func (l *Lane) AfterWrite(session, path string) string {
-	if l.mode() == config.WashOff {
-		return ""
-	}
 	real, ok := l.resolveHookPath(path)
-	if !ok {
+	if !ok || !memoryName(real) {
 		return ""
 	}
 	stateDir, err := l.stateDir()
 	if err != nil {
 		return ""
 	}
+	// Only files BeforeWrite snapshotted have a marker: one stat answers
+	// every other write, before any configuration is read.
 	mp := guardMarkerPath(stateDir, session, real)
 	mb, err := os.ReadFile(mp)
 	if err != nil {
+		return ""
+	}
+	if l.mode() == config.WashOff {
 		return ""
 	}
 	var mk guardMarker
