@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"unicode/utf8"
@@ -54,9 +53,7 @@ func runClassify(e *env, args []string) error {
 		for _, r := range m.Regions {
 			out.Regions = append(out.Regions, reg{r.Start, r.End, r.Kind.String(), r.Why})
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(e, out)
 	case *show:
 		for _, r := range m.Regions {
 			line, col := clean.LineCol(data, r.Start)

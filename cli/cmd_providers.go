@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -33,14 +32,9 @@ type providerView struct {
 }
 
 func runProviders(e *env, args []string) error {
-	fs := newFlags("providers")
-	asJSON := fs.Bool("json", false, "")
-	rest, err := parseFlags(fs, args)
+	asJSON, err := jsonFlagOnly("providers", args)
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return usagef("providers takes no arguments")
 	}
 	p, err := openProject(e)
 	if err != nil {
@@ -81,10 +75,8 @@ func runProviders(e *env, args []string) error {
 		v.Available, v.Probe = probe(d, vars)
 		views = append(views, v)
 	}
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(views)
+	if asJSON {
+		return writeJSON(e, views)
 	}
 	for _, v := range views {
 		state := e.ui.green.Sprint("available")
@@ -148,14 +140,9 @@ const pipelinesHelp = `Lists the pipelines (shipped safe and full, and the proje
 that would run it, or the reason it cannot be resolved. Writes nothing.`
 
 func runPipelines(e *env, args []string) error {
-	fs := newFlags("pipelines")
-	asJSON := fs.Bool("json", false, "")
-	rest, err := parseFlags(fs, args)
+	asJSON, err := jsonFlagOnly("pipelines", args)
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return usagef("pipelines takes no arguments")
 	}
 	p, err := openProject(e)
 	if err != nil {
@@ -204,10 +191,8 @@ func runPipelines(e *env, args []string) error {
 		}
 		views = append(views, v)
 	}
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(views)
+	if asJSON {
+		return writeJSON(e, views)
 	}
 	for _, v := range views {
 		e.ui.infof("%s %s (%s): %s", e.ui.bold.Sprint(v.ID), v.Version, v.Source, v.Description)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -139,9 +138,7 @@ func runRecorded(e *env, args []string) error {
 		for _, it := range items {
 			out.Files = append(out.Files, recordedFile{Path: it.Path, Rel: it.Rel, SHA256: it.Hash, Op: it.Op, At: it.At, Status: string(it.Status)})
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(e, out)
 	}
 	e.ui.infof("session %s%s: %d recorded file%s", id, how, len(items), plural(len(items)))
 	for _, it := range items {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"os"
 	"runtime"
 	"time"
@@ -93,14 +92,9 @@ with where each value came from, versions, the approval, the latest session and 
 interrupted run. Writes nothing.`
 
 func runStatus(e *env, args []string) error {
-	fs := newFlags("status")
-	asJSON := fs.Bool("json", false, "")
-	rest, err := parseFlags(fs, args)
+	asJSON, err := jsonFlagOnly("status", args)
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return usagef("status takes no arguments")
 	}
 	p, err := openProject(e)
 	if err != nil {
@@ -151,10 +145,8 @@ func runStatus(e *env, args []string) error {
 		st["config"] = settings
 		st["config_files"] = cfg.Sources
 	}
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+	if asJSON {
+		return writeJSON(e, st)
 	}
 	e.ui.infof("prosewash %s (%s)", Version, runtime.Version())
 	e.ui.infof("project root: %s", p.Root)

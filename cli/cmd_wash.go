@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -93,9 +92,7 @@ func runWashVerify(e *env, args []string) error {
 		for _, d := range drops {
 			out.Drops = append(out.Drops, drop{Key: d.Key(), Type: d.Type, Line: d.Line, Note: d.String()})
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := writeJSON(e, out); err != nil {
 			return err
 		}
 	} else if len(drops) == 0 {

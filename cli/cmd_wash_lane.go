@@ -74,6 +74,22 @@ func washLane(e *env) (*lane.Lane, error) {
 	return lane.New(p, lane.Options{}), nil
 }
 
+// jsonFlagOnly parses the flags of a command that takes no arguments and
+// only --json.
+func jsonFlagOnly(name string, args []string) (bool, error) {
+	fs := newFlags(name)
+	asJSON := fs.Bool("json", false, "")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return false, err
+	}
+	if len(rest) > 0 {
+		return false, usagef("%s takes no arguments", name)
+	}
+	return *asJSON, nil
+}
+
+// writeJSON prints one indented JSON document on standard output.
 func writeJSON(e *env, v any) error {
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
@@ -365,21 +381,16 @@ func runWashApply(e *env, args []string) error {
 }
 
 func runWashBins(e *env, args []string) error {
-	fs := newFlags("wash bins")
-	asJSON := fs.Bool("json", false, "")
-	rest, err := parseFlags(fs, args)
+	asJSON, err := jsonFlagOnly("wash bins", args)
 	if err != nil {
 		return err
-	}
-	if len(rest) != 0 {
-		return usagef("wash bins takes no arguments")
 	}
 	l, err := washLane(e)
 	if err != nil {
 		return err
 	}
 	evs, errs := l.Bins()
-	if *asJSON {
+	if asJSON {
 		if evs == nil {
 			evs = []lane.BinEvent{}
 		}
@@ -474,14 +485,9 @@ func runWashRestore(e *env, args []string) error {
 }
 
 func runWashStats(e *env, args []string) error {
-	fs := newFlags("wash stats")
-	asJSON := fs.Bool("json", false, "")
-	rest, err := parseFlags(fs, args)
+	asJSON, err := jsonFlagOnly("wash stats", args)
 	if err != nil {
 		return err
-	}
-	if len(rest) != 0 {
-		return usagef("wash stats takes no arguments")
 	}
 	l, err := washLane(e)
 	if err != nil {
@@ -491,7 +497,7 @@ func runWashStats(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		return writeJSON(e, s)
 	}
 	if s.Verdict == nil {
@@ -538,14 +544,9 @@ func runWashStats(e *env, args []string) error {
 }
 
 func runWashRecover(e *env, args []string) error {
-	fs := newFlags("wash recover")
-	asJSON := fs.Bool("json", false, "")
-	rest, err := parseFlags(fs, args)
+	asJSON, err := jsonFlagOnly("wash recover", args)
 	if err != nil {
 		return err
-	}
-	if len(rest) != 0 {
-		return usagef("wash recover takes no arguments")
 	}
 	l, err := washLane(e)
 	if err != nil {
@@ -555,7 +556,7 @@ func runWashRecover(e *env, args []string) error {
 	if err != nil {
 		return washError(e, err)
 	}
-	if *asJSON {
+	if asJSON {
 		if err := writeJSON(e, rep); err != nil {
 			return err
 		}
