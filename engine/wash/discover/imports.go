@@ -25,7 +25,7 @@ func Imports(content []byte) []string {
 			continue
 		}
 		m := []byte(string(t))
-		maskSpans(m)
+		mdline.MaskCodeSpans(m)
 		for i := 0; i < len(m); i++ {
 			if m[i] != '@' {
 				continue
@@ -46,44 +46,6 @@ func Imports(content []byte) []string {
 		}
 	}
 	return out
-}
-
-// maskSpans blanks inline code spans so an "@" inside one is not an import.
-func maskSpans(m []byte) {
-	for i := 0; i < len(m); {
-		if m[i] != '`' {
-			i++
-			continue
-		}
-		n := 0
-		for i+n < len(m) && m[i+n] == '`' {
-			n++
-		}
-		end := -1
-		for j := i + n; j < len(m); {
-			if m[j] != '`' {
-				j++
-				continue
-			}
-			k := 0
-			for j+k < len(m) && m[j+k] == '`' {
-				k++
-			}
-			if k == n {
-				end = j + k
-				break
-			}
-			j += k
-		}
-		if end < 0 {
-			i += n
-			continue
-		}
-		for k := i; k < end; k++ {
-			m[k] = ' '
-		}
-		i = end
-	}
 }
 
 // pathLike reports a token that is clearly meant as a path (so a missing target is worth

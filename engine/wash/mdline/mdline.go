@@ -470,3 +470,43 @@ func HeadingText(text []byte) string {
 	t = strings.TrimRight(t, "#")
 	return strings.TrimSpace(t)
 }
+
+// MaskCodeSpans blanks inline code spans (a run of n backticks up to the
+// next run of exactly n) in one line, so what is inside one, an "@" or a
+// link, is not read as markup.
+func MaskCodeSpans(m []byte) {
+	for i := 0; i < len(m); {
+		if m[i] != '`' {
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(m) && m[i+n] == '`' {
+			n++
+		}
+		end := -1
+		for j := i + n; j < len(m); {
+			if m[j] != '`' {
+				j++
+				continue
+			}
+			k := 0
+			for j+k < len(m) && m[j+k] == '`' {
+				k++
+			}
+			if k == n {
+				end = j + k
+				break
+			}
+			j += k
+		}
+		if end < 0 {
+			i += n
+			continue
+		}
+		for k := i; k < end; k++ {
+			m[k] = ' '
+		}
+		i = end
+	}
+}

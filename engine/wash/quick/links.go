@@ -93,7 +93,7 @@ type linkSpan struct {
 // Other link forms stay (URLs, anchors, absolute paths, autolinks).
 func relLinks(t []byte) (rel []linkSpan, other int) {
 	m := append([]byte(nil), t...)
-	maskCode(m)
+	mdline.MaskCodeSpans(m)
 	for i := 0; i+1 < len(m); i++ {
 		if m[i] != ']' || m[i+1] != '(' {
 			continue
@@ -161,43 +161,6 @@ func isRelative(d string) bool {
 		}
 	}
 	return true
-}
-
-func maskCode(m []byte) {
-	for i := 0; i < len(m); {
-		if m[i] != '`' {
-			i++
-			continue
-		}
-		n := 0
-		for i+n < len(m) && m[i+n] == '`' {
-			n++
-		}
-		end := -1
-		for j := i + n; j < len(m); {
-			if m[j] != '`' {
-				j++
-				continue
-			}
-			k := 0
-			for j+k < len(m) && m[j+k] == '`' {
-				k++
-			}
-			if k == n {
-				end = j + k
-				break
-			}
-			j += k
-		}
-		if end < 0 {
-			i += n
-			continue
-		}
-		for k := i; k < end; k++ {
-			m[k] = ' '
-		}
-		i = end
-	}
 }
 
 // links repoints relative links whose target moved to exactly one place under the allowed
