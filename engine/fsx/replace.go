@@ -317,3 +317,21 @@ func truncName(base string) string {
 	}
 	return base[:cut]
 }
+
+// WriteNew creates a private (0600) file that must not exist yet, writes it
+// and fsyncs it: for backups and bin entries, which are never overwritten.
+func WriteNew(p string, b []byte) error {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		_ = f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}

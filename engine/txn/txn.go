@@ -364,7 +364,7 @@ func writeBackups(stateDir, runID string, entries []entry, origs [][]byte) error
 		}
 		name := fmt.Sprintf("%04d.bak", k)
 		p := filepath.Join(dir, name)
-		if err := writeNew(p, origs[k]); err != nil {
+		if err := fsx.WriteNew(p, origs[k]); err != nil {
 			return fmt.Errorf("backup of %s: %w", e.Path, err)
 		}
 		back, err := readBackup(stateDir, txnDir+"/"+runID+"/"+name, e.Original)
@@ -380,23 +380,6 @@ func writeBackups(stateDir, runID string, entries []entry, origs [][]byte) error
 		return err
 	}
 	return fsx.SyncDir(filepath.Dir(dir))
-}
-
-// writeNew creates a private file that must not exist yet, and fsyncs it.
-func writeNew(p string, b []byte) error {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // readBackup reads a backup named relative to the state dir and checks its

@@ -166,7 +166,7 @@ func (s *Store) Add(m Meta, data [][]byte) (Meta, error) {
 		return m, fmt.Errorf("bank cut: %w", err)
 	}
 	for i, b := range data {
-		if err := writeSynced(filepath.Join(tmp, itemName(i)), b); err != nil {
+		if err := fsx.WriteNew(filepath.Join(tmp, itemName(i)), b); err != nil {
 			return fail(err)
 		}
 	}
@@ -174,7 +174,7 @@ func (s *Store) Add(m Meta, data [][]byte) (Meta, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if err := writeSynced(filepath.Join(tmp, "meta.json"), mb); err != nil {
+	if err := fsx.WriteNew(filepath.Join(tmp, "meta.json"), mb); err != nil {
 		return fail(err)
 	}
 	if err := fsx.SyncDir(tmp); err != nil {
@@ -403,22 +403,6 @@ func ageText(d time.Duration) string {
 		return fmt.Sprintf("%dd", int(d/Day))
 	}
 	return fmt.Sprintf("%dh", int(d/time.Hour))
-}
-
-func writeSynced(p string, b []byte) error {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func unwrap(err error) error {
