@@ -187,4 +187,6 @@ const envHelp = `ENVIRONMENT
   PROSEWASH_STATE_DIR   where journals, backups and records live (default: the XDG state dir)
   PROSEWASH_SESSION     the session record clean, recorded, forget and the git hooks use
                         (default: the most recent session)
-  PROSEWASH=0           installed git hooks skip prosewash for one command`
+  PROSEWASH=0           installed git hooks skip prosewash for one command
+  PROSEWASH_FAILPOINT   for tests: kill the process at a named transaction step
+                        (see engine/txn/failpoint.go); never set it otherwise`

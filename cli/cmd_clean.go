@@ -19,9 +19,10 @@ import (
 )
 
 const cleanHelp = `Removes invisible carriers from the prose regions (comments, documentation text) of
-the files named, or, with no FILE, of the files recorded for this session (--session
-ID, else $PROSEWASH_SESSION, else the session recorded most recently). Code, string
-literals, docstrings and directives are never touched: carriers there are reported.
+the files named (a directory stands for its files that have a classifier), or, with no
+PATH, of the files recorded for this session (--session ID, else $PROSEWASH_SESSION,
+else the session recorded most recently). Code, string literals, docstrings and
+directives are never touched: carriers there are reported.
 
 Every file is checked before it replaces the original: bytes outside the cleaned
 regions are proven identical, the structure is re-classified, the file must still
