@@ -160,24 +160,10 @@ func isSymlink(p string) bool {
 // sessionTargets fills a request from a session record: eligible files
 // become targets carrying their recorded hash, every other file is listed
 // as skipped with its status.
-func sessionTargets(p *project.Project, req *clean.Request, session string) error {
-	stateDir, err := p.StateDir()
+func sessionTargets(p *project.Project, req *clean.Request, flag string) error {
+	stateDir, session, how, err := sessionFor(p, flag)
 	if err != nil {
 		return err
-	}
-	if session == "" {
-		session = os.Getenv("PROSEWASH_SESSION")
-	}
-	how := ""
-	if session == "" {
-		s, ok, err := scope.Latest(stateDir)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return usagef("no FILE given and no session recorded for this project; name the files to clean")
-		}
-		session, how = s, ", the most recent"
 	}
 	rec, err := scope.Open(stateDir, session)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/scope"
-	githooks "github.com/prosewash/prosewash/hooks/git"
 )
 
 const recordHelp = `Records files as written in an agent session: their absolute path and SHA-256, never
@@ -36,7 +35,7 @@ func sessionFor(p *project.Project, flag string) (stateDir, id, how string, err 
 	if err != nil {
 		return "", "", "", err
 	}
-	id, how, err = githooks.Session(stateDir, flag, os.Getenv)
+	id, how, err = scope.Resolve(stateDir, flag, os.Getenv)
 	if err != nil {
 		return "", "", "", err
 	}

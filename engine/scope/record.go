@@ -296,6 +296,24 @@ func Sessions(stateDir string) ([]string, error) {
 	return out, nil
 }
 
+// Resolve picks the session a command works on: the flag, else
+// $PROSEWASH_SESSION (the SessionStart hook exports it to the agent's
+// shell), else the session recorded most recently. how says which, for the
+// acknowledgement line; id is empty when there is none.
+func Resolve(stateDir, flag string, getenv func(string) string) (id, how string, err error) {
+	if flag != "" {
+		return flag, "", nil
+	}
+	if s := getenv("PROSEWASH_SESSION"); s != "" {
+		return s, " (from PROSEWASH_SESSION)", nil
+	}
+	s, ok, err := Latest(stateDir)
+	if err != nil || !ok {
+		return "", "", err
+	}
+	return s, ", the most recent", nil
+}
+
 // Latest names the session recorded most recently for this state directory.
 func Latest(stateDir string) (string, bool, error) {
 	dir := sessionsDir(stateDir)

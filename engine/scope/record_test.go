@@ -267,3 +267,25 @@ func TestHelperAppend(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestResolve(t *testing.T) {
+	root, state := project(t)
+	a := write(t, filepath.Join(root, "a.md"), "x")
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	if id, _, err := Resolve(state, "", getenv); id != "" || err != nil {
+		t.Fatalf("no sessions: %q %v", id, err)
+	}
+	r, _ := Open(state, "recorded")
+	r.Add(root, []string{a}, t0)
+	if id, how, _ := Resolve(state, "", getenv); id != "recorded" || how != ", the most recent" {
+		t.Fatalf("latest: %q %q", id, how)
+	}
+	env["PROSEWASH_SESSION"] = "from-env"
+	if id, _, _ := Resolve(state, "", getenv); id != "from-env" {
+		t.Fatalf("env: %q", id)
+	}
+	if id, _, _ := Resolve(state, "flag", getenv); id != "flag" {
+		t.Fatalf("flag: %q", id)
+	}
+}

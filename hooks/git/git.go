@@ -89,21 +89,6 @@ func toplevel(ctx context.Context, dir string) (string, error) {
 	return top, nil
 }
 
-// Session resolves which record a hook uses, and how it was chosen.
-func Session(stateDir, flag string, getenv func(string) string) (id, how string, err error) {
-	if flag != "" {
-		return flag, "", nil
-	}
-	if s := getenv("PROSEWASH_SESSION"); s != "" {
-		return s, " (from PROSEWASH_SESSION)", nil
-	}
-	s, ok, err := scope.Latest(stateDir)
-	if err != nil || !ok {
-		return "", "", err
-	}
-	return s, ", the most recent", nil
-}
-
 // PreCommitResult is what the pre-commit hook found and did.
 type PreCommitResult struct {
 	Session string // "" when no session is recorded
@@ -164,7 +149,7 @@ func PreCommit(ctx context.Context, o Options) (*PreCommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	session, how, err := Session(stateDir, o.Session, o.getenv)
+	session, how, err := scope.Resolve(stateDir, o.Session, o.getenv)
 	if err != nil {
 		return nil, err
 	}
