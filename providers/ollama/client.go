@@ -1,6 +1,7 @@
 package ollama
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -8,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -40,18 +40,26 @@ var errNotLoopback = errors.New("not a loopback address; the rewrite provider on
 // and following it would send the prompt (the user's text) there.
 var errRedirect = errors.New("redirect refused")
 
-// client talks to one Ollama endpoint over loopback only.
+// client talks to one Ollama endpoint over loopback only, one plain
+// HTTP/1.1 request per connection (see http1.go). It has no proxy support
+// to switch off: proxy variables are never read.
 type client struct {
-	base    *url.URL
-	http    *http.Client
-	timeout time.Duration
-	maxBody int64
+	// hostport is the endpoint's authority, sent as Host.
+	hostport string
+	// addr is what is dialled: host and port, the port defaulting to 80.
+	addr string
+	// basePath is the endpoint's path without its trailing slash.
+	basePath string
+	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
+	timeout  time.Duration
+	maxBody  int64
 }
 
-// newClient checks the endpoint (scheme http or https, host a loopback
-// literal or "localhost") before anything touches the network, then builds
-// an HTTP client that ignores proxy variables, refuses redirects and dials
-// loopback addresses only.
+// newClient checks the endpoint (scheme http, host a loopback literal or
+// "localhost", no user, query or fragment) before anything touches the
+// network. https is refused: TLS to a server on this machine protects
+// nothing the loopback interface does not, and would need the TLS stack
+// this client exists to avoid.
 func newClient(endpoint string, timeout time.Duration, s seams) (*client, error) {
 	if err := provider.CheckLoopbackURL(endpoint); err != nil {
 		return nil, err
@@ -60,37 +68,29 @@ func newClient(endpoint string, timeout time.Duration, s seams) (*client, error)
 	if err != nil {
 		return nil, fmt.Errorf("invalid endpoint: %w", err)
 	}
-	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+	if u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.Opaque != "" {
 		return nil, fmt.Errorf("endpoint %q: only scheme, host, port and path are allowed", endpoint)
+	}
+	if u.Scheme != "http" {
+		return nil, fmt.Errorf("endpoint %q: only http:// is supported; TLS to a loopback address protects nothing, use http://%s", endpoint, u.Host)
 	}
 	maxBody := int64(MaxResponseBytes)
 	if s.maxBody > 0 {
 		maxBody = s.maxBody
 	}
-	tr := &http.Transport{
-		// Proxy variables are never consulted: a proxy would receive the
-		// prompt, which is the user's text.
-		Proxy:                 nil,
-		DialContext:           loopbackDialer(s),
-		ForceAttemptHTTP2:     false,
-		MaxIdleConns:          2,
-		IdleConnTimeout:       30 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: timeout,
+	port := u.Port()
+	if port == "" {
+		port = "80"
 	}
 	return &client{
-		base: u,
-		http: &http.Client{
-			Transport:     tr,
-			Timeout:       timeout,
-			CheckRedirect: func(*http.Request, []*http.Request) error { return errRedirect },
-		},
-		timeout: timeout,
-		maxBody: maxBody,
+		hostport: strings.TrimSuffix(u.Host, ":"),
+		addr:     net.JoinHostPort(u.Hostname(), port),
+		basePath: strings.TrimRight(u.Path, "/"),
+		dial:     loopbackDialer(s),
+		timeout:  timeout,
+		maxBody:  maxBody,
 	}, nil
 }
-
-func (c *client) close() { c.http.CloseIdleConnections() }
 
 // loopbackDialer resolves the host itself, refuses unless every address is
 // loopback, and dials those addresses literally so nothing re-resolves the
@@ -185,7 +185,7 @@ type chatResponse struct {
 // prompt or the reply text.
 func (c *client) chat(ctx context.Context, req chatRequest) (*chatResponse, error) {
 	var out chatResponse
-	if err := c.call(ctx, http.MethodPost, "/api/chat", req, &out); err != nil {
+	if err := c.call(ctx, "POST", "/api/chat", req, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -194,50 +194,35 @@ func (c *client) chat(ctx context.Context, req chatRequest) (*chatResponse, erro
 // call sends one request to the API path and decodes exactly one JSON
 // object from a 200 reply into out. in, when not nil, is the JSON body.
 func (c *client) call(ctx context.Context, method, path string, in, out any) error {
-	var body io.Reader
+	var body []byte
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
 			return fmt.Errorf("encode request: %w", err)
 		}
-		body = bytes.NewReader(b)
+		body = b
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	u := *c.base
-	u.Path = strings.TrimRight(u.Path, "/") + path
-	u.RawPath = ""
-	hr, err := http.NewRequestWithContext(ctx, method, u.String(), body)
+	target := (&url.URL{Path: c.basePath + path}).EscapedPath()
+	resp, err := c.roundTrip(ctx, buildRequest(method, target, c.hostport, body))
 	if err != nil {
-		return fmt.Errorf("build request: %w", err)
+		return c.describe(ctx, err)
 	}
-	if in != nil {
-		hr.Header.Set("Content-Type", "application/json")
-	}
-	hr.Header.Set("Accept", "application/json")
-	resp, err := c.http.Do(hr)
-	if err != nil {
-		return c.describe(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
-	if err != nil {
-		return c.describe(err)
-	}
-	if int64(len(data)) > c.maxBody {
-		return fmt.Errorf("reply larger than %d bytes", c.maxBody)
+	if resp.code >= 300 && resp.code < 400 {
+		return fmt.Errorf("ollama answered with a redirect: %w", errRedirect)
 	}
 	var apiErr struct {
 		Error string `json:"error"`
 	}
-	json.Unmarshal(data, &apiErr)
-	if resp.StatusCode != http.StatusOK {
+	json.Unmarshal(resp.body, &apiErr)
+	if resp.code != 200 {
 		if apiErr.Error != "" {
-			return fmt.Errorf("ollama answered %s: %s", resp.Status, oneLine(apiErr.Error))
+			return fmt.Errorf("ollama answered %s: %s", resp.status, oneLine(apiErr.Error))
 		}
-		return fmt.Errorf("ollama answered %s", resp.Status)
+		return fmt.Errorf("ollama answered %s", resp.status)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(resp.body))
 	if err := dec.Decode(out); err != nil {
 		return fmt.Errorf("malformed reply (not one JSON object): %v", firstWords(err))
 	}
@@ -250,12 +235,43 @@ func (c *client) call(ctx context.Context, method, path string, in, out any) err
 	return nil
 }
 
+// roundTrip dials, writes the request and reads the reply on a connection
+// whose deadline is the context's and which a cancelled context unblocks.
+func (c *client) roundTrip(ctx context.Context, req []byte) (*response, error) {
+	conn, err := c.dial(ctx, "tcp", c.addr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	if d, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(d)
+	}
+	// Set after the context's deadline so a context already done still
+	// wins: a deadline in the past fails every blocked read and write.
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	_, werr := conn.Write(req)
+	// A server may answer (an error, say) and close before reading the
+	// whole request: its reply, when there is one, says more than the
+	// write error.
+	resp, err := readResponse(bufio.NewReader(conn), c.maxBody)
+	switch {
+	case err == nil:
+		return resp, nil
+	case werr != nil:
+		return nil, fmt.Errorf("send request: %w", werr)
+	case errors.Is(err, errTooLarge):
+		return nil, fmt.Errorf("reply larger than %d bytes", c.maxBody)
+	}
+	return nil, err
+}
+
 // probe asks the server for its version and whether it has the model.
 func (c *client) probe(ctx context.Context, model string) (string, error) {
 	var v struct {
 		Version string `json:"version"`
 	}
-	if err := c.call(ctx, http.MethodGet, "/api/version", nil, &v); err != nil {
+	if err := c.call(ctx, "GET", "/api/version", nil, &v); err != nil {
 		return "", err
 	}
 	var tags struct {
@@ -264,7 +280,7 @@ func (c *client) probe(ctx context.Context, model string) (string, error) {
 			Model string `json:"model"`
 		} `json:"models"`
 	}
-	if err := c.call(ctx, http.MethodGet, "/api/tags", nil, &tags); err != nil {
+	if err := c.call(ctx, "GET", "/api/tags", nil, &tags); err != nil {
 		return "", err
 	}
 	for _, m := range tags.Models {
@@ -278,22 +294,17 @@ func (c *client) probe(ctx context.Context, model string) (string, error) {
 	return "", fmt.Errorf("model %q is not available in ollama %s (run: ollama pull %s)", model, oneLine(v.Version), model)
 }
 
-// describe turns a transport error into a message without the URL's noise,
-// naming timeouts and refusals plainly.
-func (c *client) describe(err error) error {
+// describe names timeouts, cancellation and refused connections plainly;
+// checked against the context first, since a cancelled context surfaces as
+// a deadline error on the connection.
+func (c *client) describe(ctx context.Context, err error) error {
 	switch {
-	case errors.Is(err, errRedirect):
-		return fmt.Errorf("ollama answered with a redirect: %w", errRedirect)
-	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
-		return fmt.Errorf("timed out after %s", c.timeout)
-	case errors.Is(err, context.Canceled):
+	case errors.Is(ctx.Err(), context.Canceled):
 		return errors.New("cancelled")
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || isTimeout(err):
+		return fmt.Errorf("timed out after %s", c.timeout)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return errors.New("connection refused: is Ollama running? (start it with: ollama serve)")
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
 	}
 	return err
 }

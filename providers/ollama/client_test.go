@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prosewash/prosewash/providers/ollama/fakeollama"
 )
@@ -21,17 +20,6 @@ func port(t *testing.T, s *fakeollama.Server) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-func TestTransportIgnoresProxies(t *testing.T) {
-	c, err := newClient(DefaultEndpoint, time.Second, seams{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, ok := c.http.Transport.(*http.Transport)
-	if !ok || tr.Proxy != nil || tr.DialContext == nil || c.http.CheckRedirect == nil || c.http.Timeout != time.Second {
-		t.Fatalf("transport %+v, client %+v: want no proxy, a dial check, a redirect check and the timeout", tr, c.http)
-	}
 }
 
 // TestProxyVariablesAreIgnored sets every proxy variable to a second fake

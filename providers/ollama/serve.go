@@ -109,7 +109,6 @@ func serve(ctx context.Context, stdin io.Reader, stdout io.Writer, args []string
 	if err != nil {
 		return refuse(fmt.Errorf("endpoint refused: %w", err))
 	}
-	defer c.close()
 	if cfg.probe {
 		version, err := c.probe(ctx, cfg.model)
 		if err != nil {
