@@ -106,13 +106,18 @@ func readResponse(br *bufio.Reader, maxBody int64) (*response, error) {
 	headerBudget := int64(maxHeaderBytes)
 	fields := maxHeaderFields
 	for interim := 0; ; interim++ {
-		code, status, err := readStatusLine(br, &headerBudget, interim == 0)
+		code, status, http10, err := readStatusLine(br, &headerBudget, interim == 0)
 		if err != nil {
 			return nil, err
 		}
 		h, err := readHeader(br, &headerBudget, &fields, false)
 		if err != nil {
 			return nil, err
+		}
+		if h.transferEncoding && http10 {
+			// RFC 9112 6.1: HTTP/1.0 has no transfer codings; such a
+			// message's framing is faulty.
+			return nil, malformed("Transfer-Encoding in an HTTP/1.0 reply")
 		}
 		if code == 101 {
 			return nil, malformed("unexpected %s to a request that asked for no upgrade", status)
@@ -141,45 +146,45 @@ func readResponse(br *bufio.Reader, maxBody int64) (*response, error) {
 	}
 }
 
-// readStatusLine parses "HTTP/1.x SP 3DIGIT [SP reason-phrase]".
-func readStatusLine(br *bufio.Reader, budget *int64, first bool) (int, string, error) {
+// readStatusLine parses "HTTP/1.x SP 3DIGIT [SP reason-phrase]" and says
+// whether the version is 1.0.
+func readStatusLine(br *bufio.Reader, budget *int64, first bool) (code int, status string, http10 bool, err error) {
 	line, err := readLine(br, budget, false)
 	if err != nil {
 		if first && errors.Is(err, io.EOF) {
-			return 0, "", errors.New("the connection closed without a reply")
+			return 0, "", false, errors.New("the connection closed without a reply")
 		}
-		return 0, "", lineError("status line", err)
+		return 0, "", false, lineError("status line", err)
 	}
 	if len(line) < 12 || (string(line[:9]) != "HTTP/1.1 " && string(line[:9]) != "HTTP/1.0 ") {
-		return 0, "", malformed("not an HTTP/1.x status line")
+		return 0, "", false, malformed("not an HTTP/1.x status line")
 	}
-	code := 0
 	for _, c := range line[9:12] {
 		if c < '0' || c > '9' {
-			return 0, "", malformed("status code is not three digits")
+			return 0, "", false, malformed("status code is not three digits")
 		}
 		code = code*10 + int(c-'0')
 	}
 	if code < 100 {
-		return 0, "", malformed("status code %d", code)
+		return 0, "", false, malformed("status code %d", code)
 	}
 	reason := line[12:]
 	if len(reason) > 0 {
 		if reason[0] != ' ' {
-			return 0, "", malformed("status code is not three digits")
+			return 0, "", false, malformed("status code is not three digits")
 		}
 		reason = reason[1:]
 	}
 	for _, c := range reason {
-		if isCTL(c) {
-			return 0, "", malformed("control character in the reason phrase")
+		if isCTL(c) && c != '\t' {
+			return 0, "", false, malformed("control character in the reason phrase")
 		}
 	}
-	status := strconv.Itoa(code)
+	status = strconv.Itoa(code)
 	if r := oneLine(string(reason)); r != "" {
 		status += " " + r
 	}
-	return code, status, nil
+	return code, status, line[7] == '0', nil
 }
 
 // readHeader reads a header section (or a trailer section, where framing
@@ -335,7 +340,7 @@ func readChunked(br *bufio.Reader, maxBody int64) ([]byte, error) {
 			return nil, err
 		}
 		if framing < 2 {
-			return nil, malformed("chunk framing over %d bytes", framingBudget(maxBody))
+			return nil, malformed("chunk framing over its size bound")
 		}
 		crlf, err := br.Peek(2)
 		if err != nil {
@@ -357,6 +362,9 @@ func readChunked(br *bufio.Reader, maxBody int64) ([]byte, error) {
 func readChunkLine(br *bufio.Reader, budget *int64) ([]byte, error) {
 	b := min(*budget, maxChunkLine)
 	line, err := readLine(br, &b, true)
+	if errors.Is(err, errLineTooLong) && *budget < maxChunkLine {
+		return nil, malformed("chunk framing over its size bound")
+	}
 	if err != nil {
 		return nil, lineError("chunk-size line", err)
 	}
