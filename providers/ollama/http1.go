@@ -92,6 +92,7 @@ type response struct {
 // header is the part of a header section the client acts on.
 type header struct {
 	contentLength    int64 // -1 when absent
+	contentLengthRaw string
 	chunked          bool
 	transferEncoding bool
 }
@@ -196,7 +197,9 @@ func readHeader(br *bufio.Reader, budget *int64, fields *int, trailer bool) (hea
 		what = "trailer"
 	}
 	for {
-		line, err := readLine(br, budget, false)
+		// A trailer section is chunked framing, where bare LF is refused
+		// like in chunk-size lines.
+		line, err := readLine(br, budget, trailer)
 		if err != nil {
 			return h, lineError(what, err)
 		}
@@ -236,10 +239,11 @@ func readHeader(br *bufio.Reader, budget *int64, fields *int, trailer bool) (hea
 			if err != nil {
 				return h, err
 			}
-			if h.contentLength >= 0 && h.contentLength != n {
+			// Repeats must be identical, not merely equal in value.
+			if h.contentLength >= 0 && h.contentLengthRaw != string(value) {
 				return h, malformed("conflicting Content-Length fields")
 			}
-			h.contentLength = n
+			h.contentLength, h.contentLengthRaw = n, string(value)
 		case asciiEqualFold(name, "Transfer-Encoding"):
 			// Only "chunked", alone: the request asked for no transfer
 			// coding, and a coding the client cannot undo would be misread.

@@ -54,6 +54,7 @@ var parserCases = []struct {
 	{"content-length truncated", okHead + "Content-Length: 10\r\n\r\nabc", 0, "", "truncated body: 3 of 10 bytes"},
 	{"content-length over the bound", okHead + "Content-Length: 65\r\n\r\n", 0, "", "reply too large"},
 	{"content-length conflicting", okHead + "Content-Length: 3\r\nContent-Length: 4\r\n\r\nabcd", 0, "", "conflicting Content-Length"},
+	{"content-length repeated, spelled differently", okHead + "Content-Length: 3\r\nContent-Length: 03\r\n\r\nabc", 0, "", "conflicting Content-Length"},
 	{"content-length signed", okHead + "Content-Length: +3\r\n\r\nabc", 0, "", "invalid Content-Length"},
 	{"content-length negative", okHead + "Content-Length: -1\r\n\r\n", 0, "", "invalid Content-Length"},
 	{"content-length list", okHead + "Content-Length: 3, 3\r\n\r\nabc", 0, "", "invalid Content-Length"},
@@ -89,6 +90,8 @@ var parserCases = []struct {
 	{"chunked, no end of trailers", okHead + "Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n", 0, "", "truncated trailer"},
 	{"chunked, control character in an extension", okHead + "Transfer-Encoding: chunked\r\n\r\n3;a\x00b\r\nabc\r\n0\r\n\r\n", 0, "", "control character in a chunk extension"},
 	{"chunked, bare CR in the size line", okHead + "Transfer-Encoding: chunked\r\n\r\n3\r;x\r\nabc\r\n0\r\n\r\n", 0, "", "bare CR"},
+	{"chunked, bare LF in a trailer", okHead + "Transfer-Encoding: chunked\r\n\r\n0\r\nX-A: 1\n\r\n", 0, "", "bare LF"},
+	{"chunked, bare LF ends the trailers", okHead + "Transfer-Encoding: chunked\r\n\r\n0\r\n\n", 0, "", "bare LF"},
 	{"chunked, folded trailer", okHead + "Transfer-Encoding: chunked\r\n\r\n0\r\nX-A: 1\r\n  2\r\n\r\n", 0, "", "obsolete line folding in the trailer"},
 	{"chunked, size line over 4 KiB", okHead + "Transfer-Encoding: chunked\r\n\r\n3;" + strings.Repeat("e", maxChunkLine) + "\r\nabc\r\n0\r\n\r\n", 0, "", "chunk-size line over the size bound"},
 	{"chunked, framing over its budget", okHead + "Transfer-Encoding: chunked\r\n\r\n" + strings.Repeat("1;"+strings.Repeat("e", 4000)+"\r\nx\r\n", 20) + "0\r\n\r\n", 0, "", "chunk framing over its size bound"},
@@ -306,7 +309,11 @@ func TestBuildRequest(t *testing.T) {
 // the same status and body (the parser may be stricter, never looser).
 func FuzzReadResponse(f *testing.F) {
 	for _, tc := range parserCases {
-		f.Add([]byte(tc.raw), uint16(64))
+		// The bound-exhausting cases are tens of KiB: mutating them slows
+		// the fuzzer, and TestReadResponseStopsAtTheBound covers them.
+		if len(tc.raw) <= 4096 {
+			f.Add([]byte(tc.raw), uint16(64))
+		}
 	}
 	f.Add([]byte(okHead+"Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"), uint16(3))
 	f.Add([]byte(okHead+"Content-Length: 5\r\n\r\nhello"), uint16(5))
