@@ -2,7 +2,7 @@ package loopback
 
 import (
 	"fmt"
-	"net"
+	"net/netip"
 	"net/url"
 )
 
@@ -21,9 +21,17 @@ func CheckURL(raw string) error {
 	if host == "localhost" {
 		return nil
 	}
-	ip := net.ParseIP(host)
-	if ip == nil || !ip.IsLoopback() {
+	if !isLoopback(host) {
 		return fmt.Errorf("URL %q: host %q is not loopback; providers may only talk to this machine", raw, host)
 	}
 	return nil
+}
+
+// isLoopback reports whether host is a loopback IP literal: 127.0.0.0/8,
+// ::1, or an IPv4-mapped 127.x address. net/netip rather than net keeps
+// the net package (and its resolver) out of this package's dependencies;
+// the zone check keeps net.ParseIP's refusal of "::1%eth0".
+func isLoopback(host string) bool {
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Zone() == "" && ip.Unmap().IsLoopback()
 }
