@@ -68,7 +68,7 @@ func newClient(endpoint string, timeout time.Duration, s seams) (*client, error)
 	if err != nil {
 		return nil, fmt.Errorf("invalid endpoint: %w", err)
 	}
-	if u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.Opaque != "" {
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
 		return nil, fmt.Errorf("endpoint %q: only scheme, host, port and path are allowed", endpoint)
 	}
 	if u.Scheme != "http" {

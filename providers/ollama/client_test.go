@@ -1,12 +1,14 @@
 package ollama
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 
@@ -58,8 +60,15 @@ func TestProxyVariablesAreIgnored(t *testing.T) {
 			t.Fatalf("%s: text %q", endpoint, got)
 		}
 	}
+	var probe bytes.Buffer
+	if err := Serve(context.Background(), strings.NewReader(""), &probe, []string{"--probe", "--endpoint", ollama.URL, "--model", "fake"}, os.Getenv); err != nil {
+		t.Fatalf("probe: %v", err)
+	}
 	if got := proxy.Requests(); len(got) != before {
 		t.Fatalf("the proxy saw %d requests", len(got)-before)
+	}
+	if n := len(ollama.Requests()); n != 4 {
+		t.Fatalf("ollama saw %d requests, want 4 (2 chats, 2 probe requests)", n)
 	}
 	reqs := ollama.ChatRequests()
 	if len(reqs) != 2 {

@@ -56,7 +56,7 @@ type config struct {
 // Request on stdin, paraphrases every prose region with the configured model
 // and writes one Reply on stdout. args are the provider's flags:
 //
-//	--endpoint URL       Ollama base URL, loopback only (default http://127.0.0.1:11434)
+//	--endpoint URL       Ollama base URL, http:// to loopback only (default http://127.0.0.1:11434)
 //	--model NAME         the model; required
 //	--timeout SECONDS    per model request (default 240)
 //	--temperature T      in [0, 1] (default 0.3)
@@ -72,6 +72,11 @@ type config struct {
 // Serve then writes a Reply whose Error says why and returns a *RefusedError
 // with the same message. Any other error means no reply was written.
 // Messages never contain region text.
+//
+// The endpoint is spoken to in plain HTTP/1.1, one request per connection:
+// an https:// endpoint is refused, since TLS to a server on this machine
+// protects nothing the loopback interface does not. Proxies, redirects and
+// compression are never used.
 //
 // With --probe, Serve reads no request: it asks the endpoint (through the
 // same loopback-only client) for its version and model list and writes one
