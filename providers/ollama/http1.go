@@ -326,7 +326,7 @@ func readChunked(br *bufio.Reader, maxBody int64) ([]byte, error) {
 		}
 		if size == 0 {
 			// Trailer fields are framing: they draw on its budget, and
-			// their count on the header bound.
+			// are counted like a header section's fields.
 			fields := maxHeaderFields
 			if _, err := readHeader(br, &framing, &fields, true); err != nil {
 				return nil, err
