@@ -14,6 +14,14 @@ import (
 	"github.com/prosewash/prosewash/engine/validate"
 )
 
+// plainLoopbackURL accepts http:// URLs to a loopback address only.
+func plainLoopbackURL(s string) error {
+	if !strings.HasPrefix(strings.ToLower(s), "http://") {
+		return fmt.Errorf("URL %q: only http:// is supported (TLS to a loopback address protects nothing)", s)
+	}
+	return loopback.CheckURL(s)
+}
+
 // kind is the type of a key's value.
 type kind uint8
 
@@ -98,8 +106,8 @@ func specs() []spec {
 			doc:   "Ollama model for the rewrite stage of `full`. No default: without it the stage refuses and names this key.",
 			apply: func(c *Config, v any) { c.Clean.RewriteModel = v.(string) },
 			show:  func(c *Config) string { return strconv.Quote(c.Clean.RewriteModel) }},
-		{key: "clean.rewrite_endpoint", kind: kindString, check: loopback.CheckURL,
-			doc:   "Ollama endpoint for the rewrite stage. It must be a loopback address (`127.0.0.1`, `::1`, `localhost`); anything else is refused.",
+		{key: "clean.rewrite_endpoint", kind: kindString, check: plainLoopbackURL,
+			doc:   "Ollama endpoint for the rewrite stage: `http://` to a loopback address (`127.0.0.1`, `::1`, `localhost`); anything else is refused (TLS to loopback protects nothing).",
 			apply: func(c *Config, v any) { c.Clean.RewriteEndpoint = v.(string) },
 			show:  func(c *Config) string { return strconv.Quote(c.Clean.RewriteEndpoint) }},
 		{key: "clean.max_file_size", kind: kindInt, min: 1, max: 1 << 30, unit: "bytes",
