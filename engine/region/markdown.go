@@ -2,31 +2,19 @@ package region
 
 import (
 	"bytes"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 )
 
-// The Markdown classifier lets goldmark find the CommonMark structure and
-// takes as prose only what it can verify: the byte segments of inline text
-// nodes and the inside of HTML comments. Every other byte (markers, code,
-// link destinations, raw HTML, front matter, line endings) stays runtime.
+// The Markdown classifier finds the CommonMark structure with a scanner that
+// reproduces goldmark's parsing decisions (mdblock.go, mdinline.go) and takes
+// as prose only what goldmark would make inline text, and the inside of HTML
+// comments. Every other byte (markers, code, link destinations, raw HTML,
+// front matter, line endings) stays runtime. Where the scanner cannot be
+// sure what goldmark would decide, it keeps the rest of the block runtime.
 
-func classifyMarkdown(src []byte) (m *Map, err error) {
-	defer func() {
-		// goldmark is third-party code: a panic there must not take the
-		// run down, and an unparsed file is all runtime.
-		if r := recover(); r != nil {
-			b := NewBuilder(len(src))
-			b.Mark(0, len(src), Runtime, "markdown parser failed")
-			m, err = b.Map("markdown"), nil
-		}
-	}()
+func classifyMarkdown(src []byte) (*Map, error) {
 	b := NewBuilder(len(src))
 	b.SetGapWhy("markup")
 	base := 0
@@ -40,19 +28,251 @@ func classifyMarkdown(src []byte) (m *Map, err error) {
 	}
 	body := src[base:]
 	if bytes.IndexByte(body, '\r') >= 0 {
-		// CommonMark ends lines at \r too; goldmark only knows \n and \r\n.
-		// A lone \r becomes \n: one byte for one byte, so offsets hold.
+		// CommonMark ends lines at \r too; the scanner, like goldmark, only
+		// knows \n and \r\n. A lone \r becomes \n: one byte for one byte,
+		// so offsets hold.
 		body = loneCRToLF(body)
 	}
-	// Plain CommonMark: GFM's extensions compile large regexps at package
-	// init, which every hook invocation would pay. Bare URLs (what GFM
-	// would autolink) are kept runtime by markBareURLs; table pipes are
-	// prose either way.
-	md := goldmark.New()
-	doc := md.Parser().Parse(text.NewReader(body))
-	w := &mdWalker{src: body, base: base, b: b}
-	_ = ast.Walk(doc, w.visit)
+	p := parseMarkdownBlocks(body)
+	if p.failed {
+		b.Mark(base, len(src), Runtime, "markdown parser failed")
+		return b.Map("markdown"), nil
+	}
+	w := &mdWalker{src: body, p: p, s: &inlineScanner{p: p, src: body}}
+	w.walk(0)
+	if p.failed {
+		b.Mark(base, len(src), Runtime, "markdown parser failed")
+		return b.Map("markdown"), nil
+	}
+	for _, r := range w.marks {
+		b.Mark(base+r.Start, base+r.End, r.Kind, r.Why)
+	}
 	return b.Map("markdown"), nil
+}
+
+type mdWalker struct {
+	src   []byte
+	p     *mdParser
+	s     *inlineScanner
+	marks []Region
+}
+
+func (w *mdWalker) mark(start, end int, k Kind, why string) {
+	if start < 0 || end > len(w.src) || start >= end {
+		return
+	}
+	w.marks = append(w.marks, Region{Start: start, End: end, Kind: k, Why: why})
+}
+
+func (w *mdWalker) walk(n int32) {
+	nd := &w.p.nodes[n]
+	switch nd.kind {
+	case mkParagraph, mkHeading:
+		if len(nd.lines) == 0 {
+			return
+		}
+		w.s.marks = w.marks
+		w.s.scan(nd.lines)
+		w.marks = w.s.marks
+		for _, l := range nd.lines {
+			w.guardLineStart(l.start)
+			w.markBareURLs(l)
+			w.markTableDelimiter(l)
+		}
+		return
+	case mkHTML:
+		w.htmlBlock(nd)
+		return
+	case mkFenced:
+		w.mark(nd.from, nd.to, Runtime, "fenced code")
+		return
+	case mkCodeBlock:
+		w.mark(nd.from, nd.to, Runtime, "indented code")
+		return
+	case mkLinkRef:
+		w.mark(nd.from, nd.to, Runtime, "link reference definition")
+		return
+	}
+	for c := nd.first; c >= 0; c = w.p.nodes[c].nx {
+		w.walk(c)
+	}
+}
+
+// htmlBlock handles block HTML; a comment block (CommonMark type 2) is prose
+// between its first "<!--" and the first "-->" after it.
+func (w *mdWalker) htmlBlock(nd *mdNode) {
+	segs := append([]mdSeg(nil), nd.lines...)
+	if nd.closure.start >= 0 {
+		segs = append(segs, nd.closure)
+	}
+	for _, s := range segs {
+		if s.start < 0 || s.stop > len(w.src) || s.start > s.stop {
+			return
+		}
+	}
+	open := -1
+	if nd.htmlType == 2 && len(segs) > 0 {
+		if k := bytes.Index(w.src[segs[0].start:segs[0].stop], []byte("<!--")); k >= 0 {
+			open = segs[0].start + k
+		}
+	}
+	if open < 0 {
+		for _, s := range segs {
+			w.mark(s.start, s.stop, Runtime, "html block")
+		}
+		return
+	}
+	// The comment runs to the first "-->" after "<!--" (also "<!-->" and
+	// "<!--->"), or to the end of the block when it is not closed.
+	close := segs[len(segs)-1].stop
+	for _, s := range segs {
+		from := max(s.start, open+2)
+		if from > s.stop {
+			continue
+		}
+		if k := bytes.Index(w.src[from:s.stop], []byte("-->")); k >= 0 {
+			close = from + k
+			break
+		}
+	}
+	w.marks = commentSpans(w.src, w.marks, segs, open, max(close, open+4), "html comment marker", false)
+}
+
+// commentSpans marks the bytes of segs: prose where they lie inside the HTML
+// comment whose "<!--" is at open and whose "-->" is at close, line breaks
+// excluded; runtime with why everywhere else. noProse keeps it all runtime.
+func commentSpans(src []byte, marks []Region, segs []mdSeg, open, close int, why string, noProse bool) []Region {
+	lo, hi := open+4, close
+	if lo < hi && (containsAfterRemoval(src[lo:hi], []byte("-->")) || containsAfterRemoval(src[lo:hi], []byte("--!>"))) {
+		// Without its carriers the comment would end early and show the rest.
+		lo, why = hi, "html comment that could close early"
+	}
+	if noProse {
+		lo = hi
+	}
+	add := func(s, e int, k Kind, why string) {
+		if s < e {
+			marks = append(marks, Region{Start: s, End: e, Kind: k, Why: why})
+		}
+	}
+	isProse := func(k int) bool { return k >= lo && k < hi && src[k] != '\n' && src[k] != '\r' }
+	for _, s := range segs {
+		if s.padding != 0 {
+			add(s.start, s.stop, Runtime, why)
+			continue
+		}
+		for from := s.start; from < s.stop; {
+			p := isProse(from)
+			to := from + 1
+			for to < s.stop && isProse(to) == p {
+				to++
+			}
+			switch {
+			case p:
+				add(from, to, Prose, "html comment")
+			case from >= lo && from < hi:
+				add(from, to, Runtime, "line break")
+			default:
+				add(from, to, Runtime, why)
+			}
+			from = to
+		}
+	}
+	return marks
+}
+
+// markBareURLs keeps runtime what a GFM renderer would turn into a link:
+// http://, https://, ftp:// and www. URLs written as plain text. A carrier
+// inside one changes the link, not prose. It errs long: the URL runs to the
+// next space or '<', and only trailing punctuation is given back.
+func (w *mdWalker) markBareURLs(seg mdSeg) {
+	if seg.start < 0 || seg.stop > len(w.src) || seg.start >= seg.stop {
+		return
+	}
+	line := w.src[seg.start:seg.stop]
+	for i := 0; i < len(line); {
+		j := urlStart(line[i:])
+		if j < 0 {
+			return
+		}
+		start := i + j
+		end := start
+		for end < len(line) {
+			r, size := utf8.DecodeRune(line[end:])
+			if r == '<' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || (unicode.IsSpace(r) && !carrierRune(r)) {
+				break
+			}
+			end += size
+		}
+		for end > start && bytes.IndexByte([]byte("?!.,:*_~'\")"), line[end-1]) >= 0 {
+			end--
+		}
+		if end > start {
+			w.mark(seg.start+start, seg.start+end, Runtime, "bare url")
+		}
+		i = max(end, start+1)
+	}
+}
+
+// markTableDelimiter keeps runtime a line that is (or, once its carriers
+// are gone, would be) a GFM table delimiter row such as "|---|:--:|":
+// removing a carrier from it would turn a paragraph into a table.
+func (w *mdWalker) markTableDelimiter(seg mdSeg) {
+	if seg.start < 0 || seg.stop > len(w.src) || seg.start >= seg.stop {
+		return
+	}
+	line := w.src[seg.start:seg.stop]
+	dash := false
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRune(line[i:])
+		switch {
+		case r == '-':
+			dash = true
+		case r == '|' || r == ':' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || carrierRune(r) || asSpace(r):
+		default:
+			return
+		}
+		i += size
+	}
+	if dash {
+		w.mark(seg.start, seg.stop, Runtime, "table delimiter")
+	}
+}
+
+// guardLineStart keeps runtime the carriers in the leading run of a text
+// line's block-syntax characters. Removing U+200B from "\u200b    x",
+// "=\u200b==", "1.\u200b x", "<div\u200b>" or from between the backticks
+// of a fence (or turning leading exotic spaces into U+0020) would make the
+// line indented code, a heading underline, a list item, an HTML block or a
+// fence.
+func (w *mdWalker) guardLineStart(start int) {
+	if start < 0 || start >= len(w.src) {
+		return
+	}
+	tagRun := false // letters continue the run after '<' (an HTML tag name)
+	last := -1      // end of the last carrier or exotic space in the run
+	for i := start; i < len(w.src); {
+		r, size := utf8.DecodeRune(w.src[i:])
+		switch {
+		case r == '\n' || r == '\r':
+			i = len(w.src)
+			continue
+		case r == utf8.RuneError && size <= 1, asSpace(r) && r != ' ', carrierRune(r) && r != '\t':
+			last = i + size
+		case r == ' ' || r == '\t' || (r < 0x80 && (r >= '0' && r <= '9' || isASCIIPunct(byte(r)))):
+			if r == '<' {
+				tagRun = true
+			}
+		case tagRun && r < 0x80 && isWordStart(byte(r)):
+		default:
+			i = len(w.src)
+			continue
+		}
+		i += size
+	}
+	if last > start {
+		w.mark(start, last, Runtime, "carrier at line start")
+	}
 }
 
 func loneCRToLF(s []byte) []byte {
@@ -109,137 +329,6 @@ func frontMatter(src []byte) (int, fmState) {
 	return 0, fmUnterminated
 }
 
-type mdWalker struct {
-	src  []byte // the parsed body (after front matter)
-	base int    // offset of src in the file
-	b    *Builder
-	// lines are the content lines of the block whose inlines are being
-	// walked; every text segment must lie inside one of them.
-	lines *text.Segments
-}
-
-func (w *mdWalker) mark(start, end int, k Kind, why string) {
-	if start < 0 || end > len(w.src) || start >= end {
-		return
-	}
-	w.b.Mark(w.base+start, w.base+end, k, why)
-}
-
-func (w *mdWalker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		return ast.WalkContinue, nil
-	}
-	switch t := n.(type) {
-	case *ast.FencedCodeBlock:
-		w.fencedCode(t)
-		return ast.WalkSkipChildren, nil
-	case *ast.CodeBlock:
-		w.markLines(t.Lines(), Runtime, "indented code")
-		return ast.WalkSkipChildren, nil
-	case *ast.HTMLBlock:
-		w.htmlBlock(t)
-		return ast.WalkSkipChildren, nil
-	case *ast.LinkReferenceDefinition:
-		w.markLines(t.Lines(), Runtime, "link reference definition")
-		return ast.WalkSkipChildren, nil
-	case *ast.CodeSpan:
-		w.mark(n.Pos(), w.inlineEnd(n), Runtime, "inline code")
-		return ast.WalkSkipChildren, nil
-	case *ast.AutoLink:
-		w.mark(n.Pos(), w.inlineEnd(n), Runtime, "autolink")
-		return ast.WalkSkipChildren, nil
-	case *ast.RawHTML:
-		w.rawHTML(t)
-		return ast.WalkSkipChildren, nil
-	case *ast.Link, *ast.Image:
-		w.mark(w.childrenEnd(n), w.inlineEnd(n), Runtime, "link destination")
-	case *ast.Text:
-		w.text(t)
-	default:
-		if n.Type() == ast.TypeBlock && n.FirstChild() != nil && n.FirstChild().Type() == ast.TypeInline {
-			lines := n.Lines()
-			w.lines = lines
-			for i := 0; i < lines.Len(); i++ {
-				w.guardLineStart(lines.At(i).Start)
-				w.markBareURLs(lines.At(i))
-				w.markTableDelimiter(lines.At(i))
-			}
-		}
-	}
-	return ast.WalkContinue, nil
-}
-
-// text marks an inline text node's segment as prose after checking that the
-// segment is plain bytes of one line.
-func (w *mdWalker) text(t *ast.Text) {
-	seg := t.Segment
-	if t.IsRaw() || seg.Padding != 0 || seg.Start < 0 || seg.Stop > len(w.src) || seg.Start >= seg.Stop {
-		return
-	}
-	if bytes.IndexByte(w.src[seg.Start:seg.Stop], '\n') >= 0 || bytes.IndexByte(w.src[seg.Start:seg.Stop], '\r') >= 0 || !w.inLines(seg) {
-		return
-	}
-	w.mark(seg.Start, seg.Stop, Prose, "text")
-}
-
-// markBareURLs keeps runtime what a GFM renderer would turn into a link:
-// http://, https://, ftp:// and www. URLs written as plain text. A carrier
-// inside one changes the link, not prose. It errs long: the URL runs to the
-// next space or '<', and only trailing punctuation is given back.
-func (w *mdWalker) markBareURLs(seg text.Segment) {
-	if seg.Start < 0 || seg.Stop > len(w.src) || seg.Start >= seg.Stop {
-		return
-	}
-	line := w.src[seg.Start:seg.Stop]
-	for i := 0; i < len(line); {
-		j := urlStart(line[i:])
-		if j < 0 {
-			return
-		}
-		start := i + j
-		end := start
-		for end < len(line) {
-			r, size := utf8.DecodeRune(line[end:])
-			if r == '<' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || (unicode.IsSpace(r) && !carrierRune(r)) {
-				break
-			}
-			end += size
-		}
-		for end > start && bytes.IndexByte([]byte("?!.,:*_~'\")"), line[end-1]) >= 0 {
-			end--
-		}
-		if end > start {
-			w.mark(seg.Start+start, seg.Start+end, Runtime, "bare url")
-		}
-		i = max(end, start+1)
-	}
-}
-
-// markTableDelimiter keeps runtime a line that is (or, once its carriers
-// are gone, would be) a GFM table delimiter row such as "|---|:--:|":
-// removing a carrier from it would turn a paragraph into a table.
-func (w *mdWalker) markTableDelimiter(seg text.Segment) {
-	if seg.Start < 0 || seg.Stop > len(w.src) || seg.Start >= seg.Stop {
-		return
-	}
-	line := w.src[seg.Start:seg.Stop]
-	dash := false
-	for i := 0; i < len(line); {
-		r, size := utf8.DecodeRune(line[i:])
-		switch {
-		case r == '-':
-			dash = true
-		case r == '|' || r == ':' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || carrierRune(r) || asSpace(r):
-		default:
-			return
-		}
-		i += size
-	}
-	if dash {
-		w.mark(seg.Start, seg.Stop, Runtime, "table delimiter")
-	}
-}
-
 // urlStart finds the next scheme or "www." that starts a bare URL at a word
 // boundary.
 func urlStart(b []byte) int {
@@ -257,273 +346,6 @@ func urlStart(b []byte) int {
 	return -1
 }
 
-// inLines reports whether seg lies inside one content line of the current
-// block, which rules out segments reaching into container markers.
-func (w *mdWalker) inLines(seg text.Segment) bool {
-	if w.lines == nil {
-		return false
-	}
-	n := w.lines.Len()
-	i := sort.Search(n, func(i int) bool { return w.lines.At(i).Start > seg.Start }) - 1
-	return i >= 0 && seg.Stop <= w.lines.At(i).Stop
-}
-
-// guardLineStart keeps runtime the carriers in the leading run of a text
-// line's block-syntax characters. Removing U+200B from "\u200b    x",
-// "=\u200b==", "1.\u200b x", "<div\u200b>" or from between the backticks
-// of a fence (or turning leading exotic spaces into U+0020) would make the
-// line indented code, a heading underline, a list item, an HTML block or a
-// fence.
-func (w *mdWalker) guardLineStart(start int) {
-	if start < 0 || start >= len(w.src) {
-		return
-	}
-	tagRun := false // letters continue the run after '<' (an HTML tag name)
-	last := -1      // end of the last carrier or exotic space in the run
-	for i := start; i < len(w.src); {
-		r, size := utf8.DecodeRune(w.src[i:])
-		switch {
-		case r == '\n' || r == '\r':
-			i = len(w.src)
-			continue
-		case r == utf8.RuneError && size <= 1, asSpace(r) && r != ' ', carrierRune(r) && r != '\t':
-			last = i + size
-		case r == ' ' || r == '\t' || (r < 0x80 && (r >= '0' && r <= '9' || isASCIIPunct(byte(r)))):
-			if r == '<' {
-				tagRun = true
-			}
-		case tagRun && r < 0x80 && isWordStart(byte(r)):
-		default:
-			i = len(w.src)
-			continue
-		}
-		i += size
-	}
-	if last > start {
-		w.mark(start, last, Runtime, "carrier at line start")
-	}
-}
-
 func isASCIIPunct(c byte) bool {
 	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
-}
-
-func (w *mdWalker) markLines(lines *text.Segments, k Kind, why string) {
-	for i := 0; i < lines.Len(); i++ {
-		s := lines.At(i)
-		w.mark(s.Start, s.Stop, k, why)
-	}
-}
-
-// fencedCode marks a fenced block from its opening fence through its closing
-// fence (goldmark keeps only the content lines, so the closing line is found
-// by looking at the line after the content).
-func (w *mdWalker) fencedCode(t *ast.FencedCodeBlock) {
-	lines := t.Lines()
-	start := t.Pos()
-	if start < 0 || start >= len(w.src) || (lines.Len() > 0 && lines.At(0).Start < start) {
-		w.markLines(lines, Runtime, "fenced code")
-		return
-	}
-	fence := byte('`')
-	for k := start; k < len(w.src) && w.src[k] != '\n'; k++ {
-		if c := w.src[k]; c == '`' || c == '~' {
-			fence = c
-			break
-		}
-	}
-	end := lineEnd(w.src, start)
-	next := len(w.src)
-	if end < len(w.src) {
-		next = afterLineBreak(w.src, end)
-	}
-	if lines.Len() > 0 {
-		end = lines.At(lines.Len() - 1).Stop
-		next = end
-		if end > 0 && w.src[end-1] != '\n' {
-			next = len(w.src) // content ends the file
-		}
-	}
-	// Skip container prefixes (indentation, block quote markers) roughly;
-	// this only decides a label.
-	k := next
-	for k < len(w.src) && (w.src[k] == ' ' || w.src[k] == '\t' || w.src[k] == '>') {
-		k++
-	}
-	if k < len(w.src) && bytes.HasPrefix(w.src[k:], []byte{fence, fence, fence}) {
-		end = lineEnd(w.src, k)
-	}
-	w.mark(start, end, Runtime, "fenced code")
-}
-
-// commentSpans marks the bytes of segs: prose where they lie inside the HTML
-// comment whose "<!--" is at open and whose "-->" is at close, line breaks
-// excluded; runtime with why everywhere else.
-func (w *mdWalker) commentSpans(segs []text.Segment, open, close int, why string) {
-	lo, hi := open+4, close
-	if lo < hi && (containsAfterRemoval(w.src[lo:hi], []byte("-->")) || containsAfterRemoval(w.src[lo:hi], []byte("--!>"))) {
-		// Without its carriers the comment would end early and show the rest.
-		lo, why = hi, "html comment that could close early"
-	}
-	isProse := func(k int) bool { return k >= lo && k < hi && w.src[k] != '\n' && w.src[k] != '\r' }
-	runtimeWhy := func(k int) string {
-		if k >= lo && k < hi {
-			return "line break"
-		}
-		return why
-	}
-	for _, s := range segs {
-		if s.Padding != 0 {
-			w.mark(s.Start, s.Stop, Runtime, why)
-			continue
-		}
-		for from := s.Start; from < s.Stop; {
-			p := isProse(from)
-			to := from + 1
-			for to < s.Stop && isProse(to) == p {
-				to++
-			}
-			if p {
-				w.mark(from, to, Prose, "html comment")
-			} else {
-				w.mark(from, to, Runtime, runtimeWhy(from))
-			}
-			from = to
-		}
-	}
-}
-
-// rawHTML handles inline HTML; only a complete comment holds prose.
-func (w *mdWalker) rawHTML(t *ast.RawHTML) {
-	segs := make([]text.Segment, 0, t.Segments.Len())
-	for i := 0; i < t.Segments.Len(); i++ {
-		s := t.Segments.At(i)
-		if s.Start < 0 || s.Stop > len(w.src) || s.Start > s.Stop {
-			return
-		}
-		segs = append(segs, s)
-	}
-	if len(segs) == 0 {
-		return
-	}
-	first, last := segs[0], segs[len(segs)-1]
-	isComment := bytes.HasPrefix(w.src[first.Start:first.Stop], []byte("<!--"))
-	if !isComment || !bytes.HasSuffix(w.src[last.Start:last.Stop], []byte("-->")) || last.Stop-3 < first.Start+4 {
-		why := "html tag"
-		if isComment {
-			why = "html comment marker"
-		}
-		for _, s := range segs {
-			w.mark(s.Start, s.Stop, Runtime, why)
-		}
-		return
-	}
-	w.commentSpans(segs, first.Start, last.Stop-3, "html comment marker")
-}
-
-// htmlBlock handles block HTML; a comment block (CommonMark type 2) is prose
-// between its first "<!--" and the first "-->" after it.
-func (w *mdWalker) htmlBlock(t *ast.HTMLBlock) {
-	lines := t.Lines()
-	segs := make([]text.Segment, 0, lines.Len()+1)
-	for i := 0; i < lines.Len(); i++ {
-		segs = append(segs, lines.At(i))
-	}
-	if t.HasClosure() {
-		segs = append(segs, t.ClosureLine)
-	}
-	for _, s := range segs {
-		if s.Start < 0 || s.Stop > len(w.src) || s.Start > s.Stop {
-			return
-		}
-	}
-	if t.HTMLBlockType != ast.HTMLBlockType2 || len(segs) == 0 {
-		for _, s := range segs {
-			w.mark(s.Start, s.Stop, Runtime, "html block")
-		}
-		return
-	}
-	open := -1
-	if k := bytes.Index(w.src[segs[0].Start:segs[0].Stop], []byte("<!--")); k >= 0 {
-		open = segs[0].Start + k
-	}
-	if open < 0 {
-		for _, s := range segs {
-			w.mark(s.Start, s.Stop, Runtime, "html block")
-		}
-		return
-	}
-	// The comment runs to the first "-->" after "<!--" (also "<!-->" and
-	// "<!--->"), or to the end of the block when it is not closed.
-	close := segs[len(segs)-1].Stop
-	closed := false
-	for _, s := range segs {
-		from := max(s.Start, open+2)
-		if k := bytes.Index(w.src[from:s.Stop], []byte("-->")); k >= 0 {
-			close = from + k
-			closed = true
-			break
-		}
-	}
-	if !closed {
-		close = segs[len(segs)-1].Stop
-	}
-	w.commentSpans(segs, open, max(close, open+4), "html comment marker")
-}
-
-// startOf returns the first source byte of an inline node, or -1.
-func (w *mdWalker) startOf(n ast.Node) int {
-	switch t := n.(type) {
-	case *ast.Text:
-		return t.Segment.Start
-	case *ast.RawHTML:
-		if t.Segments.Len() > 0 {
-			return t.Segments.At(0).Start
-		}
-		return -1
-	}
-	return n.Pos()
-}
-
-// inlineEnd returns where an inline node ends: where its next sibling
-// starts, else where its parent ends; -1 when unknown. It only labels
-// runtime bytes, so an imprecise answer costs nothing but a label.
-func (w *mdWalker) inlineEnd(n ast.Node) int {
-	for n != nil {
-		if next := n.NextSibling(); next != nil {
-			return w.startOf(next)
-		}
-		p := n.Parent()
-		if p == nil {
-			return -1
-		}
-		if p.Type() == ast.TypeBlock {
-			lines := p.Lines()
-			if lines.Len() == 0 {
-				return -1
-			}
-			return lines.At(lines.Len() - 1).Stop
-		}
-		n = p
-	}
-	return -1
-}
-
-// childrenEnd returns the end of the last text inside n, or just after the
-// opening bracket when n has none.
-func (w *mdWalker) childrenEnd(n ast.Node) int {
-	end := -1
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if t, ok := c.(*ast.Text); ok && entering && t.Segment.Stop > end {
-			end = t.Segment.Stop
-		}
-		return ast.WalkContinue, nil
-	})
-	if end < 0 && n.Pos() >= 0 {
-		if _, ok := n.(*ast.Image); ok {
-			return n.Pos() + 2
-		}
-		return n.Pos() + 1
-	}
-	return end
 }

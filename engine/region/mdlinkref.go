@@ -1,0 +1,128 @@
+package region
+
+// linkRefTransform is goldmark's LinkReferenceParagraphTransformer: link
+// reference definitions at the start of a paragraph leave it and become
+// nodes of their own (runtime); a paragraph made only of them disappears.
+func (p *mdParser) linkRefTransform(n int32) {
+	lines := p.nodes[n].lines
+	r := newBlockReader(p.src, lines)
+	var removes [][2]int
+	for {
+		start, end, from := parseLinkRefDef(r)
+		if start < 0 {
+			break
+		}
+		ref := p.newNode(mkLinkRef, bpNone)
+		parent := p.nodes[n].parent
+		p.insertBefore(parent, n, ref)
+		to := lines[start].stop
+		if end-1 > start && end-1 < len(lines) {
+			to = lines[end-1].stop
+		}
+		p.nodes[ref].from, p.nodes[ref].to = from, to
+		if start == end {
+			end++
+		}
+		removes = append(removes, [2]int{start, end})
+	}
+	offset := 0
+	for _, rm := range removes {
+		if len(lines) == 0 {
+			break
+		}
+		if rm[1]-offset > len(lines) || rm[0]-offset < 0 || rm[0]-offset > len(lines) {
+			p.failed = true
+			return
+		}
+		s := lines[rm[1]-offset:]
+		lines = append(lines[0:rm[0]-offset], s...)
+		offset = rm[1]
+	}
+	if len(lines) == 0 {
+		p.removeChild(p.nodes[n].parent, n)
+		return
+	}
+	p.nodes[n].lines = lines
+}
+
+// parseLinkRefDef is goldmark's parseLinkReferenceDefinition without the
+// definition itself: it returns the first and end line index of a
+// definition at the reader's position (start -1 when there is none) and
+// where it starts.
+func parseLinkRefDef(r *blockReader) (start, end, from int) {
+	r.skipSpaces()
+	line, _ := r.peekLine()
+	if line == nil {
+		return -1, -1, 0
+	}
+	startLine, _ := r.position()
+	width, pos := indentWidth(line, 0)
+	if width > 3 {
+		return -1, -1, 0
+	}
+	if width != 0 {
+		pos++
+	}
+	if pos >= len(line) || line[pos] != '[' {
+		return -1, -1, 0
+	}
+	_, startPos := r.position()
+	r.advance(pos + 1)
+	segs, found := r.findClosure('[', ']')
+	if !found {
+		return -1, -1, 0
+	}
+	blank := true
+	for _, s := range segs {
+		if !mdBlank(r.value(s)) {
+			blank = false
+			break
+		}
+	}
+	if blank {
+		return -1, -1, 0
+	}
+	if r.peek() != ':' {
+		return -1, -1, 0
+	}
+	r.advance(1)
+	r.skipSpaces()
+	if !parseLinkDestination(r) {
+		return -1, -1, 0
+	}
+	line, _ = r.peekLine()
+	isNewLine := line == nil || mdBlank(line)
+	endLine, _ := r.position()
+	spaces := r.skipSpaces()
+	opener := r.peek()
+	if opener != '"' && opener != '\'' && opener != '(' {
+		if !isNewLine {
+			return -1, -1, 0
+		}
+		return startLine, endLine + 1, startPos.start
+	}
+	if spaces == 0 {
+		return -1, -1, 0
+	}
+	r.advance(1)
+	closer := opener
+	if opener == '(' {
+		closer = ')'
+	}
+	if _, found := r.findClosure(opener, closer); !found {
+		if !isNewLine {
+			return -1, -1, 0
+		}
+		r.advanceLine()
+		return startLine, endLine + 1, startPos.start
+	}
+	line, _ = r.peekLine()
+	if line != nil && !mdBlank(line) {
+		if !isNewLine {
+			return -1, -1, 0
+		}
+		return startLine, endLine, startPos.start
+	}
+	endLine, _ = r.position()
+	return startLine, endLine + 1, startPos.start
+}
