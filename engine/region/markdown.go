@@ -84,7 +84,7 @@ func (w *mdWalker) walk(n int32) {
 		w.htmlBlock(nd)
 		return
 	case mkFenced:
-		w.mark(nd.from, nd.to, Runtime, "fenced code")
+		w.fencedCode(nd)
 		return
 	case mkCodeBlock:
 		w.mark(nd.from, nd.to, Runtime, "indented code")
@@ -96,6 +96,47 @@ func (w *mdWalker) walk(n int32) {
 	for c := nd.first; c >= 0; c = w.p.nodes[c].nx {
 		w.walk(c)
 	}
+}
+
+// fencedCode marks a fenced block from its opening fence through its closing
+// fence, and, as the goldmark-based classifier did, through the next line
+// when that starts with three fence characters.
+func (w *mdWalker) fencedCode(nd *mdNode) {
+	start := nd.from
+	lines := nd.lines // the first and the last content line
+	if start < 0 || start >= len(w.src) || (len(lines) > 0 && lines[0].start < start) {
+		for _, l := range lines {
+			w.mark(l.start, l.stop, Runtime, "fenced code")
+		}
+		return
+	}
+	fence := byte('`')
+	for k := start; k < len(w.src) && w.src[k] != '\n'; k++ {
+		if c := w.src[k]; c == '`' || c == '~' {
+			fence = c
+			break
+		}
+	}
+	end := lineEnd(w.src, start)
+	next := len(w.src)
+	if end < len(w.src) {
+		next = afterLineBreak(w.src, end)
+	}
+	if len(lines) > 0 {
+		end = lines[len(lines)-1].stop
+		next = end
+		if end > 0 && w.src[end-1] != '\n' {
+			next = len(w.src)
+		}
+	}
+	k := next
+	for k < len(w.src) && (w.src[k] == ' ' || w.src[k] == '\t' || w.src[k] == '>') {
+		k++
+	}
+	if k < len(w.src) && bytes.HasPrefix(w.src[k:], []byte{fence, fence, fence}) {
+		end = lineEnd(w.src, k)
+	}
+	w.mark(start, max(end, nd.to), Runtime, "fenced code")
 }
 
 // htmlBlock handles block HTML; a comment block (CommonMark type 2) is prose

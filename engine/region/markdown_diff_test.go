@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,4 +200,62 @@ func FuzzMarkdownNeverBolder(f *testing.F) {
 			t.Fatal(msg)
 		}
 	})
+}
+
+var (
+	genBlockPrefixes = []string{
+		"", "", "", "> ", ">", ">\t", "- ", "-\t", "* ", "+ ", "1. ", "2) ", "10. ", "   ", "    ", "\t", "  - ", " \t",
+		"# ", "## ", "###### ", "####### ", "#", "```", "~~~", "````go ", "``` `x`", "<div>", "</div>", "<div", "<!--",
+		"-->", "<?", "?>", "<!X", "<![CDATA[", "]]>", "<script>", "</script>", "<pre>", "<a href='x'>", "</ a b>",
+		"<x-y z=1/>", "[a]: /u", "[a]: /u 'title'", "[b]:", "[c]: <d e> \"f\"", "===", "---", "***", "- - -", "_ _ _",
+		"| a | b |", "|---|---|", "- [ ] ", "> > ", "1.\t", "-    ", "-     ",
+	}
+	genInline = []string{
+		"word", "more words", " ", " ", "*", "**", "_", "__", "a_b", "`", "``", "[", "]", "](", ")", "(", "![", "<", ">",
+		"<http://x.y>", "<a@b.c>", "<b>", "</b>", "<b\nc='d'>", "<!-- c -->", "<!--", "-->", "<?p ?>", "<!D x>",
+		"<![CDATA[ x ]]>", "\\", "\\`", "\\[", "&amp;", "\"", "'", "https://x.y/z", "www.a.b", "\u200b", "\u00a0",
+		"é", "\t", "  ", "[x][y]", "[x][]", "[x]", "[x](y \"t\")", "[x](<y z>)", "![i](j)", "`code`", "``a`b``",
+		"\xff", "\ufffd", "(y 't')", "[y]", "<a b='", "'>", "-", "=", "#", "1.", "~~~", "```",
+	}
+	genEndings = []string{"\n", "\n", "\n", "\r\n", "\r", "  \n", "\\\n", "\\\\\\\n"}
+)
+
+// genMarkdown builds a document from fragments of block and inline syntax;
+// the same seed always gives the same document.
+func genMarkdown(rng *rand.Rand) []byte {
+	var sb strings.Builder
+	lines := 1 + rng.Intn(10)
+	for l := 0; l < lines; l++ {
+		if rng.Intn(6) == 0 {
+			sb.WriteString("\n")
+			continue
+		}
+		for k := rng.Intn(3); k > 0; k-- {
+			sb.WriteString(genBlockPrefixes[rng.Intn(len(genBlockPrefixes))])
+		}
+		for k := rng.Intn(7); k > 0; k-- {
+			sb.WriteString(genInline[rng.Intn(len(genInline))])
+		}
+		if l < lines-1 || rng.Intn(2) == 0 {
+			sb.WriteString(genEndings[rng.Intn(len(genEndings))])
+		}
+	}
+	return []byte(sb.String())
+}
+
+// TestMarkdownNeverBolderGenerated runs documents assembled from Markdown
+// syntax fragments, which reach constructs that byte-level fuzzing finds
+// slowly (HTML block starts, nested containers, reference labels).
+func TestMarkdownNeverBolderGenerated(t *testing.T) {
+	n := 40000
+	if testing.Short() {
+		n = 4000
+	}
+	rng := rand.New(rand.NewSource(1))
+	for i := 0; i < n; i++ {
+		src := genMarkdown(rng)
+		if msg, _, _ := neverBolder(t, src); msg != "" {
+			t.Fatalf("document %d %q: %s", i, src, msg)
+		}
+	}
 }

@@ -314,7 +314,7 @@ retry:
 			}
 			lastBlock = p.lastOpened()
 			last := lastBlock
-			from := p.r.pos.start
+			from := p.r.pos.start + max(p.blockOffset, 0)
 			n, state := p.openBlock(bp, parent)
 			if n < 0 {
 				continue
@@ -904,6 +904,33 @@ func (p *mdParser) continueFenced(n int32) mdState {
 			p.nodes[n].to = p.r.pos.start
 			return stClose
 		}
+	}
+	// The content line as goldmark records it; the classifier's labelling
+	// of the block (copied from the goldmark-based one) depends on where
+	// the first starts and the last ends.
+	_, seg := p.r.peekLine()
+	cpos, padding := indentPosition(line, p.r.offset(), seg.padding, p.fenceIndent)
+	if cpos < 0 {
+		cpos = max(0, firstNonSpace(line)) - seg.padding
+		padding = 0
+	}
+	start := seg.start + cpos
+	if padding != 0 {
+		offsetWithPadding := p.r.offset() + p.fenceIndent
+		saved := p.r.pos
+		p.r.pos = mdSeg{start: saved.start - 1, stop: saved.stop}
+		p.r.lineOffset = -1
+		if offsetWithPadding == p.r.offset() {
+			start--
+		}
+		p.r.pos = saved
+		p.r.lineOffset = -1
+	}
+	nd := &p.nodes[n]
+	if len(nd.lines) == 0 {
+		nd.lines = append(nd.lines, mdSeg{start: start, stop: seg.stop})
+	} else {
+		nd.lines = append(nd.lines[:1], mdSeg{start: start, stop: seg.stop})
 	}
 	p.r.advanceToEOL()
 	p.nodes[n].to = p.r.pos.start

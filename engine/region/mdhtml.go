@@ -108,11 +108,13 @@ func htmlBlockStart(line []byte, lastIsParagraph bool) int {
 func htmlType7(rest []byte) (name []byte, closing, hasAttr, ok bool) {
 	j := 0
 	if j < len(rest) && rest[j] == '/' {
-		closing = true
 		j++
 		for j < len(rest) && rest[j] == ' ' {
 			j++
 		}
+		// goldmark takes a tag for a closing one only when "/" stands
+		// alone in its group: "</ a x>" counts as an opening tag.
+		closing = j == 1
 	}
 	if j >= len(rest) || !isTagStart(rest[j]) {
 		return nil, false, false, false

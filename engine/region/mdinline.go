@@ -320,7 +320,8 @@ func (s *inlineScanner) referenceChain() {
 				return
 			}
 			_, end := r.position()
-			s.uncertainSpan(pos.start, end.start)
+			// Inside a label brackets are escaped; the rest counts.
+			s.uncertainSpan(pos.start+1, end.start-1)
 			s.maybeLinks++
 			s.mark(pos.start, end.start, Runtime, "link reference")
 		case '(':
