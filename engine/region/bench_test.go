@@ -180,3 +180,27 @@ func TestBenchInputs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkClassifyMarkdownAdversarial feeds the Markdown scanner inputs
+// built to make a naive CommonMark scanner quadratic (unclosed titles,
+// quotes, comments and labels, nested containers on one line, long runs of
+// link definitions); MB/s should not fall as the input grows.
+func BenchmarkClassifyMarkdownAdversarial(b *testing.B) {
+	for _, c := range []struct{ name, unit string }{
+		{"title", "[a](b \""}, {"ticks", "` `` "}, {"attr", "<a b='"}, {"attr-lines", "<a b='\n"},
+		{"comment", "x <!-- "}, {"brackets", "["}, {"label", "[a][b "}, {"refs", "[a]: b\n"},
+		{"quotes", "> "}, {"lists", "- "}, {"parens", "[a](b (c "},
+	} {
+		for _, n := range []int{32 << 10, 256 << 10} {
+			src := []byte(strings.Repeat(c.unit, n/len(c.unit)))
+			b.Run(fmt.Sprintf("%s-%dk", c.name, n>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				for b.Loop() {
+					if _, err := classifyMarkdown(src); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

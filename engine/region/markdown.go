@@ -2,7 +2,6 @@ package region
 
 import (
 	"bytes"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -379,7 +378,7 @@ func urlStart(b []byte) int {
 		}
 		rest := b[i:]
 		for _, p := range [...]string{"https://", "http://", "ftp://", "www."} {
-			if len(rest) > len(p) && strings.EqualFold(string(rest[:len(p)]), p) {
+			if len(rest) > len(p) && hasPrefixFold(rest, p) {
 				return i
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -195,6 +196,10 @@ func FuzzMarkdownNeverBolder(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	rng := rand.New(rand.NewSource(1))
+	for i := 0; i < 64; i++ {
+		f.Add(genMarkdown(rng))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if msg, _, _ := neverBolder(t, src); msg != "" {
 			t.Fatal(msg)
@@ -251,11 +256,20 @@ func TestMarkdownNeverBolderGenerated(t *testing.T) {
 	if testing.Short() {
 		n = 4000
 	}
-	rng := rand.New(rand.NewSource(1))
+	rng := rand.New(rand.NewSource(genSeed()))
 	for i := 0; i < n; i++ {
 		src := genMarkdown(rng)
 		if msg, _, _ := neverBolder(t, src); msg != "" {
 			t.Fatalf("document %d %q: %s", i, src, msg)
 		}
 	}
+}
+
+// genSeed lets a developer explore other documents:
+// PROSEWASH_MDGEN_SEED=7 go test -run Generated ./engine/region.
+func genSeed() int64 {
+	if s, err := strconv.ParseInt(os.Getenv("PROSEWASH_MDGEN_SEED"), 10, 64); err == nil {
+		return s
+	}
+	return 1
 }

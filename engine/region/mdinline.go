@@ -33,7 +33,8 @@ type inlineScanner struct {
 
 	quoteFrom, quoteTo [2]int // cached quoted-attribute scans (' and ")
 	quoteFail          [2]int
-	badFrom, badAt     int   // cached nextBadRune answer
+	badFrom, badAt     int // cached nextBadRune answer
+	closeFail          map[byte]int
 	cum                []int // cum[i]: stream length of the lines before line i
 }
 
@@ -71,6 +72,7 @@ func (s *inlineScanner) scan(lines []mdSeg) {
 	s.openers = s.openers[:0]
 	s.linksFormed, s.maybeLinks = 0, 0
 	s.ticks, s.ticksDone = nil, false
+	clear(s.closeFail)
 	s.quoteFrom, s.quoteTo = [2]int{-1, -1}, [2]int{-1, -1}
 	s.quoteFail = [2]int{1 << 62, 1 << 62}
 	s.bailed = false
@@ -315,7 +317,7 @@ func (s *inlineScanner) referenceChain() {
 		switch r.peek() {
 		case '[':
 			r.advance(1)
-			if _, found := r.findClosure('[', ']'); !found {
+			if !s.closure('[', ']') {
 				r.setPosition(l, pos)
 				return
 			}
@@ -440,7 +442,27 @@ func (s *inlineScanner) parseLinkTitle() bool {
 		closer = ')'
 	}
 	r.advance(1)
-	_, found := r.findClosure(opener, closer)
+	return s.closure(opener, closer)
+}
+
+// closure runs findClosure from the reader's position, remembering a search
+// that reached the end of the block: one starting later (always just after
+// an opener that the earlier search passed as escaped text) fails too, and
+// repeated attempts stay linear.
+func (s *inlineScanner) closure(opener, closer byte) bool {
+	_, pos := s.r.position()
+	if fail, ok := s.closeFail[closer]; ok && pos.start >= fail {
+		return false
+	}
+	_, found, eof := s.r.findClosureEOF(opener, closer)
+	if !found && eof {
+		if s.closeFail == nil {
+			s.closeFail = map[byte]int{}
+		}
+		if fail, ok := s.closeFail[closer]; !ok || pos.start < fail {
+			s.closeFail[closer] = pos.start
+		}
+	}
 	return found
 }
 

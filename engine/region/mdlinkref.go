@@ -25,6 +25,24 @@ func (p *mdParser) linkRefTransform(n int32) {
 		}
 		removes = append(removes, [2]int{start, end})
 	}
+	// Definitions follow each other from the first line, so goldmark's
+	// removal loop keeps the lines after the last one; doing that at once
+	// saves its copying, which is quadratic in the number of definitions.
+	consecutive := true
+	for i, rm := range removes {
+		if (i == 0 && rm[0] != 0) || (i > 0 && rm[0] != removes[i-1][1]) {
+			consecutive = false
+		}
+	}
+	if consecutive && len(removes) > 0 {
+		if last := removes[len(removes)-1][1]; last <= len(lines) {
+			lines = lines[last:]
+		} else {
+			p.failed = true
+			return
+		}
+		removes = nil
+	}
 	offset := 0
 	for _, rm := range removes {
 		if len(lines) == 0 {

@@ -2,6 +2,7 @@ package region
 
 import (
 	"bytes"
+	"sort"
 	"unicode/utf8"
 )
 
@@ -146,10 +147,13 @@ type docReader struct {
 	pos        mdSeg
 	head       int
 	lineOffset int
+	// colHead, colPos, colVal remember the column of colPos on the line
+	// starting at colHead.
+	colHead, colPos, colVal int
 }
 
 func newDocReader(src []byte) *docReader {
-	r := &docReader{src: src, line: -1, lineOffset: -1}
+	r := &docReader{src: src, line: -1, lineOffset: -1, colHead: -1}
 	r.advanceLine()
 	return r
 }
@@ -166,14 +170,21 @@ func (r *docReader) peekLine() ([]byte, mdSeg) {
 
 func (r *docReader) offset() int {
 	if r.lineOffset < 0 {
-		v := 0
-		for i := r.head; i < r.pos.start; i++ {
+		// The column is counted from the line start, resuming from the
+		// last count on this line: containers nested on one line would
+		// otherwise cost quadratic time.
+		v, i := 0, r.head
+		if r.colHead == r.head && r.colPos <= r.pos.start && r.colPos >= r.head {
+			v, i = r.colVal, r.colPos
+		}
+		for ; i < r.pos.start; i++ {
 			if r.src[i] == '\t' {
 				v += tabWidth(v)
 			} else {
 				v++
 			}
 		}
+		r.colHead, r.colPos, r.colVal = r.head, r.pos.start, v
 		r.lineOffset = v - r.pos.padding
 	}
 	return r.lineOffset
@@ -300,13 +311,10 @@ func (r *blockReader) reset(segs []mdSeg) {
 
 // value is the text of seg as the block's lines hold it, padding included.
 func (r *blockReader) value(seg mdSeg) []byte {
-	line := len(r.segs) - 1
+	// The last line starting at or before seg (goldmark walks back from
+	// the end; lines are in order, so a binary search finds the same one).
+	line := sort.Search(len(r.segs), func(i int) bool { return r.segs[i].start > seg.start }) - 1
 	ret := make([]byte, 0, seg.stop-seg.start+1)
-	for ; line >= 0; line-- {
-		if seg.start >= r.segs[line].start {
-			break
-		}
-	}
 	i := seg.start
 	for ; line < len(r.segs); line++ {
 		if line < 0 {
@@ -436,11 +444,18 @@ func (r *blockReader) skipSpaces() int {
 // and neither Nesting nor CodeSpan: it finds the unescaped closer, failing
 // at another opener. It returns the segments between, and whether found.
 func (r *blockReader) findClosure(opener, closer byte) ([]mdSeg, bool) {
+	segs, found, _ := r.findClosureEOF(opener, closer)
+	return segs, found
+}
+
+// findClosureEOF is findClosure that also reports a search that failed at
+// the end of the block (rather than at an opener).
+func (r *blockReader) findClosureEOF(opener, closer byte) ([]mdSeg, bool, bool) {
 	var ret []mdSeg
 	for {
 		bs, seg := r.peekLine()
 		if bs == nil {
-			return nil, false
+			return nil, false, true
 		}
 		for i := 0; i < len(bs); i++ {
 			c := bs[i]
@@ -451,10 +466,10 @@ func (r *blockReader) findClosure(opener, closer byte) ([]mdSeg, bool) {
 			if c == closer {
 				ret = append(ret, mdSeg{start: seg.start, stop: seg.start + i - seg.padding, padding: seg.padding})
 				r.advance(i + 1)
-				return ret, true
+				return ret, true, false
 			}
 			if c == opener {
-				return nil, false
+				return nil, false, false
 			}
 		}
 		r.advanceLine()
