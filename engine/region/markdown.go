@@ -2,6 +2,7 @@ package region
 
 import (
 	"bytes"
+	"sort"
 	"unicode"
 	"unicode/utf8"
 )
@@ -37,30 +38,93 @@ func classifyMarkdown(src []byte) (*Map, error) {
 		b.Mark(base, len(src), Runtime, "markdown parser failed")
 		return b.Map("markdown"), nil
 	}
-	w := &mdWalker{src: body, p: p, s: &inlineScanner{p: p, src: body}}
+	w := &mdWalker{src: body, base: base, b: b, p: p, s: &inlineScanner{p: p, src: body}}
 	w.walk(0)
 	if p.failed {
-		b.Mark(base, len(src), Runtime, "markdown parser failed")
-		return b.Map("markdown"), nil
-	}
-	for _, r := range w.marks {
-		b.Mark(base+r.Start, base+r.End, r.Kind, r.Why)
+		b = NewBuilder(len(src))
+		b.SetGapWhy("markup")
+		b.Mark(0, len(src), Runtime, "markdown parser failed")
 	}
 	return b.Map("markdown"), nil
 }
 
 type mdWalker struct {
-	src   []byte
-	p     *mdParser
-	s     *inlineScanner
-	marks []Region
+	src  []byte
+	base int // offset of src in the file
+	b    *Builder
+	p    *mdParser
+	s    *inlineScanner
+	// ov collects a block's per-line runtime overlays; union is scratch.
+	ov, union, scratch []Region
 }
 
 func (w *mdWalker) mark(start, end int, k Kind, why string) {
 	if start < 0 || end > len(w.src) || start >= end {
 		return
 	}
-	w.marks = append(w.marks, Region{Start: start, End: end, Kind: k, Why: why})
+	w.b.Mark(w.base+start, w.base+end, k, why)
+}
+
+// add passes a body-relative region to the Builder.
+func (w *mdWalker) add(r Region) { w.b.Mark(w.base+r.Start, w.base+r.End, r.Kind, r.Why) }
+
+func (w *mdWalker) overlay(start, end int, why string) {
+	if start < 0 || end > len(w.src) || start >= end {
+		return
+	}
+	w.ov = append(w.ov, Region{Start: start, End: end, Kind: Runtime, Why: why})
+}
+
+// flushBlock adds a block's inline marks with its overlays laid over them,
+// in order and without overlaps, so that the Builder needs no sweep.
+func (w *mdWalker) flushBlock(inline []Region) {
+	if len(w.ov) == 0 {
+		for _, r := range inline {
+			w.add(r)
+		}
+		return
+	}
+	ov := w.ov
+	sort.SliceStable(ov, func(i, j int) bool { return ov[i].Start < ov[j].Start })
+	u := w.union[:0]
+	for _, r := range ov {
+		if n := len(u); n > 0 && r.Start < u[n-1].End {
+			if r.End > u[n-1].End {
+				u = append(u, Region{Start: u[n-1].End, End: r.End, Kind: Runtime, Why: r.Why})
+			}
+			continue
+		}
+		u = append(u, r)
+	}
+	w.union = u
+	j := 0 // next overlay to emit
+	k := 0 // first overlay that may still clip a mark
+	for _, m := range inline {
+		for k < len(u) && u[k].End <= m.Start {
+			k++
+		}
+		pos := m.Start
+		for x := k; x < len(u) && u[x].Start < m.End && pos < m.End; x++ {
+			if u[x].Start > pos {
+				for j < len(u) && u[j].Start < pos {
+					w.add(u[j])
+					j++
+				}
+				w.add(Region{Start: pos, End: u[x].Start, Kind: m.Kind, Why: m.Why})
+			}
+			pos = max(pos, u[x].End)
+		}
+		if pos < m.End {
+			for j < len(u) && u[j].Start < pos {
+				w.add(u[j])
+				j++
+			}
+			w.add(Region{Start: pos, End: m.End, Kind: m.Kind, Why: m.Why})
+		}
+	}
+	for _, r := range u[j:] {
+		w.add(r)
+	}
 }
 
 func (w *mdWalker) walk(n int32) {
@@ -70,14 +134,15 @@ func (w *mdWalker) walk(n int32) {
 		if len(nd.lines) == 0 {
 			return
 		}
-		w.s.marks = w.marks
+		w.s.marks = w.s.marks[:0]
 		w.s.scan(nd.lines)
-		w.marks = w.s.marks
+		w.ov = w.ov[:0]
 		for _, l := range nd.lines {
 			w.guardLineStart(l.start)
 			w.markBareURLs(l)
 			w.markTableDelimiter(l)
 		}
+		w.flushBlock(w.s.marks)
 		return
 	case mkHTML:
 		w.htmlBlock(nd)
@@ -175,7 +240,10 @@ func (w *mdWalker) htmlBlock(nd *mdNode) {
 			break
 		}
 	}
-	w.marks = commentSpans(w.src, w.marks, segs, open, max(close, open+4), "html comment marker", false)
+	w.scratch = commentSpans(w.src, w.scratch[:0], segs, open, max(close, open+4), "html comment marker", false)
+	for _, r := range w.scratch {
+		w.add(r)
+	}
 }
 
 // commentSpans marks the bytes of segs: prose where they lie inside the HTML
@@ -248,7 +316,7 @@ func (w *mdWalker) markBareURLs(seg mdSeg) {
 			end--
 		}
 		if end > start {
-			w.mark(seg.start+start, seg.start+end, Runtime, "bare url")
+			w.overlay(seg.start+start, seg.start+end, "bare url")
 		}
 		i = max(end, start+1)
 	}
@@ -275,7 +343,7 @@ func (w *mdWalker) markTableDelimiter(seg mdSeg) {
 		i += size
 	}
 	if dash {
-		w.mark(seg.start, seg.stop, Runtime, "table delimiter")
+		w.overlay(seg.start, seg.stop, "table delimiter")
 	}
 }
 
@@ -311,7 +379,7 @@ func (w *mdWalker) guardLineStart(start int) {
 		i += size
 	}
 	if last > start {
-		w.mark(start, last, Runtime, "carrier at line start")
+		w.overlay(start, last, "carrier at line start")
 	}
 }
 

@@ -170,7 +170,7 @@ func (p *mdParser) parentOf(n int32) int32 { return p.nodes[n].parent }
 // \r\n only).
 func parseMarkdownBlocks(src []byte) *mdParser {
 	p := &mdParser{src: src, r: newDocReader(src), tmpPara: -1, fenceNode: -1}
-	p.nodes = make([]mdNode, 0, len(src)/80+4)
+	p.nodes = make([]mdNode, 0, bytes.Count(src, []byte("\n"))/2+16)
 	root := p.newNode(mkDocument, bpNone)
 	p.parseBlocks(root)
 	return p

@@ -28,7 +28,7 @@ type inlineScanner struct {
 	linksFormed int // links that certainly formed
 	maybeLinks  int // links that formed or not depending on definitions
 
-	ticks     map[int][]int // backtick runs by length: start offsets, in order
+	ticks     []tickRun // backtick runs by length, then start
 	ticksDone bool
 
 	quoteFrom, quoteTo [2]int // cached quoted-attribute scans (' and ")
@@ -68,10 +68,13 @@ func isInlineTrigger(c byte) bool {
 
 // scan classifies the inline content of one block.
 func (s *inlineScanner) scan(lines []mdSeg) {
-	s.r = newBlockReader(s.src, lines)
+	if s.r == nil {
+		s.r = &blockReader{src: s.src}
+	}
+	s.r.reset(lines)
 	s.openers = s.openers[:0]
 	s.linksFormed, s.maybeLinks = 0, 0
-	s.ticks, s.ticksDone = nil, false
+	s.ticks, s.ticksDone = s.ticks[:0], false
 	clear(s.closeFail)
 	s.quoteFrom, s.quoteTo = [2]int{-1, -1}, [2]int{-1, -1}
 	s.quoteFail = [2]int{1 << 62, 1 << 62}
@@ -216,7 +219,6 @@ func (s *inlineScanner) codeSpan() {
 func (s *inlineScanner) nextTickRun(from, n int) int {
 	if !s.ticksDone {
 		s.ticksDone = true
-		s.ticks = map[int][]int{}
 		for _, l := range s.r.segs {
 			b := s.src[l.start:l.stop]
 			for i := 0; i < len(b); {
@@ -229,18 +231,26 @@ func (s *inlineScanner) nextTickRun(from, n int) int {
 				for j < len(b) && b[j] == '`' {
 					j++
 				}
-				s.ticks[j-i] = append(s.ticks[j-i], l.start+i)
+				s.ticks = append(s.ticks, tickRun{n: j - i, start: l.start + i})
 				i = j
 			}
 		}
+		sort.Slice(s.ticks, func(i, j int) bool {
+			a, b := s.ticks[i], s.ticks[j]
+			return a.n < b.n || a.n == b.n && a.start < b.start
+		})
 	}
-	runs := s.ticks[n]
-	k := sort.SearchInts(runs, from)
-	if k < len(runs) {
-		return runs[k]
+	k := sort.Search(len(s.ticks), func(i int) bool {
+		t := s.ticks[i]
+		return t.n > n || t.n == n && t.start >= from
+	})
+	if k < len(s.ticks) && s.ticks[k].n == n {
+		return s.ticks[k].start
 	}
 	return -1
 }
+
+type tickRun struct{ n, start int }
 
 func (s *inlineScanner) pushOpener(start, stop int, image bool) {
 	s.openers = append(s.openers, linkOpener{start: start, stop: stop, image: image, linksAtPush: s.linksFormed, maybeAt: s.maybeLinks})
