@@ -252,30 +252,45 @@ func (p *mdParser) closeBlocks(from, to int) {
 	p.opened = blocks
 }
 
+// Block parsers tried for a line by its first non-space byte (goldmark's
+// blockParsers table with the free parsers appended), as lookup tables.
+var (
+	bpsDash   = [...]mdBP{bpSetext, bpThematic, bpList, bpListItem, bpCode, bpPara}
+	bpsEquals = [...]mdBP{bpSetext, bpCode, bpPara}
+	bpsStar   = [...]mdBP{bpThematic, bpList, bpListItem, bpCode, bpPara}
+	bpsUnder  = [...]mdBP{bpThematic, bpCode, bpPara}
+	bpsDigit  = [...]mdBP{bpList, bpListItem, bpCode, bpPara}
+	bpsHash   = [...]mdBP{bpATX, bpCode, bpPara}
+	bpsFence  = [...]mdBP{bpFenced, bpCode, bpPara}
+	bpsQuote  = [...]mdBP{bpQuote, bpCode, bpPara}
+	bpsHTML   = [...]mdBP{bpHTML, bpCode, bpPara}
+	bpsFree   = [...]mdBP{bpCode, bpPara}
+)
+
 // triggered lists the block parsers tried for a line whose first non-space
-// byte is c (goldmark's blockParsers table plus the free parsers).
+// byte is c.
 func triggered(c byte) []mdBP {
 	switch c {
 	case '-':
-		return []mdBP{bpSetext, bpThematic, bpList, bpListItem, bpCode, bpPara}
+		return bpsDash[:]
 	case '=':
-		return []mdBP{bpSetext, bpCode, bpPara}
+		return bpsEquals[:]
 	case '*':
-		return []mdBP{bpThematic, bpList, bpListItem, bpCode, bpPara}
+		return bpsStar[:]
 	case '_':
-		return []mdBP{bpThematic, bpCode, bpPara}
+		return bpsUnder[:]
 	case '+', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return []mdBP{bpList, bpListItem, bpCode, bpPara}
+		return bpsDigit[:]
 	case '#':
-		return []mdBP{bpATX, bpCode, bpPara}
+		return bpsHash[:]
 	case '`', '~':
-		return []mdBP{bpFenced, bpCode, bpPara}
+		return bpsFence[:]
 	case '>':
-		return []mdBP{bpQuote, bpCode, bpPara}
+		return bpsQuote[:]
 	case '<':
-		return []mdBP{bpHTML, bpCode, bpPara}
+		return bpsHTML[:]
 	}
-	return []mdBP{bpCode, bpPara}
+	return bpsFree[:]
 }
 
 func canInterruptParagraph(bp mdBP) bool { return bp != bpCode && bp != bpPara }
