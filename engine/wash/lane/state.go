@@ -15,7 +15,7 @@ import (
 const StateSchema = 1
 
 // maxHistory bounds the footprint history.
-const maxHistory = 200
+const maxHistory = 60 // every hook parses the state: keep it small
 
 // State is what the lane remembers between runs and sessions.
 type State struct {
@@ -147,11 +147,18 @@ func saveState(stateDir string, s State) error {
 		return fmt.Errorf("wash state: %w", err)
 	}
 	p := statePath(stateDir, s.Gen)
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscallNoFollow, 0o600)
+	// Not O_TRUNC: ext4 flushes a file truncated to zero and rewritten
+	// (auto_da_alloc) at close, a disk wait on every session start. Write
+	// over the old bytes and cut the tail instead; a torn slot is read as
+	// invalid and the other slot wins.
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|syscallNoFollow, 0o600)
 	if err != nil {
 		return fmt.Errorf("write wash state: %w", err)
 	}
-	_, werr := f.Write(b)
+	_, werr := f.WriteAt(b, 0)
+	if werr == nil {
+		werr = f.Truncate(int64(len(b)))
+	}
 	if fi, err := f.Stat(); werr == nil && err == nil && fi.Mode().Perm() != 0o600 {
 		werr = f.Chmod(0o600)
 	}
