@@ -2,11 +2,11 @@
 # Whole-process wall time of the Claude Code hooks an agent session pays
 # for (post-tool-use after every write, session-start, a stop with nothing
 # to do) against `git rev-parse HEAD` in the same repository. Target: each
-# within 1.5x of git. Uses hyperfine when installed (medians), else
-# alternating loops and the median. Prints the ratios and the heaviest
-# package initialisers (GODEBUG=inittrace=1).
+# within 1.5x of git. Runs alternate, each command once per round, and the
+# median is reported. Prints the ratios and the heaviest package
+# initialisers (GODEBUG=inittrace=1).
 #
-#   bench/hooks.sh [RUNS]      (BENCH_NO_HYPERFINE=1 forces the loops)
+#   bench/hooks.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-300}
@@ -44,43 +44,18 @@ if [ -s "$work/out" ]; then echo "bench: unexpected hook output:"; cat "$work/ou
 (cd "$repo" && "$pw" recorded --session "$sid" 2>/dev/null | grep -q 'eligible *docs/notes.md') || { echo "bench: post-tool-use did not record the file"; exit 1; }
 
 # "prosewash version" is the floor: starting this binary and doing nothing.
-names=("git rev-parse HEAD" "post-tool-use" "session-start" "stop (manual, nothing to do)" "prosewash version (floor)")
-cmds=("git rev-parse HEAD"
-      "$pw hook claude post-tool-use < $work/post.json"
-      "$pw hook claude session-start < $work/start.json"
-      "$pw hook claude stop < $work/stop.json"
-      "$pw version")
-
-medians=()
-if [ -z "${BENCH_NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null && command -v python3 >/dev/null; then
-  (cd "$repo" && hyperfine --style none --warmup 20 --runs "$runs" --export-json "$work/h.json" "${cmds[@]}" >/dev/null)
-  mapfile -t medians < <(python3 -c 'import json,sys; [print(r["median"]) for r in json.load(open(sys.argv[1]))["results"]]' "$work/h.json")
-  how="hyperfine, $runs runs each, median, shell start-up subtracted"
-else
-  # Alternating loops: one run of each command per round, so drift and
-  # noise hit all of them alike.
-  for i in "${!cmds[@]}"; do : > "$work/t$i"; done
-  cd "$repo"
-  for r in $(seq 1 "$runs"); do
-    for i in "${!cmds[@]}"; do
-      s=$(date +%s%N); sh -c "${cmds[$i]}" >/dev/null; e=$(date +%s%N)
-      echo $(( e - s )) >> "$work/t$i"
-    done
-  done
-  cd - >/dev/null
-  for i in "${!cmds[@]}"; do
-    medians+=("$(sort -n "$work/t$i" | awk '{a[NR]=$1} END {printf "%.6f", a[int((NR+1)/2)]/1e9}')")
-  done
-  how="alternating loops through sh, $runs rounds, median"
-fi
-
-echo "prosewash hook wall time vs git rev-parse HEAD ($how)"
+# Timed without a shell in between (bench/hooktime): the hooks take a few
+# milliseconds, which a shell's own start-up would drown.
+go build -o "$work/hooktime" ./bench/hooktime
+echo "prosewash hook wall time vs git rev-parse HEAD (alternating, $runs rounds, median, no shell)"
 printf '| %-30s | %9s | %6s |\n' command "median" ratio
 printf '|%s|%s|%s|\n' "--------------------------------" "-----------" "--------"
-base=${medians[0]}
-for i in "${!names[@]}"; do
-  awk -v n="${names[$i]}" -v m="${medians[$i]}" -v b="$base" 'BEGIN { printf "| %-30s | %6.2f ms | %5.2fx |\n", n, m*1000, m/b }'
-done
+(cd "$repo" && "$work/hooktime" -runs "$runs" -- \
+  "git rev-parse HEAD" - git rev-parse HEAD -- \
+  "post-tool-use" "$work/post.json" "$pw" hook claude post-tool-use -- \
+  "session-start" "$work/start.json" "$pw" hook claude session-start -- \
+  "stop (manual, nothing to do)" "$work/stop.json" "$pw" hook claude stop -- \
+  "prosewash version (floor)" - "$pw" version)
 echo
 echo "heaviest package initialisers (GODEBUG=inittrace=1, one run):"
 (cd "$repo" && GODEBUG=inittrace=1 "$pw" hook claude post-tool-use < "$work/post.json" 2>&1 >/dev/null) |
