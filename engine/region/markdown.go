@@ -289,22 +289,45 @@ func commentSpans(src []byte, marks []Region, segs []mdSeg, open, close int, why
 	return marks
 }
 
-// markBareURLs keeps runtime what a GFM renderer would turn into a link:
-// http://, https://, ftp:// and www. URLs written as plain text. A carrier
-// inside one changes the link, not prose. It errs long: the URL runs to the
-// next space or '<', and only trailing punctuation is given back.
+// markBareURLs, markTableDelimiter and guardLineStart apply the shared
+// span rules below; the test oracle applies the same functions.
+
 func (w *mdWalker) markBareURLs(seg mdSeg) {
-	if seg.start < 0 || seg.stop > len(w.src) || seg.start >= seg.stop {
-		return
+	for _, sp := range bareURLs(w.src, seg.start, seg.stop) {
+		w.overlay(sp[0], sp[1], "bare url")
 	}
-	line := w.src[seg.start:seg.stop]
+}
+
+func (w *mdWalker) markTableDelimiter(seg mdSeg) {
+	if tableDelimiter(w.src, seg.start, seg.stop) {
+		w.overlay(seg.start, seg.stop, "table delimiter")
+	}
+}
+
+func (w *mdWalker) guardLineStart(start int) {
+	if end := lineStartCarriers(w.src, start); end > start {
+		w.overlay(start, end, "carrier at line start")
+	}
+}
+
+// bareURLs returns the spans of src[start:stop] (one line) that a GFM
+// renderer would turn into a link: http://, https://, ftp:// and www. URLs
+// written as plain text. A carrier inside one changes the link, not prose.
+// It errs long: a URL runs to the next space or '<', and only trailing
+// punctuation is given back.
+func bareURLs(src []byte, start, stop int) [][2]int {
+	if start < 0 || stop > len(src) || start >= stop {
+		return nil
+	}
+	var out [][2]int
+	line := src[start:stop]
 	for i := 0; i < len(line); {
 		j := urlStart(line[i:])
 		if j < 0 {
-			return
+			return out
 		}
-		start := i + j
-		end := start
+		from := i + j
+		end := from
 		for end < len(line) {
 			r, size := utf8.DecodeRune(line[end:])
 			if r == '<' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || (unicode.IsSpace(r) && !carrierRune(r)) {
@@ -312,24 +335,26 @@ func (w *mdWalker) markBareURLs(seg mdSeg) {
 			}
 			end += size
 		}
-		for end > start && bytes.IndexByte([]byte("?!.,:*_~'\")"), line[end-1]) >= 0 {
+		for end > from && bytes.IndexByte([]byte("?!.,:*_~'\")"), line[end-1]) >= 0 {
 			end--
 		}
-		if end > start {
-			w.overlay(seg.start+start, seg.start+end, "bare url")
+		if end > from {
+			out = append(out, [2]int{start + from, start + end})
 		}
-		i = max(end, start+1)
+		i = max(end, from+1)
 	}
+	return out
 }
 
-// markTableDelimiter keeps runtime a line that is (or, once its carriers
-// are gone, would be) a GFM table delimiter row such as "|---|:--:|":
-// removing a carrier from it would turn a paragraph into a table.
-func (w *mdWalker) markTableDelimiter(seg mdSeg) {
-	if seg.start < 0 || seg.stop > len(w.src) || seg.start >= seg.stop {
-		return
+// tableDelimiter reports whether the line src[start:stop] is (or, once its
+// carriers are gone, would be) a GFM table delimiter row such as
+// "|---|:--:|": removing a carrier from it would turn a paragraph into a
+// table.
+func tableDelimiter(src []byte, start, stop int) bool {
+	if start < 0 || stop > len(src) || start >= stop {
+		return false
 	}
-	line := w.src[seg.start:seg.stop]
+	line := src[start:stop]
 	dash := false
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRune(line[i:])
@@ -338,33 +363,30 @@ func (w *mdWalker) markTableDelimiter(seg mdSeg) {
 			dash = true
 		case r == '|' || r == ':' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || carrierRune(r) || asSpace(r):
 		default:
-			return
+			return false
 		}
 		i += size
 	}
-	if dash {
-		w.overlay(seg.start, seg.stop, "table delimiter")
-	}
+	return dash
 }
 
-// guardLineStart keeps runtime the carriers in the leading run of a text
-// line's block-syntax characters. Removing U+200B from "\u200b    x",
-// "=\u200b==", "1.\u200b x", "<div\u200b>" or from between the backticks
-// of a fence (or turning leading exotic spaces into U+0020) would make the
-// line indented code, a heading underline, a list item, an HTML block or a
-// fence.
-func (w *mdWalker) guardLineStart(start int) {
-	if start < 0 || start >= len(w.src) {
-		return
+// lineStartCarriers returns the end of the carriers in the leading run of
+// a text line's block-syntax characters (start when there are none).
+// Removing U+200B from "\u200b    x", "=\u200b==", "1.\u200b x", "<div\u200b>"
+// or from between the backticks of a fence (or turning leading exotic
+// spaces into U+0020) would make the line indented code, a heading
+// underline, a list item, an HTML block or a fence.
+func lineStartCarriers(src []byte, start int) int {
+	if start < 0 || start >= len(src) {
+		return start
 	}
 	tagRun := false // letters continue the run after '<' (an HTML tag name)
-	last := -1      // end of the last carrier or exotic space in the run
-	for i := start; i < len(w.src); {
-		r, size := utf8.DecodeRune(w.src[i:])
+	last := start   // end of the last carrier or exotic space in the run
+	for i := start; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
 		switch {
 		case r == '\n' || r == '\r':
-			i = len(w.src)
-			continue
+			return last
 		case r == utf8.RuneError && size <= 1, asSpace(r) && r != ' ', carrierRune(r) && r != '\t':
 			last = i + size
 		case r == ' ' || r == '\t' || (r < 0x80 && (r >= '0' && r <= '9' || isASCIIPunct(byte(r)))):
@@ -373,14 +395,11 @@ func (w *mdWalker) guardLineStart(start int) {
 			}
 		case tagRun && r < 0x80 && isWordStart(byte(r)):
 		default:
-			i = len(w.src)
-			continue
+			return last
 		}
 		i += size
 	}
-	if last > start {
-		w.overlay(start, last, "carrier at line start")
-	}
+	return last
 }
 
 func loneCRToLF(s []byte) []byte {

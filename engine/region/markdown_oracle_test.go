@@ -3,8 +3,6 @@ package region
 import (
 	"bytes"
 	"sort"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -129,60 +127,14 @@ func (w *gmWalker) text(t *ast.Text) {
 	w.mark(seg.Start, seg.Stop, Prose, "text")
 }
 
-// markBareURLs keeps runtime what a GFM renderer would turn into a link:
-// http://, https://, ftp:// and www. URLs written as plain text. A carrier
-// inside one changes the link, not prose. It errs long: the URL runs to the
-// next space or '<', and only trailing punctuation is given back.
 func (w *gmWalker) markBareURLs(seg text.Segment) {
-	if seg.Start < 0 || seg.Stop > len(w.src) || seg.Start >= seg.Stop {
-		return
-	}
-	line := w.src[seg.Start:seg.Stop]
-	for i := 0; i < len(line); {
-		j := urlStart(line[i:])
-		if j < 0 {
-			return
-		}
-		start := i + j
-		end := start
-		for end < len(line) {
-			r, size := utf8.DecodeRune(line[end:])
-			if r == '<' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || (unicode.IsSpace(r) && !carrierRune(r)) {
-				break
-			}
-			end += size
-		}
-		for end > start && bytes.IndexByte([]byte("?!.,:*_~'\")"), line[end-1]) >= 0 {
-			end--
-		}
-		if end > start {
-			w.mark(seg.Start+start, seg.Start+end, Runtime, "bare url")
-		}
-		i = max(end, start+1)
+	for _, sp := range bareURLs(w.src, seg.Start, seg.Stop) {
+		w.mark(sp[0], sp[1], Runtime, "bare url")
 	}
 }
 
-// markTableDelimiter keeps runtime a line that is (or, once its carriers
-// are gone, would be) a GFM table delimiter row such as "|---|:--:|":
-// removing a carrier from it would turn a paragraph into a table.
 func (w *gmWalker) markTableDelimiter(seg text.Segment) {
-	if seg.Start < 0 || seg.Stop > len(w.src) || seg.Start >= seg.Stop {
-		return
-	}
-	line := w.src[seg.Start:seg.Stop]
-	dash := false
-	for i := 0; i < len(line); {
-		r, size := utf8.DecodeRune(line[i:])
-		switch {
-		case r == '-':
-			dash = true
-		case r == '|' || r == ':' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || carrierRune(r) || asSpace(r):
-		default:
-			return
-		}
-		i += size
-	}
-	if dash {
+	if tableDelimiter(w.src, seg.Start, seg.Stop) {
 		w.mark(seg.Start, seg.Stop, Runtime, "table delimiter")
 	}
 }
@@ -198,39 +150,9 @@ func (w *gmWalker) inLines(seg text.Segment) bool {
 	return i >= 0 && seg.Stop <= w.lines.At(i).Stop
 }
 
-// guardLineStart keeps runtime the carriers in the leading run of a text
-// line's block-syntax characters. Removing U+200B from "\u200b    x",
-// "=\u200b==", "1.\u200b x", "<div\u200b>" or from between the backticks
-// of a fence (or turning leading exotic spaces into U+0020) would make the
-// line indented code, a heading underline, a list item, an HTML block or a
-// fence.
 func (w *gmWalker) guardLineStart(start int) {
-	if start < 0 || start >= len(w.src) {
-		return
-	}
-	tagRun := false // letters continue the run after '<' (an HTML tag name)
-	last := -1      // end of the last carrier or exotic space in the run
-	for i := start; i < len(w.src); {
-		r, size := utf8.DecodeRune(w.src[i:])
-		switch {
-		case r == '\n' || r == '\r':
-			i = len(w.src)
-			continue
-		case r == utf8.RuneError && size <= 1, asSpace(r) && r != ' ', carrierRune(r) && r != '\t':
-			last = i + size
-		case r == ' ' || r == '\t' || (r < 0x80 && (r >= '0' && r <= '9' || isASCIIPunct(byte(r)))):
-			if r == '<' {
-				tagRun = true
-			}
-		case tagRun && r < 0x80 && isWordStart(byte(r)):
-		default:
-			i = len(w.src)
-			continue
-		}
-		i += size
-	}
-	if last > start {
-		w.mark(start, last, Runtime, "carrier at line start")
+	if end := lineStartCarriers(w.src, start); end > start {
+		w.mark(start, end, Runtime, "carrier at line start")
 	}
 }
 
