@@ -89,6 +89,26 @@ func jsonFlagOnly(name string, args []string) (bool, error) {
 	return *asJSON, nil
 }
 
+// writeRunJSON prints a wash run's result (with its refusal, if any) and
+// maps the refusal to the exit status.
+func writeRunJSON(e *env, out any, runErr error) error {
+	if err := writeJSON(e, out); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return washError(e, runErr)
+	}
+	return nil
+}
+
+// printReceipt is the line every wash run ends with, and where its cuts are kept.
+func printReceipt(e *env, receipt, event string) {
+	e.ui.infof("%s", receipt)
+	if event != "" {
+		e.ui.infof("originals kept in %s: 'prosewash wash restore %s' puts them back", event, event)
+	}
+}
+
 // writeJSON prints one indented JSON document on standard output.
 func writeJSON(e *env, v any) error {
 	enc := json.NewEncoder(e.stdout)
@@ -255,13 +275,7 @@ func runWashQuick(e *env, args []string) error {
 			lane.QuickResult
 			Refused *errorJSON `json:"refused,omitempty"`
 		}{res, jsonError(runErr)}
-		if err := writeJSON(e, out); err != nil {
-			return err
-		}
-		if runErr != nil {
-			return washError(e, runErr)
-		}
-		return nil
+		return writeRunJSON(e, out, runErr)
 	}
 	cuts, files := 0, 0
 	for _, f := range res.Files {
@@ -305,10 +319,7 @@ func runWashQuick(e *env, args []string) error {
 	if runErr != nil {
 		rerr = washError(e, runErr)
 	}
-	e.ui.infof("%s", res.Receipt)
-	if res.Event != "" {
-		e.ui.infof("originals kept in %s: 'prosewash wash restore %s' puts them back", res.Event, res.Event)
-	}
+	printReceipt(e, res.Receipt, res.Event)
 	if res.Destroyed > 0 {
 		e.ui.infof("retention: %d old bin event(s) destroyed (listed in death.log)", res.Destroyed)
 	}
@@ -348,13 +359,7 @@ func runWashApply(e *env, args []string) error {
 			lane.PlanResult
 			Refused *errorJSON `json:"refused,omitempty"`
 		}{res, jsonError(runErr)}
-		if err := writeJSON(e, out); err != nil {
-			return err
-		}
-		if runErr != nil {
-			return washError(e, runErr)
-		}
-		return nil
+		return writeRunJSON(e, out, runErr)
 	}
 	var rerr error
 	if runErr != nil {
@@ -373,10 +378,7 @@ func runWashApply(e *env, args []string) error {
 			e.ui.infof("%d keep(s) recorded in keeps.json", res.Keeps)
 		}
 	}
-	e.ui.infof("%s", res.Receipt)
-	if res.Event != "" {
-		e.ui.infof("originals kept in %s: 'prosewash wash restore %s' puts them back", res.Event, res.Event)
-	}
+	printReceipt(e, res.Receipt, res.Event)
 	return rerr
 }
 
@@ -466,13 +468,7 @@ func runWashRestore(e *env, args []string) error {
 			lane.RestoreResult
 			Refused *errorJSON `json:"refused,omitempty"`
 		}{res, jsonError(runErr)}
-		if err := writeJSON(e, out); err != nil {
-			return err
-		}
-		if runErr != nil {
-			return washError(e, runErr)
-		}
-		return nil
+		return writeRunJSON(e, out, runErr)
 	}
 	if runErr != nil {
 		return washError(e, runErr)
