@@ -23,6 +23,29 @@ const tempMarker = ".prosewash-"
 // keepBits are the mode bits a replacement inherits from the file it replaces.
 const keepBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
+// precheck is the first, cheap half of a compare-and-swap: the file must
+// be a plain regular file that still hashes to expect.
+func precheck(path string, expect Hash) (fs.FileInfo, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, &ConflictError{Path: path, Expected: expect}
+		}
+		return nil, err
+	}
+	if err := checkFile(path, fi, nil, 0); err != nil {
+		return nil, err
+	}
+	cur, ok, err := HashFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || cur != expect {
+		return nil, &ConflictError{Path: path, Expected: expect, Actual: cur}
+	}
+	return fi, nil
+}
+
 // Replace puts data at path when, and only when, the file there still hashes
 // to expect: a compare-and-swap. The new file inherits the mode bits (and,
 // where permitted, the owner) of the file it replaces. Symlinks and
@@ -41,22 +64,9 @@ const keepBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 // through a descriptor opened before the swap: such a writer writes into the
 // old file.
 func Replace(path string, data []byte, expect Hash) error {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return &ConflictError{Path: path, Expected: expect}
-		}
-		return err
-	}
-	if err := checkFile(path, fi, nil, 0); err != nil {
-		return err
-	}
-	cur, ok, err := HashFile(path)
+	fi, err := precheck(path, expect)
 	if err != nil {
 		return err
-	}
-	if !ok || cur != expect {
-		return &ConflictError{Path: path, Expected: expect, Actual: cur}
 	}
 	tmp, err := writeTemp(path, "tmp", data, fi.Mode(), fi)
 	if err != nil {
@@ -156,22 +166,8 @@ func Create(path string, data []byte, mode fs.FileMode) error {
 // unlinked; a file that turns out different is renamed back (never over a
 // file that appeared meanwhile) and reported as a [*ConflictError].
 func Remove(path string, expect Hash) error {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return &ConflictError{Path: path, Expected: expect}
-		}
+	if _, err := precheck(path, expect); err != nil {
 		return err
-	}
-	if err := checkFile(path, fi, nil, 0); err != nil {
-		return err
-	}
-	cur, ok, err := HashFile(path)
-	if err != nil {
-		return err
-	}
-	if !ok || cur != expect {
-		return &ConflictError{Path: path, Expected: expect, Actual: cur}
 	}
 	grave, err := freeTempName(path, "del")
 	if err != nil {
