@@ -5,7 +5,7 @@ import "testing"
 // BenchmarkHooks measures each hook's own work in process (start-up
 // excluded): bench/hooks.sh measures whole processes.
 func BenchmarkHooks(b *testing.B) {
-	f := newFixture(&testing.T{})
+	f := newFixture(b)
 	f.write("docs/notes.md", "Some notes.\n")
 	f.write("CLAUDE.md", "# Rules\n\n- Be kind.\n")
 	r := f.runner("prosewash")

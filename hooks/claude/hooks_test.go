@@ -26,7 +26,7 @@ const testVersion = "0.0.0-test"
 
 // fixture is a project with private state and config homes.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	root  string
 	base  string // PROSEWASH_STATE_DIR
 	home  string
@@ -34,7 +34,7 @@ type fixture struct {
 	state string // the project's state dir
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
