@@ -172,7 +172,7 @@ func scanFile(path string, data []byte, profile carrier.Profile) *checkResult {
 	if carrier.Plain(data) {
 		return nil
 	}
-	lang := region.Language(path)
+	lang := region.Language(path, data)
 	res := &checkResult{}
 	if !utf8.Valid(data) {
 		res.note = "invalid UTF-8: carriers are reported, never cleaned"

@@ -131,7 +131,7 @@ func explicitTargets(e *env, req *clean.Request, paths []string) error {
 		other := 0
 		err = walk.Walk(context.Background(), []string{p}, walk.Options{}, func(walk.File) (any, error) { return nil, nil },
 			func(path string, _ any, _ error) error {
-				if region.Language(path) == "" {
+				if region.Language(path, nil) == "" {
 					other++
 					return nil
 				}

@@ -57,7 +57,7 @@ func safeEngine(tb testing.TB) *Engine {
 
 // loaded builds a File as Load would, without a file on disk.
 func loaded(path string, data []byte) *File {
-	f := &File{Path: path, Rel: path, Lang: region.Language(path), Orig: data, Cur: data}
+	f := &File{Path: path, Rel: path, Lang: region.Language(path, data), Orig: data, Cur: data}
 	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
 		f.refuse("not text")
 		return f

@@ -30,7 +30,7 @@ const DefaultMaxSize = 8 << 20
 // Load reads and checks a target. A file that cannot be cleaned safely comes
 // back Refused with the reason; it is never half-read.
 func Load(t Target, maxSize int64) *File {
-	f := &File{Path: t.Path, Rel: t.Rel, Lang: region.Language(t.Path)}
+	f := &File{Path: t.Path, Rel: t.Rel}
 	if maxSize <= 0 {
 		maxSize = DefaultMaxSize
 	}
@@ -58,6 +58,7 @@ func Load(t Target, maxSize int64) *File {
 		return f
 	}
 	f.Orig, f.Cur = data, data
+	f.Lang = region.Language(t.Path, data)
 	if t.Expect != "" {
 		sum := sha256.Sum256(data)
 		if hex.EncodeToString(sum[:]) != t.Expect {

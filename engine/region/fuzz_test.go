@@ -43,7 +43,7 @@ func classifyChecked(t *testing.T, path string, src []byte) *Map {
 		t.Fatalf("Classify is not deterministic")
 	}
 	lineBreaks := "\r\n"
-	if Language(path) == "go" {
+	if Language(path, src) == "go" {
 		lineBreaks = "\r" // block comments hold \n
 	}
 	for _, r := range m.Regions {

@@ -305,11 +305,24 @@ func (e *UnsupportedError) Error() string {
 func (e *UnsupportedError) Unwrap() error { return ErrUnsupported }
 
 // Classifier classifies one file's bytes. It must return a map satisfying
-// [Map.Check] for any input, and never panic.
-type Classifier func(src []byte) (*Map, error)
+// [Map.Check] for any input, and never panic. path is only for messages and
+// for rules that depend on the name (a Go file's build constraints).
+type Classifier func(path string, src []byte) (*Map, error)
 
-// Language names the classifier for path, or "" when there is none.
-func Language(path string) string {
+// Language names the classifier for path, or "" when there is none. head is
+// the start of the file, or nil when the caller has not read it: a file whose
+// name says nothing (a script without an extension) is recognised by its
+// first line, so without head such a file has no language.
+func Language(path string, head []byte) string {
+	if lang := languageByName(path); lang != "" {
+		return lang
+	}
+	return languageByContent(head)
+}
+
+// languageByName maps a file name to its language. Each language lists the
+// names it owns in one case.
+func languageByName(path string) string {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".py", ".pyi":
 		return "python"
@@ -323,21 +336,32 @@ func Language(path string) string {
 	return ""
 }
 
-// Classify splits src, the content of path, into regions.
-func Classify(path string, src []byte) (*Map, error) {
-	lang := Language(path)
-	var c Classifier
+// languageByContent recognises a file by its first line (a shebang).
+func languageByContent(head []byte) string {
+	return ""
+}
+
+// classifier returns the classifier of lang, or nil.
+func classifier(lang string) Classifier {
 	switch lang {
 	case "python":
-		c = classifyPython
+		return func(_ string, src []byte) (*Map, error) { return classifyPython(src) }
 	case "markdown", "text":
-		c = classifyMarkdown
+		return func(_ string, src []byte) (*Map, error) { return classifyMarkdown(src) }
 	case "go":
-		c = func(src []byte) (*Map, error) { return classifyGo(path, src) }
-	default:
+		return classifyGo
+	}
+	return nil
+}
+
+// Classify splits src, the content of path, into regions.
+func Classify(path string, src []byte) (*Map, error) {
+	lang := Language(path, src)
+	c := classifier(lang)
+	if c == nil {
 		return nil, &UnsupportedError{Path: path, Ext: filepath.Ext(path)}
 	}
-	m, err := c(src)
+	m, err := c(path, src)
 	if err != nil {
 		return nil, fmt.Errorf("classify %s: %w", path, err)
 	}

@@ -127,7 +127,7 @@ func TestClassifyDispatch(t *testing.T) {
 		"a.py": "python", "b.PYI": "python", "c.md": "markdown", "d.markdown": "markdown",
 		"e.txt": "text", "f.go": "go", "g.js": "", "Makefile": "",
 	} {
-		if got := Language(path); got != lang {
+		if got := Language(path, nil); got != lang {
 			t.Errorf("Language(%q) = %q, want %q", path, got, lang)
 		}
 		m, err := Classify(path, []byte("x\n"))

@@ -452,7 +452,7 @@ func selectTargets(p *project.Project, entries []scope.Entry) selection {
 	}
 	s := selection{hashes: map[string]string{}, abs: map[string]string{}}
 	for _, it := range scope.Evaluate(entries, p.Root, f) {
-		if region.Language(it.Path) == "" {
+		if region.Language(it.Path, nil) == "" {
 			continue
 		}
 		if it.Status != scope.Eligible {

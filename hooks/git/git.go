@@ -180,7 +180,7 @@ func PreCommit(ctx context.Context, o Options) (*PreCommitResult, error) {
 		for _, it := range scope.Evaluate(mine, p.Root, f) {
 			rel := abs[it.Path]
 			switch {
-			case region.Language(it.Path) == "":
+			case region.Language(it.Path, nil) == "":
 				continue
 			case it.Status != scope.Eligible:
 				res.Skipped = append(res.Skipped, report.Skip{Path: rel, Reason: string(it.Status)})
@@ -215,7 +215,7 @@ func PreCommit(ctx context.Context, o Options) (*PreCommitResult, error) {
 	// reach a rewrite model).
 	var survey []clean.Target
 	for a, rel := range abs {
-		if !inRun[a] && region.Language(a) != "" {
+		if !inRun[a] && region.Language(a, nil) != "" {
 			survey = append(survey, clean.Target{Path: a, Rel: rel})
 		}
 	}

@@ -1,0 +1,213 @@
+package testtool
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// EnvRequire names the variable CI sets to the tools it installed: a comma
+// list of tool names, or "all". A required tool that is missing fails the
+// test instead of skipping it, so a broken install cannot turn real-tool
+// tests into silent skips.
+const EnvRequire = "PROSEWASH_REQUIRE_TOOLS"
+
+// EnvCache overrides where installed tools and corpora are cached.
+const EnvCache = "PROSEWASH_TOOL_CACHE"
+
+// Required reports whether CI declared tool required.
+func Required(tool string) bool {
+	for _, v := range strings.Split(os.Getenv(EnvRequire), ",") {
+		v = strings.TrimSpace(v)
+		if v == "all" || v == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// Missing ends a test that cannot run without tool: a skip naming what is
+// missing and how to get it, or a failure when tool is required.
+func Missing(t testing.TB, tool, why string) {
+	t.Helper()
+	if Required(tool) {
+		t.Fatalf("%s is required (%s=%s) but unavailable: %s", tool, EnvRequire, os.Getenv(EnvRequire), why)
+	}
+	t.Skipf("%s unavailable: %s", tool, why)
+}
+
+// LookPath returns the absolute path of the program name, or ends the test
+// through Missing with hint (how to install it).
+func LookPath(t testing.TB, name, hint string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Missing(t, name, fmt.Sprintf("%v (%s)", err, hint))
+	}
+	return p
+}
+
+// CacheDir returns the directory tools and corpora are cached in, outside
+// any repository: $PROSEWASH_TOOL_CACHE, else
+// ${XDG_CACHE_HOME:-$HOME/.cache}/prosewash-ci/tools.
+func CacheDir() (string, error) {
+	if d := os.Getenv(EnvCache); d != "" {
+		if !filepath.IsAbs(d) {
+			return "", fmt.Errorf("%s is not absolute: %s", EnvCache, d)
+		}
+		return d, nil
+	}
+	base := os.Getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil || !filepath.IsAbs(home) {
+			return "", fmt.Errorf("neither XDG_CACHE_HOME nor HOME is an absolute path")
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(base, "prosewash-ci", "tools"), nil
+}
+
+// NPM installs the pinned npm packages (each "name@version", exact versions
+// only) into a cache directory keyed by the list and returns that prefix:
+// the packages are under prefix/node_modules. It needs node and npm and the
+// npm registry; without them the test ends through Missing under the tool
+// name "npm". Concurrent tests and processes share one install.
+func NPM(t testing.TB, pkgs ...string) string {
+	t.Helper()
+	if len(pkgs) == 0 {
+		t.Fatal("testtool.NPM: no packages named")
+	}
+	for _, p := range pkgs {
+		at := strings.LastIndex(p, "@")
+		if at <= 0 || at == len(p)-1 || strings.ContainsAny(p[at+1:], "^~<>*| ") {
+			t.Fatalf("testtool.NPM: %q is not name@exact-version", p)
+		}
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		Missing(t, "npm", "node not found on PATH (apt-get install nodejs npm)")
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		Missing(t, "npm", "npm not found on PATH (apt-get install npm)")
+	}
+	sorted := append([]string(nil), pkgs...)
+	sort.Strings(sorted)
+	sum := sha256.Sum256([]byte(strings.Join(sorted, "\n")))
+	dir, err := cached(t, "npm-"+hex.EncodeToString(sum[:8]), func(tmp string) error {
+		args := append([]string{"install", "--prefix", tmp, "--no-audit", "--no-fund", "--no-save",
+			"--ignore-scripts", "--loglevel=error", "--fetch-retries=2"}, sorted...)
+		cmd := exec.Command(npm, args...)
+		cmd.Dir = tmp
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("npm install %s: %v\n%s", strings.Join(sorted, " "), err, out)
+		}
+		return nil
+	})
+	if err != nil {
+		Missing(t, "npm", err.Error())
+	}
+	return dir
+}
+
+// Debian downloads the named Debian packages (apt-get download, no root
+// needed) and extracts them into one cache directory, returned; the files
+// sit under it as they would under /. Without apt-get, dpkg-deb or the
+// archive the test ends through Missing under the tool name "apt".
+func Debian(t testing.TB, pkgs ...string) string {
+	t.Helper()
+	if len(pkgs) == 0 {
+		t.Fatal("testtool.Debian: no packages named")
+	}
+	for _, tool := range []string{"apt-get", "dpkg-deb"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			Missing(t, "apt", tool+" not found on PATH (a Debian system is needed)")
+		}
+	}
+	sorted := append([]string(nil), pkgs...)
+	sort.Strings(sorted)
+	sum := sha256.Sum256([]byte(strings.Join(sorted, "\n")))
+	dir, err := cached(t, "deb-"+hex.EncodeToString(sum[:8]), func(tmp string) error {
+		dl := filepath.Join(tmp, ".debs")
+		if err := os.Mkdir(dl, 0o755); err != nil {
+			return err
+		}
+		cmd := exec.Command("apt-get", append([]string{"download", "-q"}, sorted...)...)
+		cmd.Dir = dl
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("apt-get download %s: %v\n%s", strings.Join(sorted, " "), err, out)
+		}
+		debs, _ := filepath.Glob(filepath.Join(dl, "*.deb"))
+		if len(debs) == 0 {
+			return fmt.Errorf("apt-get download %s fetched nothing", strings.Join(sorted, " "))
+		}
+		for _, d := range debs {
+			if out, err := exec.Command("dpkg-deb", "-x", d, tmp).CombinedOutput(); err != nil {
+				return fmt.Errorf("dpkg-deb -x %s: %v\n%s", filepath.Base(d), err, out)
+			}
+		}
+		return os.RemoveAll(dl)
+	})
+	if err != nil {
+		Missing(t, "apt", err.Error())
+	}
+	return dir
+}
+
+// cached returns cache/<key>, building it with fill into a temporary
+// directory that is renamed into place only when fill succeeds, so an
+// interrupted or failed install never looks complete. A lock file
+// serialises concurrent builders.
+func cached(t testing.TB, key string, fill func(tmp string) error) (string, error) {
+	t.Helper()
+	root, err := CacheDir()
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(root, key)
+	if ok(dir) {
+		return dir, nil
+	}
+	unlock, err := lock(filepath.Join(root, key+".lock"))
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if ok(dir) {
+		return dir, nil
+	}
+	tmp, err := os.MkdirTemp(root, "."+key+".tmp-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	start := time.Now()
+	if err := fill(tmp); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".complete"), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644); err != nil {
+		return "", err
+	}
+	_ = os.RemoveAll(dir)
+	if err := os.Rename(tmp, dir); err != nil {
+		return "", err
+	}
+	t.Logf("testtool: installed %s in %s", key, time.Since(start).Round(time.Millisecond))
+	return dir, nil
+}
+
+func ok(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, ".complete"))
+	return err == nil
+}
