@@ -5,8 +5,8 @@ import (
 	"os"
 	"unicode/utf8"
 
-	"github.com/prosewash/prosewash/engine/clean"
 	"github.com/prosewash/prosewash/engine/region"
+	"github.com/prosewash/prosewash/engine/textpos"
 )
 
 const classifyHelp = `Without --show, prints one summary line per region kind to standard error.
@@ -56,7 +56,7 @@ func runClassify(e *env, args []string) error {
 		return writeJSON(e, out)
 	case *show:
 		for _, r := range m.Regions {
-			line, col := clean.LineCol(data, r.Start)
+			line, col := textpos.LineCol(data, r.Start)
 			fmt.Fprintf(e.stdout, "%d-%d\t%d:%d\t%-9s\t%s\t%s\n", r.Start, r.End, line, col, r.Kind, r.Why, preview(data[r.Start:r.End], 60))
 		}
 		return nil

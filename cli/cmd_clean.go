@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/prosewash/prosewash/engine/clean"
 	"github.com/prosewash/prosewash/engine/config"
@@ -173,16 +172,13 @@ func sessionTargets(p *project.Project, req *clean.Request, flag string) error {
 	if err != nil {
 		return err
 	}
-	cfg, _, _ := p.Config()
+	sel, err := clean.SessionTargets(p, entries)
+	if err != nil {
+		return err
+	}
 	req.Record = rec
 	req.Scope = fmt.Sprintf("session %s%s (%d recorded files)", session, how, len(entries))
-	for _, it := range scope.Evaluate(entries, p.Root, scope.Filter{Include: cfg.Clean.Include, Exclude: cfg.Clean.Exclude}) {
-		if it.Status != scope.Eligible {
-			req.Skipped = append(req.Skipped, report.Skip{Path: it.Rel, Reason: string(it.Status)})
-			continue
-		}
-		req.Targets = append(req.Targets, clean.Target{Path: it.Path, Rel: it.Rel, Expect: it.Hash})
-	}
+	req.Targets, req.Skipped = sel.Targets, append(req.Skipped, sel.Skipped...)
 	return nil
 }
 
@@ -207,82 +203,15 @@ func runError(e *env, err error) error {
 	return err
 }
 
+// printReport renders a run's report on standard error.
 func printReport(e *env, r *report.Run, quiet bool) {
-	for _, s := range r.Skipped {
-		if !quiet {
-			e.ui.infof("skipped %s: %s", s.Path, s.Reason)
+	for _, l := range r.Lines(quiet) {
+		if l.Level == report.Warn {
+			e.ui.warnf("%s", l.Text)
+		} else {
+			e.ui.infof("%s", l.Text)
 		}
 	}
-	for _, f := range r.Files {
-		removed := 0
-		for _, st := range f.Stages {
-			if st.Role == "transform" {
-				removed += st.Findings
-			}
-		}
-		switch f.Status {
-		case "cleaned":
-			if !quiet {
-				e.ui.infof("cleaned %s: %d carrier%s removed%s", f.Path, removed, plural(removed), validationNote(f))
-			}
-		case "would-change":
-			if !quiet {
-				e.ui.infof("would clean %s: %d carrier%s%s", f.Path, removed, plural(removed), validationNote(f))
-			}
-		case "unchanged":
-			if !quiet {
-				e.ui.infof("unchanged %s", f.Path)
-			}
-		default:
-			e.ui.warnf("%s %s: %s", f.Status, f.Path, f.Reason)
-		}
-		for _, x := range f.Reported {
-			if !quiet {
-				e.ui.infof("  left %s:%d:%d %s %s in %s (%s): not prose, never touched", f.Path, x.Line, x.Col, x.Code, x.Name, x.Region, x.Why)
-			}
-		}
-	}
-	for _, c := range r.Validation {
-		if c.Status == "failed" {
-			e.ui.warnf("validation %s failed: %s", c.Level, c.Reason)
-			for _, l := range strings.Split(strings.TrimRight(c.Tail, "\n"), "\n") {
-				if l != "" {
-					e.ui.infof("  | %s", l)
-				}
-			}
-		} else if !quiet {
-			e.ui.infof("validation %s: %s%s", c.Level, c.Status, suffix(c.Reason))
-		}
-	}
-	if r.Guarantee != "" {
-		e.ui.warnf("%s", r.Guarantee)
-	}
-	for _, n := range r.Notes {
-		e.ui.warnf("%s", n)
-	}
-	if !quiet {
-		s := r.Summary
-		done, verb := s.Cleaned, "removed"
-		if r.Command == "test" {
-			done, verb = s.WouldChange, "to remove"
-		}
-		e.ui.infof("%d %s, %d unchanged, %d refused, %d skipped; %d carriers %s, %d reported",
-			done, map[bool]string{true: "would change", false: "cleaned"}[r.Command == "test"], s.Unchanged, s.Refused, s.Skipped, s.Removed, verb, s.Reported)
-	}
-}
-
-func validationNote(f report.File) string {
-	if f.Validation == "" || f.Validation == "ok" {
-		return ""
-	}
-	return fmt.Sprintf(" (syntax %s%s)", f.Validation, suffix(f.Note))
-}
-
-func suffix(s string) string {
-	if s == "" {
-		return ""
-	}
-	return ": " + s
 }
 
 func plural(n int) string {

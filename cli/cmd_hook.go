@@ -105,30 +105,19 @@ func hookPreCommit(e *env, args []string) (err error) {
 		return nil
 	}
 	for _, s := range res.Skipped {
-		e.ui.infof("skipped %s: %s", s.Path, s.Reason)
+		e.ui.infof("skipped %s: %s", report.Quote(s.Path), s.Reason)
 	}
-	if res.Run != nil {
-		for _, f := range res.Run.Files {
-			switch f.Status {
-			case "cleaned", "unchanged":
-			default:
-				e.ui.warnf("%s %s: %s", f.Status, f.Path, f.Reason)
-			}
-		}
+	if res.SurveyErr != nil {
+		e.ui.warnf("could not survey the staged files for carriers: %v", res.SurveyErr)
+		res.Survey = nil
 	}
 	for _, r := range []*report.Run{res.Run, res.Survey} {
 		if r == nil {
 			continue
 		}
-		for _, f := range r.Files {
-			for _, x := range f.Reported {
-				e.ui.warnf("%s:%d:%d: %s %s in %s (%s): left as it is, review it", f.Path, x.Line, x.Col, x.Code, x.Name, x.Region, x.Why)
-			}
+		for _, l := range r.Lines(true) {
+			e.ui.warnf("%s", l.Text)
 		}
-	}
-	if res.SurveyErr != nil {
-		e.ui.warnf("could not survey the staged files for carriers: %v", res.SurveyErr)
-		res.Survey = nil
 	}
 	if res.Survey != nil {
 		skipped := map[string]bool{}
@@ -136,25 +125,19 @@ func hookPreCommit(e *env, args []string) (err error) {
 			skipped[s.Path] = true
 		}
 		for _, f := range res.Survey.Files {
-			if f.Status == "would-change" && !skipped[f.Path] {
-				e.ui.infof("%s has carriers in its prose but was not written in this session; 'prosewash clean %s' removes them", f.Path, f.Path)
+			if f.Status == report.WouldChange && !skipped[f.Path] {
+				e.ui.infof("%s has carriers in its prose but was not written in this session; 'prosewash clean %s' removes them", report.Quote(f.Path), report.Quote(f.Path))
 			}
 		}
 	}
 	if len(res.Changed) == 0 {
 		return nil
 	}
-	removed := map[string]int{}
+	e.ui.errorf("cleaned invisible carriers from %s this agent session wrote; review, 'git add' and commit again:", report.Count(len(res.Changed), "staged file"))
 	for _, f := range res.Run.Files {
-		for _, st := range f.Stages {
-			if st.Role == "transform" {
-				removed[f.Path] += st.Findings
-			}
+		if f.Status == report.Cleaned {
+			e.ui.infof("  %s (%s removed from prose)", report.Quote(f.Path), report.Count(f.Removed(), "carrier"))
 		}
-	}
-	e.ui.errorf("cleaned invisible carriers from %d staged file%s this agent session wrote; review, 'git add' and commit again:", len(res.Changed), plural(len(res.Changed)))
-	for _, c := range res.Changed {
-		e.ui.infof("  %s (%d carrier%s removed from prose)", c, removed[c], plural(removed[c]))
 	}
 	return &exitError{code: exitFindings}
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/prosewash/prosewash/engine/carrier"
 	"github.com/prosewash/prosewash/engine/region"
+	"github.com/prosewash/prosewash/engine/report"
 )
 
 // Status is where a file ended up.
@@ -29,10 +29,10 @@ type File struct {
 	Status Status
 	Reason string
 
-	Stages []StageStat
+	Stages []report.Stage
 	// Reported are carriers left in place: in directive or runtime
 	// regions, or in files or regions no transform may touch.
-	Reported []Located
+	Reported []report.Finding
 	// TouchedKinds are the region kinds a transform changed.
 	TouchedKinds map[region.Kind]bool
 	// Validation is the minimum validation's verdict: ok, unchecked or failed.
@@ -40,27 +40,6 @@ type File struct {
 	ValidationNote string
 
 	origMap *region.Map
-}
-
-// StageStat counts what one stage did to one file.
-type StageStat struct {
-	Stage    int    `json:"stage"`
-	Role     string `json:"role"`
-	Label    string `json:"label"`
-	Regions  int    `json:"regions"`           // regions sent
-	Changed  int    `json:"changed"`           // regions whose text changed
-	Findings int    `json:"findings"`          // carriers acted on or reported
-	Skipped  string `json:"skipped,omitempty"` // why the stage did not run on this file
-}
-
-// Located is a finding placed in its file.
-type Located struct {
-	carrier.Finding
-	Line   int         `json:"line"`
-	Col    int         `json:"col"` // 1-based, in characters
-	Region region.Kind `json:"-"`
-	Kind   string      `json:"region"`
-	Why    string      `json:"why"` // the region's reason, e.g. "string literal"
 }
 
 func (f *File) refuse(format string, args ...any) {
@@ -74,27 +53,6 @@ func (f *File) refuse(format string, args ...any) {
 
 // Alive reports whether later stages should still work on the file.
 func (f *File) Alive() bool { return f.Status != Refused }
-
-// LineCol returns the 1-based line and character column of byte offset off,
-// counting \n, \r\n and \r as line ends (the rule of every classified language).
-func LineCol(b []byte, off int) (line, col int) {
-	line = 1
-	start := 0
-	for i := 0; i < off && i < len(b); i++ {
-		switch b[i] {
-		case '\n':
-			line++
-			start = i + 1
-		case '\r':
-			if i+1 < len(b) && b[i+1] == '\n' {
-				continue
-			}
-			line++
-			start = i + 1
-		}
-	}
-	return line, utf8.RuneCount(b[start:off]) + 1
-}
 
 // around returns up to n bytes before start and after end, cut on rune
 // boundaries, for a provider's context-aware decisions.

@@ -9,18 +9,6 @@ import (
 	"github.com/prosewash/prosewash/engine/carrier"
 )
 
-func TestLineCol(t *testing.T) {
-	b := []byte("ab\r\nc\u00e9d\re\nf\u2028g")
-	tests := []struct{ off, line, col int }{
-		{0, 1, 1}, {2, 1, 3}, {4, 2, 1}, {5, 2, 2}, {7, 2, 3}, {9, 3, 1}, {11, 4, 1}, {12, 4, 2}, {15, 4, 3},
-	}
-	for _, tc := range tests {
-		if l, c := LineCol(b, tc.off); l != tc.line || c != tc.col {
-			t.Errorf("offset %d: got %d:%d, want %d:%d", tc.off, l, c, tc.line, tc.col)
-		}
-	}
-}
-
 func TestAroundIsRuneAligned(t *testing.T) {
 	b := []byte("\u4e2d\u6587 text \u0641\u0627\u0631\u0633\u06cc")
 	for start := 0; start <= len(b); start++ {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/region"
+	"github.com/prosewash/prosewash/engine/textpos"
 )
 
 // Target is a file a run may touch.
@@ -75,13 +76,13 @@ func Load(t Target, maxSize int64) *File {
 		return f
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		line, col := LineCol(data, i)
+		line, col := textpos.LineCol(data, i)
 		f.refuse("contains a NUL byte at %d:%d; binary files are not cleaned", line, col)
 		return f
 	}
 	if !utf8.Valid(data) {
 		off := firstInvalid(data)
-		line, col := LineCol(data, off)
+		line, col := textpos.LineCol(data, off)
 		f.refuse("invalid UTF-8 at %d:%d (byte %d); not cleaned", line, col, off)
 		return f
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/provider"
 	"github.com/prosewash/prosewash/engine/region"
+	"github.com/prosewash/prosewash/engine/report"
+	"github.com/prosewash/prosewash/engine/textpos"
 )
 
 // Runner runs one provider call. provider.Run in production; the seam exists
@@ -91,7 +93,7 @@ func (e *Engine) RunStages(ctx context.Context, files []*File) {
 func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds map[region.Kind]bool, files []*File) {
 	var batch []*sent
 	for _, f := range files {
-		stat := StageStat{Stage: st.Index, Role: st.Role, Label: st.Label()}
+		stat := report.Stage{Stage: st.Index, Role: st.Role, Label: st.Label()}
 		if !f.Alive() {
 			continue
 		}
@@ -247,10 +249,8 @@ func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileRepl
 
 func (f *File) report(r region.Region, fd carrier.Finding) {
 	off := r.Start + fd.Offset
-	line, col := LineCol(f.Cur, off)
-	fd.Offset = off
-	fd.Action = carrier.Report
-	f.Reported = append(f.Reported, Located{Finding: fd, Line: line, Col: col, Region: r.Kind, Kind: r.Kind.String(), Why: r.Why})
+	line, col := textpos.LineCol(f.Cur, off)
+	f.Reported = append(f.Reported, report.Finding{Line: line, Col: col, Code: fd.Code(), Name: fd.Name, Class: fd.Class, Region: r.Kind.String(), Why: r.Why})
 }
 
 func (e *Engine) contextBytes() int {

@@ -410,34 +410,31 @@ func minimum(ctx context.Context, files []*File) {
 // finish turns files and transaction results into report lines.
 func finish(rep *report.Run, p *project.Project, files []*File, tx map[string]txn.FileResult, rehearsal bool) {
 	for _, f := range files {
-		rf := report.File{Path: f.Rel, Status: string(f.Status), Reason: f.Reason, Validation: f.Validation, Note: f.ValidationNote}
+		rf := report.File{Path: f.Rel, Status: report.Unchanged, Reason: f.Reason, Stages: f.Stages, Reported: f.Reported, Validation: f.Validation, Note: f.ValidationNote}
 		if rf.Path == "" {
 			rf.Path = p.Rel(f.Path)
 		}
-		for _, st := range f.Stages {
-			rf.Stages = append(rf.Stages, report.Stage{Stage: st.Stage, Role: st.Role, Label: st.Label, Regions: st.Regions, Changed: st.Changed, Findings: st.Findings, Skipped: st.Skipped})
-		}
-		for _, l := range f.Reported {
-			rf.Reported = append(rf.Reported, report.Finding{Line: l.Line, Col: l.Col, Code: l.Code(), Name: l.Name, Class: l.Class, Region: l.Kind, Why: l.Why})
+		if f.Status == Refused {
+			rf.Status = report.Refused
 		}
 		if f.Status == Changed {
-			rf.Status = "would-change"
+			rf.Status = report.WouldChange
 			if fr, ok := tx[f.Path]; ok {
 				switch fr.Status {
 				case txn.StatusCommitted:
-					rf.Status = "cleaned"
+					rf.Status = report.Cleaned
 				case txn.StatusRestored:
 					if !rehearsal {
-						rf.Status, rf.Reason = "restored", "validation failed; the original is back"
+						rf.Status, rf.Reason = report.Restored, "validation failed; the original is back"
 					}
 				case txn.StatusConflict:
-					rf.Status, rf.Reason = "conflict", errText(fr.Err, "changed by someone else during the run; left as it is")
+					rf.Status, rf.Reason = report.Conflict, errText(fr.Err, "changed by someone else during the run; left as it is")
 				case txn.StatusKept:
-					rf.Status, rf.Reason = "kept", errText(fr.Err, "changed after install; kept as found, original saved aside")
+					rf.Status, rf.Reason = report.Kept, errText(fr.Err, "changed after install; kept as found, original saved aside")
 				case txn.StatusRefused:
-					rf.Status, rf.Reason = "refused", errText(fr.Err, "refused")
+					rf.Status, rf.Reason = report.Refused, errText(fr.Err, "refused")
 				case txn.StatusSkipped:
-					rf.Status, rf.Reason = "skipped", errText(fr.Err, "not attempted: the run stopped first")
+					rf.Status, rf.Reason = report.Skipped, errText(fr.Err, "not attempted: the run stopped first")
 				}
 			}
 		}

@@ -15,7 +15,6 @@ import (
 	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/clean"
 	"github.com/prosewash/prosewash/engine/project"
-	"github.com/prosewash/prosewash/engine/region"
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/txn"
@@ -324,19 +323,21 @@ func plainID(id string) bool {
 
 // stop acts on the session's files when the turn ends, as the mode says:
 // automatic cleans them and tells the user in one line, confirm asks the
-// agent once to ask the user, manual does nothing.
+// agent once to ask the user, manual does nothing. The project is found
+// once and serves both lanes.
 func (r *Runner) stop(ctx context.Context, in *Input) (*Output, error) {
-	out, err := r.stopClean(ctx, in)
+	if in.StopHookActive {
+		// Already continuing because a Stop hook blocked: let it end.
+		return nil, nil
+	}
+	p, err := r.project(in)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.stopClean(ctx, p, in)
 	if err != nil {
 		// Fail open, but let the memory lane still speak.
-		out, err = FailOpen(Stop, err), nil
-	}
-	if in.StopHookActive {
-		return out, nil
-	}
-	p, perr := r.project(in)
-	if perr != nil {
-		return out, nil
+		out = FailOpen(Stop, err)
 	}
 	// The memory lane: a stat-only recheck; in OBESE or FULL it asks the
 	// agent once to run the quick wash. Its failure stays silent here: the
@@ -354,15 +355,7 @@ func (r *Runner) stop(ctx context.Context, in *Input) (*Output, error) {
 }
 
 // stopClean is the prose lane's part of the Stop hook.
-func (r *Runner) stopClean(ctx context.Context, in *Input) (*Output, error) {
-	if in.StopHookActive {
-		// Already continuing because a Stop hook blocked: let it end.
-		return nil, nil
-	}
-	p, err := r.project(in)
-	if err != nil {
-		return nil, err
-	}
+func (r *Runner) stopClean(ctx context.Context, p *project.Project, in *Input) (*Output, error) {
 	stateDir, err := p.StateDir()
 	if err != nil {
 		return nil, err
@@ -393,8 +386,11 @@ func (r *Runner) stopClean(ctx context.Context, in *Input) (*Output, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
-	sel := selectTargets(p, entries)
-	if len(sel.targets) == 0 {
+	sel, err := clean.SessionTargets(p, entries)
+	if err != nil {
+		return nil, err
+	}
+	if len(sel.Targets) == 0 {
 		return nil, nil
 	}
 	run := r.Clean
@@ -402,7 +398,7 @@ func (r *Runner) stopClean(ctx context.Context, in *Input) (*Output, error) {
 		run = clean.Run
 	}
 	req := clean.Request{
-		Project: p, Targets: sel.targets, Skipped: sel.skipped,
+		Project: p, Targets: sel.Targets, Skipped: sel.Skipped,
 		Scope: fmt.Sprintf("session %s (%d recorded files)", in.SessionID, len(entries)),
 		Self:  r.Self, Argv0: "prosewash", Version: r.Version, Now: r.Now,
 	}
@@ -428,94 +424,59 @@ func (r *Runner) stopClean(ctx context.Context, in *Input) (*Output, error) {
 		return nil, fmt.Errorf("nothing cleaned: %w", err)
 	}
 	if d.Verdict.Mode == approval.Confirm {
-		return confirmOutput(stateDir, in.SessionID, rep, sel.hashes), nil
+		return confirmOutput(stateDir, in.SessionID, rep, sel), nil
 	}
 	return automaticOutput(stateDir, in.SessionID, rep, sel), nil
-}
-
-type selection struct {
-	targets []clean.Target
-	skipped []report.Skip
-	hashes  map[string]string // rel path -> recorded hash, for eligible files
-	abs     map[string]string // rel path -> absolute path
-}
-
-// selectTargets turns a session's entries into targets: eligible files a
-// classifier exists for. Other statuses are skipped with their reason;
-// files no classifier knows (JSON, images) are no prose lane business and
-// are left out silently.
-func selectTargets(p *project.Project, entries []scope.Entry) selection {
-	cfg, _, _ := p.Config()
-	var f scope.Filter
-	if cfg != nil {
-		f = scope.Filter{Include: cfg.Clean.Include, Exclude: cfg.Clean.Exclude}
-	}
-	s := selection{hashes: map[string]string{}, abs: map[string]string{}}
-	for _, it := range scope.Evaluate(entries, p.Root, f) {
-		if region.Language(it.Path, nil) == "" {
-			continue
-		}
-		if it.Status != scope.Eligible {
-			s.skipped = append(s.skipped, report.Skip{Path: it.Rel, Reason: string(it.Status)})
-			continue
-		}
-		s.targets = append(s.targets, clean.Target{Path: it.Path, Rel: it.Rel, Expect: it.Hash})
-		s.hashes[it.Rel] = it.Hash
-		s.abs[it.Rel] = it.Path
-	}
-	return s
 }
 
 // automaticOutput is the one line the user sees after an unattended run.
 // A run that cleaned something always says so; problems that do not go
 // away (refused files, carriers left in code) are said once per content of
 // the files involved, not at every turn.
-func automaticOutput(stateDir, session string, rep *report.Run, sel selection) *Output {
-	s := rep.Summary
+func automaticOutput(stateDir, session string, rep *report.Run, sel clean.Selection) *Output {
+	abs := map[string]string{}
+	for _, t := range sel.Targets {
+		abs[t.Rel] = t.Path
+	}
 	var attention []string
 	for _, f := range rep.Files {
 		kind := ""
 		switch {
-		case f.Status != "cleaned" && f.Status != "unchanged":
+		case !f.Status.Settled():
 			kind = "refused"
 		case len(f.Reported) > 0:
 			kind = "reported"
 		default:
 			continue
 		}
-		h, _ := scope.HashFile(sel.abs[f.Path])
+		h, _ := scope.HashFile(abs[f.Path])
 		attention = append(attention, f.Path+":"+h+":"+kind)
 	}
 	sort.Strings(attention)
 	// Always remember the state, so a run that cleaned and reported is not
 	// followed by the same report at the next turn.
 	fresh := len(attention) > 0 && mode.Once(stateDir, "stop:"+session+":"+strings.Join(attention, "|"))
+	s := rep.Summary
 	if s.Cleaned == 0 && !fresh {
 		return nil
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "prosewash: cleaned %d file%s (%d carrier%s) for this session", s.Cleaned, plural(s.Cleaned), s.Removed, plural(s.Removed))
-	if s.Skipped > 0 {
-		fmt.Fprintf(&b, "; %d skipped", s.Skipped)
-	}
-	if s.Refused > 0 {
-		fmt.Fprintf(&b, "; %d refused", s.Refused)
-	}
-	if s.Reported > 0 {
-		fmt.Fprintf(&b, "; %d carrier%s left in code, strings or directives", s.Reported, plural(s.Reported))
-	}
+	msg := "prosewash: " + rep.Headline()
 	if s.Refused > 0 || s.Reported > 0 {
-		fmt.Fprintf(&b, " (see 'prosewash clean --session %s')", session)
+		msg += fmt.Sprintf(" (see 'prosewash clean --session %s')", session)
 	}
-	return &Output{SystemMessage: b.String()}
+	return &Output{SystemMessage: msg}
 }
 
 // confirmOutput blocks the stop once per state of the files, asking the
 // agent to ask the user. Nothing to clean means nothing to ask.
-func confirmOutput(stateDir, session string, rep *report.Run, hashes map[string]string) *Output {
+func confirmOutput(stateDir, session string, rep *report.Run, sel clean.Selection) *Output {
+	hashes := map[string]string{}
+	for _, t := range sel.Targets {
+		hashes[t.Rel] = t.Expect
+	}
 	var files, key []string
 	for _, f := range rep.Files {
-		if f.Status == "would-change" {
+		if f.Status == report.WouldChange {
 			files = append(files, f.Path)
 			key = append(key, f.Path+":"+hashes[f.Path])
 		}
@@ -527,19 +488,11 @@ func confirmOutput(stateDir, session string, rep *report.Run, hashes map[string]
 	if len(shown) > 5 {
 		shown = append(append([]string{}, shown[:5]...), fmt.Sprintf("and %d more", len(files)-5))
 	}
-	n := rep.Summary.Removed
-	reason := fmt.Sprintf("prosewash found %d invisible Unicode carrier%s in the prose (comments, documentation text) of %d file%s written in this session: %s. "+
+	reason := fmt.Sprintf("prosewash found %s in the prose (comments, documentation text) of %s written in this session: %s. "+
 		"Ask the user whether to run `prosewash clean --session %s` to remove them; code, strings and directives are never touched. "+
 		"Do not run it unless the user says yes.",
-		n, plural(n), len(files), plural(len(files)), strings.Join(shown, ", "), session)
+		report.Count(rep.Summary.Removed, "invisible Unicode carrier"), report.Count(len(files), "file"), strings.Join(shown, ", "), session)
 	return &Output{Decision: "block", Reason: reason}
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // hasDotDot reports whether a path has a ".." element.

@@ -15,7 +15,6 @@ import (
 	"github.com/prosewash/prosewash/engine/clean"
 	"github.com/prosewash/prosewash/engine/gitstate"
 	"github.com/prosewash/prosewash/engine/project"
-	"github.com/prosewash/prosewash/engine/region"
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/scope"
 )
@@ -172,24 +171,19 @@ func PreCommit(ctx context.Context, o Options) (*PreCommitResult, error) {
 				mine = append(mine, e)
 			}
 		}
-		cfg, _, _ := p.Config()
-		var f scope.Filter
-		if cfg != nil {
-			f = scope.Filter{Include: cfg.Clean.Include, Exclude: cfg.Clean.Exclude}
+		sel, err := clean.SessionTargets(p, mine)
+		if err != nil {
+			return nil, err
 		}
-		for _, it := range scope.Evaluate(mine, p.Root, f) {
-			rel := abs[it.Path]
-			switch {
-			case region.Language(it.Path, nil) == "":
-				continue
-			case it.Status != scope.Eligible:
-				res.Skipped = append(res.Skipped, report.Skip{Path: rel, Reason: string(it.Status)})
-			case unstaged[rel]:
+		res.Skipped = append(res.Skipped, sel.Skipped...)
+		for _, t := range sel.Targets {
+			rel := abs[t.Path]
+			if unstaged[rel] {
 				res.Skipped = append(res.Skipped, report.Skip{Path: rel, Reason: "has unstaged changes; clean it and stage it yourself (prosewash clean " + rel + ")"})
-			default:
-				targets = append(targets, clean.Target{Path: it.Path, Rel: rel, Expect: it.Hash})
-				inRun[it.Path] = true
+				continue
 			}
+			targets = append(targets, clean.Target{Path: t.Path, Rel: rel, Expect: t.Expect})
+			inRun[t.Path] = true
 		}
 	}
 	run := o.clean()
@@ -204,7 +198,7 @@ func PreCommit(ctx context.Context, o Options) (*PreCommitResult, error) {
 		}
 		res.Run = rep
 		for _, f := range rep.Files {
-			if f.Status == "cleaned" {
+			if f.Status == report.Cleaned {
 				res.Changed = append(res.Changed, f.Path)
 			}
 		}
@@ -215,7 +209,7 @@ func PreCommit(ctx context.Context, o Options) (*PreCommitResult, error) {
 	// reach a rewrite model).
 	var survey []clean.Target
 	for a, rel := range abs {
-		if !inRun[a] && region.Language(a, nil) != "" {
+		if !inRun[a] && clean.Unclassified(a) == "" {
 			survey = append(survey, clean.Target{Path: a, Rel: rel})
 		}
 	}
