@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/engine/carrier"
-	"github.com/prosewash/prosewash/engine/region"
+	"github.com/prosewash/prosewash/engine/check"
+	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/walk"
 	ucarrier "github.com/prosewash/prosewash/providers/unicode"
 )
@@ -34,22 +34,6 @@ Directories are walked in sorted order, skipping .git, git-ignored paths (unless
   --no-ignore          also walk git-ignored paths
 
 Exit status: 0 nothing found, 1 carriers found, 2 usage error or an unreadable path.`
-
-type checkFinding struct {
-	Path   string `json:"path"`
-	Line   int    `json:"line"`
-	Col    int    `json:"col"`
-	Code   string `json:"code"`
-	Name   string `json:"name"`
-	Class  string `json:"class"`
-	Region string `json:"region"`
-	Action string `json:"action"`
-}
-
-type checkResult struct {
-	findings []checkFinding
-	note     string // e.g. invalid UTF-8
-}
 
 func runCheck(e *env, args []string) error {
 	fs := newFlags("check")
@@ -82,34 +66,37 @@ func runCheck(e *env, args []string) error {
 
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	defer out.Flush()
-	var all []checkFinding
+	var all []check.Finding
 	var skips []map[string]any
 	found, ioErr := 0, false
 	skipCounts := map[walk.SkipReason]int{}
 
+	scan := func(data []byte, lang string) []carrier.Finding {
+		return ucarrier.Scan(nil, data, nil, ucarrier.Options{Profile: profile, Lang: lang, FileStart: true})
+	}
 	process := func(f walk.File) (any, error) {
-		return scanFile(f.Path, f.Data, profile), nil
+		return check.File(f.Path, f.Data, scan), nil
 	}
 	emit := func(path string, res any, err error) error {
 		if err != nil {
 			ioErr = true
-			e.ui.errorf("%s: %v", path, err)
+			e.ui.errorf("%s: %v", report.Quote(path), err)
 			return nil
 		}
-		r := res.(*checkResult)
+		r := res.(*check.Result)
 		if r == nil {
 			return nil
 		}
-		if r.note != "" {
-			e.ui.warnf("%s: %s", path, r.note)
+		if r.Note != "" {
+			e.ui.warnf("%s: %s", report.Quote(path), r.Note)
 		}
-		found += len(r.findings)
+		found += len(r.Findings)
 		if *format == "json" {
-			all = append(all, r.findings...)
+			all = append(all, r.Findings...)
 			return nil
 		}
-		for _, f := range r.findings {
-			fmt.Fprintf(out, "%s:%d:%d %s %s %s %s\n", f.Path, f.Line, f.Col, f.Code, f.Name, f.Region, f.Action)
+		for _, f := range r.Findings {
+			fmt.Fprintf(out, "%s:%d:%d %s %s %s %s\n", report.Quote(f.Path), f.Line, f.Col, f.Code, f.Name, f.Region, f.Action)
 		}
 		return nil
 	}
@@ -125,7 +112,7 @@ func runCheck(e *env, args []string) error {
 		switch {
 		case s.Reason == walk.SkipError:
 			ioErr = true
-			e.ui.errorf("%s: %v", s.Path, unwrapPathErr(s.Err))
+			e.ui.errorf("%s: %v", report.Quote(s.Path), unwrapPathErr(s.Err))
 		case explicit[s.Path]:
 			e.ui.warnf("%s", s)
 		}
@@ -136,7 +123,7 @@ func runCheck(e *env, args []string) error {
 	}
 	if *format == "json" {
 		if all == nil {
-			all = []checkFinding{}
+			all = []check.Finding{}
 		}
 		if skips == nil {
 			skips = []map[string]any{}
@@ -164,81 +151,6 @@ func runCheck(e *env, args []string) error {
 		return errFindings
 	}
 	return nil
-}
-
-// scanFile finds the carriers of one file and places each in its region.
-// It runs on walker goroutines: it must not keep a reference to data.
-func scanFile(path string, data []byte, profile carrier.Profile) *checkResult {
-	if carrier.Plain(data) {
-		return nil
-	}
-	lang := region.Language(path, data)
-	res := &checkResult{}
-	if !utf8.Valid(data) {
-		res.note = "invalid UTF-8: carriers are reported, never cleaned"
-	}
-	fs := ucarrier.Scan(nil, data, nil, ucarrier.Options{Profile: profile, Lang: lang, FileStart: true})
-	if len(fs) == 0 {
-		if res.note == "" {
-			return nil
-		}
-		return res
-	}
-	// Classify only files that have findings: most non-ASCII files carry
-	// none, and classification is the expensive part.
-	var m *region.Map
-	if lang != "" {
-		var err error
-		if m, err = region.Classify(path, data); err != nil {
-			res.note = err.Error()
-		}
-	}
-	lc := newLineCounter(data)
-	for _, f := range fs {
-		kind, action := "unclassified", carrier.Report
-		if m != nil {
-			k := m.At(f.Offset).Kind
-			kind = k.String()
-			if k == region.Prose && f.Action != carrier.Report {
-				action = f.Action
-			}
-		}
-		line, col := lc.at(f.Offset)
-		res.findings = append(res.findings, checkFinding{
-			Path: path, Line: line, Col: col, Code: f.Code(), Name: f.Name, Class: f.Class,
-			Region: kind, Action: string(action),
-		})
-	}
-	return res
-}
-
-// lineCounter turns increasing byte offsets into line:col in one pass.
-type lineCounter struct {
-	data      []byte
-	pos, line int
-	lineStart int
-}
-
-func newLineCounter(b []byte) *lineCounter { return &lineCounter{data: b, line: 1} }
-
-func (c *lineCounter) at(off int) (int, int) {
-	if off < c.pos {
-		c.pos, c.line, c.lineStart = 0, 1, 0
-	}
-	for ; c.pos < off && c.pos < len(c.data); c.pos++ {
-		switch c.data[c.pos] {
-		case '\n':
-			c.line++
-			c.lineStart = c.pos + 1
-		case '\r':
-			if c.pos+1 < len(c.data) && c.data[c.pos+1] == '\n' {
-				continue
-			}
-			c.line++
-			c.lineStart = c.pos + 1
-		}
-	}
-	return c.line, utf8.RuneCount(c.data[c.lineStart:off]) + 1
 }
 
 func joinList(parts []string) string {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/prosewash/prosewash/engine/report"
 )
 
 // DefaultMaxSize is the size limit used when Options.MaxSize is zero.
@@ -78,17 +80,20 @@ type Skip struct {
 
 // String renders the skip for a human without file contents, e.g.
 // "a/b.bin: skipped: binary" or "a/c: skipped: open: permission denied".
+// The path is quoted when it holds control characters, so a crafted
+// name cannot forge a line of output.
 func (s Skip) String() string {
 	var pe *fs.PathError
+	path := report.Quote(s.Path)
 	switch {
 	case errors.As(s.Err, &pe):
-		return fmt.Sprintf("%s: skipped: %s: %v", s.Path, pe.Op, pe.Err)
+		return fmt.Sprintf("%s: skipped: %s: %v", path, pe.Op, pe.Err)
 	case s.Err != nil:
-		return fmt.Sprintf("%s: skipped: %v", s.Path, s.Err)
+		return fmt.Sprintf("%s: skipped: %v", path, s.Err)
 	case s.Reason == SkipTooLarge:
-		return fmt.Sprintf("%s: skipped: too large (%d bytes)", s.Path, s.Size)
+		return fmt.Sprintf("%s: skipped: too large (%d bytes)", path, s.Size)
 	}
-	return fmt.Sprintf("%s: skipped: %s", s.Path, s.Reason)
+	return fmt.Sprintf("%s: skipped: %s", path, s.Reason)
 }
 
 // Walk visits every regular file under paths. A path that names a file is

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// A crafted file name cannot forge a finding for another file: names with
+// control characters are quoted the way git quotes paths, in check's
+// findings and in clean's messages, while --format json keeps them exact.
+func TestFileNamesCannotForgeOutputLines(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file names cannot hold newlines on windows")
+	}
+	dir := t.TempDir()
+	forged := "a.md\nother.md:1:1 U+200B ZERO WIDTH SPACE prose remove\nz.md"
+	if err := os.WriteFile(filepath.Join(dir, forged), []byte("Stray\u200b space.\n"), 0o644); err != nil {
+		t.Skipf("this file system refuses newlines in names: %v", err)
+	}
+	t.Chdir(dir)
+	t.Setenv("PROSEWASH_STATE_DIR", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var out, errb bytes.Buffer
+	if code := Main([]string{"check", "."}, strings.NewReader(""), &out, &errb); code != exitFindings {
+		t.Fatalf("check exit %d, want %d; stderr:\n%s", code, exitFindings, errb.String())
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], `"a.md\nother.md:1:1 U+200B ZERO WIDTH SPACE prose remove\nz.md":1:6 U+200B`) {
+		t.Fatalf("check printed %d lines, want one quoted finding:\n%s", len(lines), out.String())
+	}
+
+	out.Reset()
+	errb.Reset()
+	if code := Main([]string{"check", "--format", "json", "."}, strings.NewReader(""), &out, &errb); code != exitFindings {
+		t.Fatalf("check --format json exit %d; stderr:\n%s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), `"path": "a.md\nother.md:1:1 U+200B ZERO WIDTH SPACE prose remove\nz.md"`) {
+		t.Fatalf("JSON output does not hold the exact name:\n%s", out.String())
+	}
+
+	out.Reset()
+	errb.Reset()
+	Main([]string{"clean", forged}, strings.NewReader(""), &out, &errb)
+	for _, l := range strings.Split(errb.String(), "\n") {
+		if l != "" && !strings.HasPrefix(l, "prosewash: ") {
+			t.Fatalf("clean printed a line without the prefix, forged by the file name: %q\n%s", l, errb.String())
+		}
+	}
+}

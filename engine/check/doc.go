@@ -1,0 +1,3 @@
+// Package check finds the carriers of a file and places each in its region
+// with the action clean would take, without writing anything.
+package check
