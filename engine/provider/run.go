@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/prosewash/prosewash/engine/iox"
 )
 
 // Call is one invocation of a provider operation.
@@ -130,9 +132,9 @@ func Run(ctx context.Context, c Call, req *Request) (*Reply, error) {
 	setProcessGroup(cmd)
 	// A grandchild holding our pipes open must not hang the run.
 	cmd.WaitDelay = 2 * time.Second
-	maxReply := int64(maxReplyMin + 4*len(body))
-	stdout := &limitedBuffer{max: maxReply}
-	stderr := &tailBuffer{max: maxStderr}
+	maxReply := maxReplyMin + 4*len(body)
+	stdout := &iox.Limited{Max: maxReply}
+	stderr := iox.NewTail(maxStderr)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if c.Def.IO == "stdio" {
 		cmd.Stdin = bytes.NewReader(body)
@@ -148,12 +150,12 @@ func Run(ctx context.Context, c Call, req *Request) (*Reply, error) {
 		}
 		return nil, &RunError{Provider: name, Kind: FailStart, Msg: fmt.Sprintf("could not run %s: %v", argv[0], err), Stderr: stderr.String()}
 	}
-	if stdout.over {
+	if stdout.Overflowed() {
 		return nil, &RunError{Provider: name, Kind: FailMalformed, Msg: fmt.Sprintf("reply larger than %d bytes", maxReply)}
 	}
 	replyBytes := stdout.Bytes()
 	if c.Def.IO == "files" {
-		replyBytes, err = readLimited(outFile, maxReply)
+		replyBytes, err = readLimited(outFile, int64(maxReply))
 		if err != nil {
 			return nil, &RunError{Provider: name, Kind: FailMalformed, Msg: fmt.Sprintf("read reply: %v", err), Stderr: stderr.String()}
 		}
@@ -200,45 +202,4 @@ func lastLine(s string) string {
 		s = s[:300] + "..."
 	}
 	return s
-}
-
-// limitedBuffer keeps at most max bytes and remembers that it overflowed;
-// it never fails the writer, so a chatty provider cannot block on a pipe.
-// It must not embed bytes.Buffer: io.Copy would use the embedded ReadFrom
-// and bypass the limit.
-type limitedBuffer struct {
-	buf  bytes.Buffer
-	max  int64
-	over bool
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if b.over || int64(b.buf.Len()+len(p)) > b.max {
-		b.over = true
-		return len(p), nil
-	}
-	return b.buf.Write(p)
-}
-
-func (b *limitedBuffer) Bytes() []byte { return b.buf.Bytes() }
-
-// tailBuffer keeps the last max bytes written.
-type tailBuffer struct {
-	buf []byte
-	max int
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.buf = append(b.buf, p...)
-	if len(b.buf) > 2*b.max {
-		b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.max:]...)
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string {
-	if len(b.buf) > b.max {
-		return string(b.buf[len(b.buf)-b.max:])
-	}
-	return string(b.buf)
 }

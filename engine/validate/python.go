@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os/exec"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/prosewash/prosewash/engine/iox"
 )
 
 // pyScript parses a stream of length-prefixed sources, one verdict line per
@@ -67,7 +68,7 @@ func pythonParse(ctx context.Context, python string, srcs [][]byte, timeout time
 	cmd.Cancel = g.kill
 	cmd.WaitDelay = readerGrace
 	cmd.Stdin = &in
-	out := &limitedBuffer{max: maxPyOutput}
+	out := &iox.Limited{Max: maxPyOutput}
 	cmd.Stdout = out
 	verdicts := make([]pyVerdict, len(srcs))
 	if err := cmd.Start(); err != nil {
@@ -88,6 +89,9 @@ func pythonParse(ctx context.Context, python string, srcs [][]byte, timeout time
 			verdicts[i] = pyVerdict{answered: true, msg: f[1] + ":" + f[2] + ": " + f[3]}
 		}
 	}
+	if out.Overflowed() {
+		return verdicts, fmt.Errorf("python3 wrote more than %d bytes; a verdict is one short line per file", maxPyOutput)
+	}
 	if werr != nil {
 		if ctx.Err() != nil {
 			return verdicts, fmt.Errorf("python3 timed out after %s", timeout)
@@ -95,18 +99,6 @@ func pythonParse(ctx context.Context, python string, srcs [][]byte, timeout time
 		return verdicts, fmt.Errorf("python3: %w", werr)
 	}
 	return verdicts, nil
-}
-
-type limitedBuffer struct {
-	bytes.Buffer
-	max int
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if b.Len()+len(p) > b.max {
-		return 0, errors.New("too much output")
-	}
-	return b.Buffer.Write(p)
 }
 
 // checkPython fills res[i] for every i in idx with python3's verdict; the

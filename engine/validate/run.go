@@ -9,7 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/prosewash/prosewash/engine/iox"
 )
 
 // DefaultTailSize is how much of a command's output a result keeps: the
@@ -130,7 +131,11 @@ func Run(ctx context.Context, c Command) (CommandResult, error) {
 		return res, fmt.Errorf("run %s: %w", c.Argv[0], err)
 	}
 	cmd.Stdout, cmd.Stderr = pw, pw
-	tail := newTailBuffer(c.TailSize)
+	tailSize := c.TailSize
+	if tailSize <= 0 {
+		tailSize = DefaultTailSize
+	}
+	tail := iox.NewTail(tailSize)
 	start := time.Now()
 	err = cmd.Start()
 	pw.Close()
@@ -167,7 +172,7 @@ func Run(ctx context.Context, c Command) (CommandResult, error) {
 			res.TimedOut = true
 		}
 	}
-	res.Tail, res.Truncated, res.OutputBytes = tail.result()
+	res.Tail, res.Truncated, res.OutputBytes = tail.Result()
 	return res, nil
 }
 
@@ -193,48 +198,4 @@ outer:
 		out = append(out, kv)
 	}
 	return out
-}
-
-// tailBuffer keeps the last n bytes written to it.
-type tailBuffer struct {
-	n     int
-	buf   []byte
-	total int64
-}
-
-func newTailBuffer(n int) *tailBuffer {
-	if n <= 0 {
-		n = DefaultTailSize
-	}
-	return &tailBuffer{n: n, buf: make([]byte, 0, 2*n)}
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.total += int64(len(p))
-	if len(p) >= t.n {
-		t.buf = append(t.buf[:0], p[len(p)-t.n:]...)
-		return len(p), nil
-	}
-	if len(t.buf)+len(p) > cap(t.buf) {
-		keep := t.n - len(p)
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-keep:]...)
-	}
-	t.buf = append(t.buf, p...)
-	return len(p), nil
-}
-
-// result returns the kept tail starting at a character boundary, whether
-// anything was dropped, and the total output size.
-func (t *tailBuffer) result() (string, bool, int64) {
-	b := t.buf
-	if len(b) > t.n {
-		b = b[len(b)-t.n:]
-	}
-	truncated := t.total > int64(len(b))
-	if truncated {
-		for i := 0; i < utf8.UTFMax-1 && len(b) > 0 && !utf8.RuneStart(b[0]); i++ {
-			b = b[1:]
-		}
-	}
-	return string(b), truncated, t.total
 }
