@@ -1,18 +1,23 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
 )
 
 // Version is the prosewash release. Built-in providers report it as theirs.
 const Version = "0.1.0"
 
-// env is what every command receives: the streams and the output helpers.
+// env is what every command receives: the streams, the output helpers and
+// the context that SIGINT and SIGTERM cancel.
 type env struct {
+	ctx    context.Context
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
@@ -89,7 +94,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		printHelp(stderr, "")
 		return exitUsage
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, ui: u, color: colour}
+	ctx, stop := interruptible(u)
+	defer stop()
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, ui: u, color: colour}
 	name := args[0]
 	if name == "help" {
 		topic := ""
@@ -105,10 +112,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 		defer func() {
 			// A bug must not turn into a Go stack trace in a user's terminal
-			// or a hook's stdout; report it and exit like any other error.
+			// or a hook's stdout; report it and exit with its own status.
 			if r := recover(); r != nil {
 				u.errorf("internal error in %s: %v", name, r)
-				code = exitUsage
+				u.hintf("this is a bug in prosewash %s; please report it with the command you ran", Version)
+				code = exitInternal
 			}
 		}()
 		err := c.run(e, args[1:])
@@ -118,6 +126,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			if errors.As(err, &ue) {
 				u.hintf("run 'prosewash help %s'", name)
 			}
+		}
+		if ctx.Err() != nil {
+			// The command finished what it had started (a rollback, a
+			// report) after the interrupt: it did not complete.
+			u.warnf("interrupted: stopped at a safe point; what this run had changed is put back")
+			return exitInterrupted
 		}
 		return exitCode(err)
 	}
@@ -190,3 +204,37 @@ const envHelp = `ENVIRONMENT
   PROSEWASH=0           installed git hooks skip prosewash for one command
   PROSEWASH_FAILPOINT   for tests: kill the process at a named transaction step
                         (see engine/txn/failpoint.go); never set it otherwise`
+
+// interruptible returns a context that the first SIGINT or SIGTERM
+// cancels. Commands then stop at their next safe point and roll back what
+// they started, the way a failed validation does, so no interrupt leaves a
+// journal for recover. Later signals are answered with a message and
+// otherwise ignored until the rollback is done; only SIGKILL cuts it short,
+// and that is what 'prosewash recover' is for.
+func interruptible(u *ui) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, interruptSignals()...)
+	done := make(chan struct{})
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-done:
+				return
+			case <-sigs:
+				n++
+				if n == 1 {
+					cancel()
+					continue
+				}
+				u.warnf("interrupted again: still putting files back, wait (kill -9 would leave the run for 'prosewash recover')")
+			}
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+
 	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/hooks/mode"

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -118,7 +117,7 @@ func runCheck(e *env, args []string) error {
 		}
 	}
 	opt := walk.Options{NoIgnore: *noIgnore}
-	if err := walk.Walk(context.Background(), paths, opt, process, emit, skipped); err != nil {
+	if err := walk.Walk(e.ctx, paths, opt, process, emit, skipped); err != nil {
 		return err
 	}
 	if *format == "json" {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -95,7 +94,7 @@ func cleanOrTest(e *env, args []string, test bool) error {
 	} else if err := sessionTargets(p, &req, f.session); err != nil {
 		return err
 	}
-	rep, err := clean.Run(context.Background(), req)
+	rep, err := clean.Run(e.ctx, req)
 	if err != nil {
 		return runError(e, err)
 	}
@@ -128,7 +127,7 @@ func explicitTargets(e *env, req *clean.Request, paths []string) error {
 			continue
 		}
 		other := 0
-		err = walk.Walk(context.Background(), []string{p}, walk.Options{}, func(walk.File) (any, error) { return nil, nil },
+		err = walk.Walk(e.ctx, []string{p}, walk.Options{}, func(walk.File) (any, error) { return nil, nil },
 			func(path string, _ any, _ error) error {
 				if region.Language(path, nil) == "" {
 					other++

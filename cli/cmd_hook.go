@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"os"
 	"strings"
@@ -55,7 +54,7 @@ func hookClaude(e *env, event string) error {
 		Getenv: os.Getenv, Home: home, Self: self(), Version: Version,
 		ShippedProviders: providers.Definitions(), ShippedPipelines: pipelines.Definitions(),
 	}
-	out := r.Run(context.Background(), event, e.stdin)
+	out := r.Run(e.ctx, event, e.stdin)
 	if err := claude.WriteOutput(e.stdout, out); err != nil {
 		// Standard output is gone; there is nobody left to tell.
 		return &exitError{code: exitOK}
@@ -94,7 +93,7 @@ func hookPreCommit(e *env, args []string) (err error) {
 		return nil
 	}
 	var res *githooks.PreCommitResult
-	res, err = githooks.PreCommit(context.Background(), o)
+	res, err = githooks.PreCommit(e.ctx, o)
 	var pend *txn.PendingError
 	switch {
 	case errors.As(err, &pend):
@@ -165,7 +164,7 @@ func hookPostCheckout(e *env, args []string) {
 		e.ui.warnf("post-checkout hook skipped: %v", err)
 		return
 	}
-	res, err := githooks.PostCheckout(context.Background(), o, oldRef, newRef, flag)
+	res, err := githooks.PostCheckout(e.ctx, o, oldRef, newRef, flag)
 	if res != nil && len(res.Interrupted) > 0 {
 		e.ui.warnf("an interrupted run (%s) is pending; run 'prosewash recover' before anything is cleaned", strings.Join(res.Interrupted, ", "))
 	}

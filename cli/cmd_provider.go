@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"os"
 
@@ -21,7 +20,7 @@ func runProvider(e *env, args []string) error {
 	case "unicode":
 		return ucarrier.Serve(e.stdin, e.stdout, args[1:])
 	case "ollama-rewrite":
-		err := ollama.Serve(context.Background(), e.stdin, e.stdout, args[1:], os.Getenv)
+		err := ollama.Serve(e.ctx, e.stdin, e.stdout, args[1:], os.Getenv)
 		var refused *ollama.RefusedError
 		if errors.As(err, &refused) {
 			// The refusal is already in the reply; the engine reports it.

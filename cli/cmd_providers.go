@@ -72,7 +72,7 @@ func runProviders(e *env, args []string) error {
 			v.Operations = append(v.Operations, fmt.Sprintf("%s: %s %s over %s, %s", n, op.Role, op.Capability, op.Regions, det))
 		}
 		v.Binding = provider.Bind(d, vars, p.Root, Version).String()
-		v.Available, v.Probe = probe(d, vars)
+		v.Available, v.Probe = probe(e.ctx, d, vars)
 		views = append(views, v)
 	}
 	if asJSON {
@@ -94,7 +94,7 @@ func runProviders(e *env, args []string) error {
 
 // probe runs a definition's version probe (or checks its program exists)
 // and returns the first line it printed.
-func probe(d *provider.Definition, vars map[string]string) (bool, string) {
+func probe(ctx context.Context, d *provider.Definition, vars map[string]string) (bool, string) {
 	argv := d.Probe
 	if len(argv) == 0 {
 		cmd, err := provider.Expand(d.Command[:1], vars)
@@ -111,7 +111,7 @@ func probe(d *provider.Definition, vars map[string]string) (bool, string) {
 	if err != nil {
 		return false, err.Error()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	if argv[0] == vars["prosewash"] {

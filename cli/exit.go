@@ -11,6 +11,9 @@ const (
 	exitFindings = 1 // the answer is "yes, look": findings, dropped tokens, files changed by a hook, unresolved recovery
 	exitUsage    = 2 // usage error, invalid configuration, unreadable input
 	exitRefused  = 3 // the run (or part of it) was refused or rolled back to keep files safe
+
+	exitInternal    = 70  // a bug in prosewash (a panic), reported as such; EX_SOFTWARE
+	exitInterrupted = 130 // SIGINT or SIGTERM: stopped at a safe point, files put back
 )
 
 const exitStatusHelp = `EXIT STATUS
@@ -19,7 +22,10 @@ const exitStatusHelp = `EXIT STATUS
      files changed by a hook that must be reviewed and re-added, recovery unresolved
   2  usage error, invalid configuration, a path that cannot be read
   3  refused: a file or the whole run was refused or rolled back to keep your work safe
-     (pending journal, lock held, validation failed, approval missing)`
+     (pending journal, lock held, validation failed, approval missing)
+  70 internal error: a bug in prosewash; nothing was left half-written
+  130 interrupted (SIGINT or SIGTERM): the run stopped at a safe point and put back
+     what it had changed; no 'prosewash recover' needed`
 
 // usageError is a mistake on the command line.
 type usageError struct{ msg string }

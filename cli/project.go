@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mattn/go-isatty"
+
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"

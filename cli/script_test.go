@@ -12,9 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/providers/ollama/fakeollama"
-	"github.com/rogpeppe/go-internal/testscript"
 )
 
 var update = flag.Bool("update", false, "rewrite testscript golden files (cmp) from actual output")
@@ -69,6 +70,7 @@ func TestScripts(t *testing.T) {
 			"unescape":   cmdUnescape,
 			"envsubst":   cmdEnvsubst,
 			"fakeollama": cmdFakeOllama,
+			"waitfile":   cmdWaitFile,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -175,4 +177,25 @@ func cutPrefix(s, p string) (string, bool) {
 		return s[len(p):], true
 	}
 	return "", false
+}
+
+// cmdWaitFile waits until a file exists (a background command reached a
+// known point), failing after a minute:
+//
+//	waitfile $WORK/started
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile FILE")
+	}
+	path := ts.MkAbs(args[0])
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitfile: %s did not appear within a minute", args[0])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -168,6 +168,9 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 	eng := &Engine{Pipeline: res, Run: provider.Run, Call: provider.Call{Vars: vars, Argv0: req.Argv0, Dir: p.Root}}
 	eng.RunStages(ctx, alive)
 	minimum(ctx, files)
+	if err := ctx.Err(); err != nil {
+		return rep, fmt.Errorf("interrupted before any file was written: %w", err)
+	}
 
 	// Validation plan: the stronger of configured and demanded.
 	demand := res.Demand
@@ -221,6 +224,9 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 	}
 	var outcome *validate.Outcome
 	validateFn := func(v *txn.Validation) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted before validation: %w", err)
+		}
 		if len(plan.Steps) == 0 {
 			return nil
 		}
@@ -229,6 +235,9 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 			OnStart: func(validate.Level, int) { v.Failpoint() }, Watch: v.Installed(),
 		})
 		outcome = &out
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted during validation: %w", err)
+		}
 		if out.Status != validate.OK {
 			return errors.New(describeFailure(out))
 		}
@@ -251,6 +260,13 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 		return rep, txErr
 	}
 	finish(rep, p, files, byPath, req.Test)
+	if ctx.Err() != nil {
+		for i := range rep.Files {
+			if rep.Files[i].Status == report.Restored {
+				rep.Files[i].Reason = "interrupted; the original is back"
+			}
+		}
+	}
 	if req.Record != nil && !req.Test {
 		hashes := map[string]string{}
 		for _, f := range changed {
