@@ -7,12 +7,47 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"os/signal"
 	"strings"
 )
 
-// Version is the prosewash release. Built-in providers report it as theirs.
-const Version = "0.1.0"
+// release is the prosewash release this source tree is.
+const release = "0.2.0"
+
+// Version is the prosewash version: the release, and for a build from a
+// git checkout the commit and whether the tree was modified
+// ("0.2.0+4f1c2ab3d9e0", "0.2.0+4f1c2ab3d9e0.dirty"). Built-in providers
+// report it as theirs, so an approval names the exact build it approved and
+// a binary rebuilt from other sources lapses it.
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return release
+	}
+	return versionFrom(bi.Settings)
+}
+
+func versionFrom(settings []debug.BuildSetting) string {
+	var rev string
+	var dirty bool
+	for _, s := range settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return release
+	}
+	v := release + "+" + rev[:min(12, len(rev))]
+	if dirty {
+		v += ".dirty"
+	}
+	return v
+}
 
 // env is what every command receives: the streams, the output helpers and
 // the context that SIGINT and SIGTERM cancel.
@@ -61,7 +96,13 @@ func commands() []command {
 
 // Main runs prosewash with args (without the program name) and returns the
 // process exit status. It never calls os.Exit.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return mainWith(commands(), args, stdin, stdout, stderr)
+}
+
+// mainWith is Main over a given command table, so tests can add commands
+// (one that panics, say) without a hidden command in the binary.
+func mainWith(cmds []command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	colour := "auto"
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		a := args[0]
@@ -106,7 +147,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		printHelp(stdout, topic)
 		return exitOK
 	}
-	for _, c := range commands() {
+	for _, c := range cmds {
 		if c.name != name || c.run == nil {
 			continue
 		}
@@ -115,7 +156,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			// or a hook's stdout; report it and exit with its own status.
 			if r := recover(); r != nil {
 				u.errorf("internal error in %s: %v", name, r)
-				u.hintf("this is a bug in prosewash %s; please report it with the command you ran", Version)
+				u.hintf("this is a bug in prosewash %s; please report it with the command you ran", Version())
 				code = exitInternal
 			}
 		}()
@@ -185,7 +226,7 @@ func printHelp(w io.Writer, topic string) {
 		fmt.Fprintf(w, "prosewash: no help for %q\n", topic)
 		return
 	}
-	fmt.Fprintf(w, "prosewash %s: clean what AI coding agents write, without becoming a new source of bugs\n\n", Version)
+	fmt.Fprintf(w, "prosewash %s: clean what AI coding agents write, without becoming a new source of bugs\n\n", Version())
 	fmt.Fprintf(w, "usage: prosewash [--color auto|always|never] COMMAND [ARGS]\n\nCOMMANDS\n")
 	for _, c := range commands() {
 		if c.hidden {

@@ -51,7 +51,7 @@ func runHook(e *env, args []string) error {
 func hookClaude(e *env, event string) error {
 	home, _ := os.UserHomeDir()
 	r := &claude.Runner{
-		Getenv: os.Getenv, Home: home, Self: self(), Version: Version,
+		Getenv: os.Getenv, Home: home, Self: self(), Version: Version(),
 		ShippedProviders: providers.Definitions(), ShippedPipelines: pipelines.Definitions(),
 	}
 	out := r.Run(e.ctx, event, e.stdin)
@@ -70,7 +70,7 @@ func gitHookOptions(e *env, session string) (githooks.Options, error) {
 	if err := loadConfig(e, p); err != nil {
 		return githooks.Options{}, err
 	}
-	return githooks.Options{Project: p, Session: session, Getenv: os.Getenv, Self: self(), Version: Version}, nil
+	return githooks.Options{Project: p, Session: session, Getenv: os.Getenv, Self: self(), Version: Version()}, nil
 }
 
 // hookPreCommit fails the commit only when it cleaned staged files; any

@@ -56,7 +56,7 @@ func runProviders(e *env, args []string) error {
 	for _, d := range set.Defs {
 		v := providerView{ID: d.ID, Version: d.Version, Source: d.Source}
 		if d.Shipped && d.Version == "builtin" {
-			v.Version = "builtin (" + Version + ")"
+			v.Version = "builtin (" + Version() + ")"
 		}
 		var names []string
 		for name := range d.Operations {
@@ -71,7 +71,7 @@ func runProviders(e *env, args []string) error {
 			}
 			v.Operations = append(v.Operations, fmt.Sprintf("%s: %s %s over %s, %s", n, op.Role, op.Capability, op.Regions, det))
 		}
-		v.Binding = provider.Bind(d, vars, p.Root, Version).String()
+		v.Binding = provider.Bind(d, vars, p.Root, Version()).String()
 		v.Available, v.Probe = probe(e.ctx, d, vars)
 		views = append(views, v)
 	}

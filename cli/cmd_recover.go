@@ -103,7 +103,7 @@ func runStatus(e *env, args []string) error {
 	cfg, warns, cfgErr := p.Config()
 	stateDir, stateErr := p.StatePath() // status writes nothing, not even the state dir
 	st := map[string]any{
-		"version":      Version,
+		"version":      Version(),
 		"go":           runtime.Version(),
 		"project_root": p.Root,
 	}
@@ -148,7 +148,7 @@ func runStatus(e *env, args []string) error {
 	if asJSON {
 		return writeJSON(e, st)
 	}
-	e.ui.infof("prosewash %s (%s)", Version, runtime.Version())
+	e.ui.infof("prosewash %s (%s)", Version(), runtime.Version())
 	e.ui.infof("project root: %s", p.Root)
 	if stateErr != nil {
 		e.ui.errorf("state dir: %v", stateErr)

@@ -9,6 +9,6 @@ func runVersion(e *env, args []string) error {
 	if len(args) > 0 {
 		return usagef("version takes no arguments")
 	}
-	fmt.Fprintf(e.stdout, "prosewash %s (%s, %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(e.stdout, "prosewash %s (%s, %s/%s)\n", Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -49,5 +50,37 @@ func TestFileNamesCannotForgeOutputLines(t *testing.T) {
 		if l != "" && !strings.HasPrefix(l, "prosewash: ") {
 			t.Fatalf("clean printed a line without the prefix, forged by the file name: %q\n%s", l, errb.String())
 		}
+	}
+}
+
+func TestVersionNamesTheBuild(t *testing.T) {
+	for _, tc := range []struct {
+		settings []debug.BuildSetting
+		want     string
+	}{
+		{nil, release},
+		{[]debug.BuildSetting{{Key: "vcs.revision", Value: "4f1c2ab3d9e0aa77"}, {Key: "vcs.modified", Value: "false"}}, release + "+4f1c2ab3d9e0"},
+		{[]debug.BuildSetting{{Key: "vcs.revision", Value: "4f1c2ab3d9e0aa77"}, {Key: "vcs.modified", Value: "true"}}, release + "+4f1c2ab3d9e0.dirty"},
+	} {
+		if got := versionFrom(tc.settings); got != tc.want {
+			t.Errorf("versionFrom(%v) = %q, want %q", tc.settings, got, tc.want)
+		}
+	}
+}
+
+// A bug that panics becomes one error line and its own exit status, never
+// a stack trace and never the usage status.
+func TestPanicIsAnInternalError(t *testing.T) {
+	cmds := append(commands(), command{name: "boom", run: func(*env, []string) error { panic("index out of range") }})
+	var out, errb bytes.Buffer
+	code := mainWith(cmds, []string{"boom"}, strings.NewReader(""), &out, &errb)
+	if code != exitInternal {
+		t.Fatalf("exit %d, want %d", code, exitInternal)
+	}
+	if !strings.Contains(errb.String(), "prosewash: error: internal error in boom: index out of range") || strings.Contains(errb.String(), "goroutine") {
+		t.Fatalf("stderr:\n%s", errb.String())
+	}
+	if out.Len() != 0 {
+		t.Fatalf("stdout holds %q", out.String())
 	}
 }
