@@ -10,7 +10,7 @@ import (
 	"github.com/prosewash/prosewash/engine/check"
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/walk"
-	ucarrier "github.com/prosewash/prosewash/providers/unicode"
+	"github.com/prosewash/prosewash/providers/ucarrier"
 )
 
 const checkHelp = `Reports every invisible Unicode carrier in the files and directories given, one per

@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/prosewash/prosewash/providers/ollama"
-	ucarrier "github.com/prosewash/prosewash/providers/unicode"
+	"github.com/prosewash/prosewash/providers/ucarrier"
 )
 
 // runProvider runs a built-in provider program. The engine starts these as

@@ -15,7 +15,7 @@ import (
 	"github.com/prosewash/prosewash/engine/region"
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"
-	ucarrier "github.com/prosewash/prosewash/providers/unicode"
+	"github.com/prosewash/prosewash/providers/ucarrier"
 )
 
 // inProcess runs the real unicode provider over the real JSON protocol,

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"unicode"
 
-	"github.com/prosewash/prosewash/providers/unicode/internal/class"
+	"github.com/prosewash/prosewash/providers/ucarrier/internal/class"
 )
 
 // rng is an inclusive code point range of a generated table.

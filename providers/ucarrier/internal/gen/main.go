@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/prosewash/prosewash/providers/unicode/internal/ucdgen"
+	"github.com/prosewash/prosewash/providers/ucarrier/internal/ucdgen"
 )
 
 func main() {

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/prosewash/prosewash/providers/unicode/internal/class"
-	"github.com/prosewash/prosewash/providers/unicode/internal/ucdgen"
+	"github.com/prosewash/prosewash/providers/ucarrier/internal/class"
+	"github.com/prosewash/prosewash/providers/ucarrier/internal/ucdgen"
 )
 
 const ucdDir = "/usr/share/unicode"
@@ -47,7 +47,7 @@ func TestTablesUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(have, want) {
-		t.Fatalf("tables.go differs from a fresh generation (%s/tables.go): run go generate ./providers/unicode", dir)
+		t.Fatalf("tables.go differs from a fresh generation (%s/tables.go): run go generate ./providers/ucarrier", dir)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/prosewash/prosewash/providers/unicode/internal/class"
+	"github.com/prosewash/prosewash/providers/ucarrier/internal/class"
 )
 
 // Generate reads the Unicode Character Database in dir (the layout of the

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/engine/carrier"
-	"github.com/prosewash/prosewash/providers/unicode/internal/class"
+	"github.com/prosewash/prosewash/providers/ucarrier/internal/class"
 )
 
 // policy holds what stays true across the passes over one text.
