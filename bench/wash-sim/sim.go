@@ -135,12 +135,7 @@ type arm struct {
 	lane                   *lane.Lane
 	wash                   bool
 	carried, overhead      int
-	washes, blocks         int
-	cutTokens              int
-	lostFacts, inBinsOnly  int
 	bandCounts             map[gauge.Level]int
-	perSession             []int
-	dirty                  map[string]bool
 	clock                  *time.Time
 }
 

@@ -109,7 +109,7 @@ func (r *Record) append(entries []Entry) error {
 		}
 		if len(line) > maxLine {
 			f.Close()
-			return fmt.Errorf("path too long to record: %.80s...", e.Path)
+			return fmt.Errorf("path too long to record: %.80s (cut)", e.Path)
 		}
 		// One write per line: the unit the kernel appends atomically.
 		if _, err := f.Write(append(line, '\n')); err != nil {

@@ -242,8 +242,18 @@ func TestParallelAppendsLoseNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, _ := Open(state, "shared")
-	if es := mustEntries(t, r); len(es) != procs*per {
+	es := mustEntries(t, r)
+	if len(es) != procs*per {
 		t.Fatalf("recorded %d of %d", len(es), procs*per)
+	}
+	got := map[string]bool{}
+	for _, e := range es {
+		got[e.Path] = true
+	}
+	for _, p := range paths {
+		if !got[p] {
+			t.Fatalf("%s was written but never recorded", p)
+		}
 	}
 }
 

@@ -2,12 +2,12 @@ package walk
 
 import (
 	"github.com/prosewash/prosewash/engine/carrier"
+	"github.com/prosewash/prosewash/internal/testtool"
 
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync/atomic"
 	"testing"
 )
@@ -15,7 +15,7 @@ import (
 // benchCorpus is the Go toolchain's own source tree: real, large, present
 // wherever the tests run.
 func benchCorpus(b *testing.B) string {
-	dir := filepath.Join(runtime.GOROOT(), "src")
+	dir := filepath.Join(testtool.GOROOT(b), "src")
 	if _, err := os.Stat(dir); err != nil {
 		b.Skipf("GOROOT/src not found: %v", err)
 	}
@@ -67,7 +67,7 @@ func benchWalk(b *testing.B, dir string, opt Options) {
 
 // BenchmarkPlain measures the fast path alone on ASCII source text.
 func BenchmarkPlain(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "go", "parser", "parser.go"))
+	data, err := os.ReadFile(filepath.Join(testtool.GOROOT(b), "src", "go", "parser", "parser.go"))
 	if err != nil {
 		b.Skipf("corpus file not found: %v", err)
 	}

@@ -232,9 +232,6 @@ type PostCheckoutResult struct {
 	Marked      int      // record entries marked as replaced by the checkout
 }
 
-// nullRef is the "previous HEAD" git passes after a clone.
-const nullRef = "0000000000000000000000000000000000000000"
-
 // PostCheckout marks recorded files a branch checkout replaced, in every
 // session record of the project, so no later run mistakes git's content
 // for the agent's. It does nothing for a file checkout (flag 0), after a

@@ -52,12 +52,6 @@ func findClaude(getenv func(string) string) (string, bool, string) {
 	return p, true, ""
 }
 
-// DefaultCacheDir returns the directory .ci/install-claude.sh installs into:
-// $PROSEWASH_CLAUDE_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/prosewash-ci/claude-code.
-func DefaultCacheDir() (string, error) {
-	return cacheDir(os.Getenv)
-}
-
 func cacheDir(getenv func(string) string) (string, error) {
 	if d := getenv(EnvClaudeCache); d != "" {
 		if !filepath.IsAbs(d) {

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -187,12 +186,4 @@ func (h *LogHook) Events(tb testing.TB, event string) []HookInput {
 // shQuote quotes s as one POSIX shell word.
 func shQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// String names the hook for messages.
-func (h Hook) String() string {
-	if h.Matcher == "" {
-		return fmt.Sprintf("%s: %s", h.Event, h.Command)
-	}
-	return fmt.Sprintf("%s[%s]: %s", h.Event, h.Matcher, h.Command)
 }

@@ -211,3 +211,19 @@ func ok(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, ".complete"))
 	return err == nil
 }
+
+// GOROOT returns the Go installation the go command on PATH uses (its
+// sources are a real corpus wherever tests run), or ends the test through
+// Missing under the tool name "go".
+func GOROOT(t testing.TB) string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		Missing(t, "go", "the go command is not on PATH")
+	}
+	out, err := exec.Command(goBin, "env", "GOROOT").Output()
+	if err != nil {
+		Missing(t, "go", fmt.Sprintf("go env GOROOT: %v", err))
+	}
+	return strings.TrimSpace(string(out))
+}
