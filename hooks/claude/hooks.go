@@ -14,6 +14,7 @@ import (
 
 	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/clean"
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/scope"
@@ -116,18 +117,12 @@ func (r *Runner) project(in *Input) (*project.Project, error) {
 		return nil, err
 	}
 	if pd != "" && in.Cwd != "" && filepath.IsAbs(pd) {
-		if real, err := filepath.EvalSymlinks(pd); err == nil && !under(real, p.Root) {
+		if real, err := filepath.EvalSymlinks(pd); err == nil && !fsx.Inside(real, p.Root) {
 			opts.Dir = pd
 			return project.Find(opts)
 		}
 	}
 	return p, nil
-}
-
-// under reports whether p is root or inside it.
-func under(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // writeTool reports whether a tool writes the file its input names.
