@@ -2,6 +2,7 @@ package ucarrier
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,17 +10,25 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/prosewash/prosewash/internal/testtool"
 	"github.com/prosewash/prosewash/providers/ucarrier/internal/class"
 	"github.com/prosewash/prosewash/providers/ucarrier/internal/ucdgen"
 )
 
-const ucdDir = "/usr/share/unicode"
-
-func needUCD(t *testing.T) {
+// needUCD returns the Unicode Character Database the tables were generated
+// from: the installed Debian package unicode-data, else the same package
+// downloaded into the test cache, so the checks never quietly skip in CI.
+func needUCD(t *testing.T) string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(ucdDir, "UnicodeData.txt")); err != nil {
-		t.Skipf("Unicode Character Database not found in %s (Debian package unicode-data): %v", ucdDir, err)
+	const installed = "/usr/share/unicode"
+	if _, err := os.Stat(filepath.Join(installed, "UnicodeData.txt")); err == nil {
+		return installed
 	}
+	dir := filepath.Join(testtool.Debian(t, "unicode-data"), "usr", "share", "unicode")
+	if _, err := os.Stat(filepath.Join(dir, "UnicodeData.txt")); err != nil {
+		testtool.Missing(t, "apt", fmt.Sprintf("the unicode-data package holds no UnicodeData.txt: %v", err))
+	}
+	return dir
 }
 
 // TestUnicodeVersionPinned fails when Go's unicode tables move to another
@@ -33,7 +42,7 @@ func TestUnicodeVersionPinned(t *testing.T) {
 // TestTablesUpToDate regenerates tables.go and compares it with the
 // committed one.
 func TestTablesUpToDate(t *testing.T) {
-	needUCD(t)
+	ucdDir := needUCD(t)
 	want, err := ucdgen.Generate(ucdDir, "ucarrier")
 	if err != nil {
 		t.Fatalf("generate: %v", err)
@@ -54,9 +63,9 @@ func TestTablesUpToDate(t *testing.T) {
 // TestDefaultIgnorableFormula checks the Default_Ignorable_Code_Point
 // formula against DerivedCoreProperties.txt for every code point.
 func TestDefaultIgnorableFormula(t *testing.T) {
-	needUCD(t)
+	ucdDir := needUCD(t)
 	set := map[rune]bool{}
-	readUCD(t, "DerivedCoreProperties.txt", func(fields []string) {
+	readUCD(t, ucdDir, "DerivedCoreProperties.txt", func(fields []string) {
 		if len(fields) >= 2 && fields[1] == "Default_Ignorable_Code_Point" {
 			lo, hi := parseUCDRange(t, fields[0])
 			for r := lo; r <= hi; r++ {
@@ -93,9 +102,9 @@ func TestPrefilter(t *testing.T) {
 // TestCarrierSetMatchesUCD derives the carrier set from UnicodeData.txt and
 // compares it with the class function.
 func TestCarrierSetMatchesUCD(t *testing.T) {
-	needUCD(t)
+	ucdDir := needUCD(t)
 	gc := map[rune]string{}
-	readUCD(t, "UnicodeData.txt", func(f []string) {
+	readUCD(t, ucdDir, "UnicodeData.txt", func(f []string) {
 		r, _ := strconv.ParseUint(f[0], 16, 32)
 		gc[rune(r)] = f[2]
 		if strings.HasSuffix(f[1], ", Last>") {
@@ -105,7 +114,7 @@ func TestCarrierSetMatchesUCD(t *testing.T) {
 		}
 	})
 	di := map[rune]bool{}
-	readUCD(t, "DerivedCoreProperties.txt", func(fields []string) {
+	readUCD(t, ucdDir, "DerivedCoreProperties.txt", func(fields []string) {
 		if len(fields) >= 2 && fields[1] == "Default_Ignorable_Code_Point" {
 			lo, hi := parseUCDRange(t, fields[0])
 			for r := lo; r <= hi; r++ {
@@ -129,9 +138,9 @@ func TestCarrierSetMatchesUCD(t *testing.T) {
 // minimally and unqualified, components) through the standard profile, which
 // must leave it intact.
 func TestEmojiSequencesKept(t *testing.T) {
-	needUCD(t)
+	ucdDir := needUCD(t)
 	n := 0
-	readUCD(t, "emoji/emoji-test.txt", func(fields []string) {
+	readUCD(t, ucdDir, "emoji/emoji-test.txt", func(fields []string) {
 		seq := parseSeq(t, fields[0])
 		for _, ctx := range [][2]string{{"", ""}, {"see ", " here"}} {
 			text := []byte(seq)
@@ -150,10 +159,10 @@ func TestEmojiSequencesKept(t *testing.T) {
 // TestVariationSequencesKept checks every sequence of
 // emoji-variation-sequences.txt and StandardizedVariants.txt.
 func TestVariationSequencesKept(t *testing.T) {
-	needUCD(t)
+	ucdDir := needUCD(t)
 	for _, file := range []string{"emoji/emoji-variation-sequences.txt", "StandardizedVariants.txt"} {
 		n := 0
-		readUCD(t, file, func(fields []string) {
+		readUCD(t, ucdDir, file, func(fields []string) {
 			seq := parseSeq(t, fields[0])
 			r := []rune(seq)
 			if r[0] >= '0' && r[0] <= '9' || r[0] == '#' || r[0] == '*' {
@@ -171,7 +180,7 @@ func TestVariationSequencesKept(t *testing.T) {
 	}
 }
 
-func readUCD(t *testing.T, name string, fn func(fields []string)) {
+func readUCD(t *testing.T, ucdDir, name string, fn func(fields []string)) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(ucdDir, name))
 	if err != nil {
