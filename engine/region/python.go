@@ -467,7 +467,7 @@ func codingCookie(t []byte) (string, bool) {
 
 // pyKeywords are directive words that need no colon, matched case-insensitively
 // as a prefix right after a '#' (flake8 and coverage match them that loosely).
-var pyKeywords = [...]struct{ prefix, why string }{
+var pyKeywords = [...]hashKeyword{
 	{"noqa", "directive: # noqa"},
 	{"nosec", "directive: # nosec"},
 	{"nosemgrep", "directive: # nosemgrep"},
@@ -493,26 +493,5 @@ func pyWordWhy(word string) string {
 // pyDirective checks every '#'-introduced segment of a comment, so that
 // "# explanation  # noqa: E501" is a directive too.
 func pyDirective(t []byte) (string, bool) {
-	for k := 0; k < len(t); k++ {
-		if t[k] != '#' {
-			continue
-		}
-		seg := t[k+1:]
-		for e := 0; e < len(seg); e++ {
-			if seg[e] == '#' {
-				seg = seg[:e]
-				break
-			}
-		}
-		body := trimSpaceLeft(seg)
-		for _, kw := range pyKeywords {
-			if hasPrefixFold(body, kw.prefix) {
-				return kw.why, true
-			}
-		}
-		if word, ok := wordColon(seg); ok {
-			return pyWordWhy(word), true
-		}
-	}
-	return "", false
+	return hashDirective(t, pyKeywords[:], pyWordWhy)
 }

@@ -332,13 +332,17 @@ func languageByName(path string) string {
 		return "text"
 	case ".go":
 		return "go"
+	case ".sh", ".bash", ".bats", ".ksh", ".mksh", ".zsh":
+		return "shell"
+	case ".toml":
+		return "toml"
 	}
-	return ""
+	return dockerfileName(filepath.Base(path))
 }
 
 // languageByContent recognises a file by its first line (a shebang).
 func languageByContent(head []byte) string {
-	return ""
+	return shellByContent(head)
 }
 
 // classifier returns the classifier of lang, or nil.
@@ -350,6 +354,12 @@ func classifier(lang string) Classifier {
 		return func(_ string, src []byte) (*Map, error) { return classifyMarkdown(src) }
 	case "go":
 		return classifyGo
+	case "shell":
+		return classifyShell
+	case "toml":
+		return func(_ string, src []byte) (*Map, error) { return classifyTOML(src) }
+	case "dockerfile":
+		return func(_ string, src []byte) (*Map, error) { return classifyDockerfile(src) }
 	}
 	return nil
 }

@@ -1,0 +1,382 @@
+package region
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The shell classifier takes comment positions from mvdan.cc/sh's parser,
+// which follows bash's word rules: '#' starts a comment only at the start of
+// a word, so "${x#y}", "a#b", "'#'" and "$(( 16#ff ))" hold none, and NBSP is
+// no blank ("echo<NBSP># x" is one word). Where the parser and bash read a
+// file differently, the classifier replays the parse so that it agrees with
+// bash, or keeps the disputed bytes runtime:
+//
+//   - bash reads a lone \r as an ordinary word character, the parser as a
+//     blank; a file holding \r is parsed a second time with every \r turned
+//     into a letter (same length, so offsets hold), and only comments both
+//     parses see are prose;
+//   - a comment ending in a backslash makes the parser join the next line to
+//     the command (bash never continues a comment); the backslash is blanked
+//     in a copy and the copy parsed again.
+//
+// Comments inside backquotes (bash re-reads the body after removing
+// backslashes, so a removed carrier can turn "\`" into the closing quote),
+// inside double quotes and inside here-documents are runtime.
+
+// maxShellReparse bounds the parses spent on comments ending in a backslash.
+const maxShellReparse = 8
+
+// shellNames maps an interpreter's base name, as a shebang names it, to the
+// classifier's dialect. Each dialect lists the parser variants to try in
+// order: a script run by /bin/sh is read as POSIX first, and as bash when it
+// uses bash syntax (bash is /bin/sh on many systems).
+var shellNames = map[string][]syntax.LangVariant{
+	"sh":   {syntax.LangPOSIX, syntax.LangBash},
+	"dash": {syntax.LangPOSIX, syntax.LangBash},
+	"ash":  {syntax.LangPOSIX, syntax.LangBash},
+	"bash": {syntax.LangBash},
+	"bats": {syntax.LangBats},
+	"ksh":  {syntax.LangMirBSDKorn},
+	"mksh": {syntax.LangMirBSDKorn},
+	"zsh":  {syntax.LangZsh},
+}
+
+// shellExts maps a file extension to the interpreter it implies.
+var shellExts = map[string]string{
+	".sh": "bash", ".bash": "bash", ".bats": "bats", ".ksh": "ksh", ".mksh": "mksh", ".zsh": "zsh",
+}
+
+// shebangCommand returns the base name of the program a "#!" first line
+// runs, looking through /usr/bin/env (with its options, -S included, and
+// NAME=value assignments), or "".
+func shebangCommand(head []byte) string {
+	if !bytes.HasPrefix(head, []byte("#!")) {
+		return ""
+	}
+	line := head[2:lineEnd(head, 0)]
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return ""
+	}
+	cmd := filepath.Base(fields[0])
+	if cmd != "env" {
+		return cmd
+	}
+	for i := 1; i < len(fields); i++ {
+		f := fields[i]
+		switch {
+		case f == "-u" || f == "--unset" || f == "-C" || f == "--chdir":
+			i++ // the option's argument
+		case f == "--":
+		case strings.HasPrefix(f, "-S") && len(f) > 2:
+			return filepath.Base(f[2:]) // -Sbash: the command is glued on
+		case strings.HasPrefix(f, "-"):
+		case strings.Contains(f, "="):
+		default:
+			return filepath.Base(f)
+		}
+	}
+	return ""
+}
+
+// shellByContent names the shell a shebang runs, or "".
+func shellByContent(head []byte) string {
+	if _, ok := shellNames[shebangCommand(head)]; ok {
+		return "shell"
+	}
+	return ""
+}
+
+// shellVariants picks the parser variants for a script: its shebang when it
+// names a shell, else its extension, else bash.
+func shellVariants(path string, src []byte) (string, []syntax.LangVariant) {
+	if cmd := shebangCommand(src); cmd != "" {
+		if vs, ok := shellNames[cmd]; ok {
+			return cmd, vs
+		}
+	}
+	if cmd, ok := shellExts[strings.ToLower(filepath.Ext(path))]; ok {
+		return cmd, shellNames[cmd]
+	}
+	return "bash", shellNames["bash"]
+}
+
+// RefusedError says a classifier cannot read a file reliably; the file is
+// refused rather than guessed at.
+type RefusedError struct {
+	Path   string
+	Pos    string // line:col, 1-based
+	Reason string
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("%s:%s: %s; refused", e.Path, e.Pos, e.Reason)
+}
+
+// shComment is one comment as a parse saw it: '#' at start, ending before
+// the line's \n. why is set when its context makes it runtime.
+type shComment struct {
+	start, end int
+	why        string
+}
+
+func classifyShell(path string, src []byte) (*Map, error) {
+	shell, variants := shellVariants(path, src)
+	comments, hdocs, err := shellParse(src, variants)
+	if err != nil {
+		return nil, shellRefusal(path, src, shell, err)
+	}
+	if bytes.IndexByte(src, '\r') >= 0 {
+		// bash's reading: \r is a word character.
+		alt := bytes.ReplaceAll(src, []byte{'\r'}, []byte{'x'})
+		altComments, altHdocs, altErr := shellParse(alt, variants)
+		switch {
+		case altErr == nil:
+			comments = intersectComments(comments, altComments)
+			hdocs = append(hdocs, altHdocs...)
+		case !onlyCRLF(src):
+			return nil, shellRefusal(path, src, shell, altErr)
+		}
+		// A file with \r\n line ends throughout that bash cannot parse
+		// with \r as a word character is read as the parser reads it:
+		// with \r\n as a line end (as bash with igncr does); no lone \r
+		// can then sit before a '#'.
+	}
+	return buildShellMap(src, comments, hdocs), nil
+}
+
+func shellRefusal(path string, src []byte, shell string, err error) error {
+	pos, msg := "1:1", err.Error()
+	var off = -1
+	switch e := err.(type) {
+	case syntax.ParseError:
+		off = int(e.Pos.Offset())
+		msg = e.Text
+	case syntax.LangError:
+		off = int(e.Pos.Offset())
+		if _, rest, ok := strings.Cut(e.Error(), ": "); ok {
+			msg = rest
+		}
+	}
+	if off >= 0 {
+		pos = lineCol(src, off)
+	}
+	return &RefusedError{Path: path, Pos: pos, Reason: fmt.Sprintf("not valid %s for the shell parser: %s", shell, msg)}
+}
+
+// onlyCRLF reports whether every \r in src is followed by \n.
+func onlyCRLF(src []byte) bool {
+	for i := bytes.IndexByte(src, '\r'); i >= 0; {
+		if i+1 >= len(src) || src[i+1] != '\n' {
+			return false
+		}
+		k := bytes.IndexByte(src[i+1:], '\r')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return true
+}
+
+// intersectComments keeps the comments both readings found at the same
+// place; a comment runtime in either is runtime.
+func intersectComments(a, b []shComment) []shComment {
+	byStart := make(map[int]shComment, len(b))
+	for _, c := range b {
+		byStart[c.start] = c
+	}
+	var out []shComment
+	for _, c := range a {
+		o, ok := byStart[c.start]
+		if !ok {
+			continue
+		}
+		if c.why == "" {
+			c.why = o.why
+		}
+		c.end = min(c.end, o.end)
+		out = append(out, c)
+	}
+	return out
+}
+
+// shellParse parses src with the first variant that accepts it and returns
+// its comments in source order and its here-document bodies.
+func shellParse(src []byte, variants []syntax.LangVariant) ([]shComment, [][2]int, error) {
+	var firstErr error
+	for _, v := range variants {
+		comments, hdocs, err := shellParseVariant(src, v)
+		if err == nil {
+			return comments, hdocs, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	return nil, nil, firstErr
+}
+
+func shellParseVariant(src []byte, v syntax.LangVariant) ([]shComment, [][2]int, error) {
+	cur, cloned := src, false
+	for range maxShellReparse {
+		p := syntax.NewParser(syntax.KeepComments(true), syntax.Variant(v))
+		f, err := p.Parse(bytes.NewReader(cur), "")
+		if err != nil {
+			return nil, nil, err
+		}
+		comments, hdocs, joined := shellWalk(cur, f)
+		if len(joined) == 0 {
+			return comments, hdocs, nil
+		}
+		if !cloned {
+			cur, cloned = bytes.Clone(src), true
+		}
+		for _, k := range joined {
+			cur[k] = ' '
+		}
+	}
+	return nil, nil, fmt.Errorf("too many comments ending in a backslash")
+}
+
+// shellWalk collects comments and here-document bodies from a parsed file.
+// joined lists the backslashes ending comments that the parser joined to
+// the next line.
+func shellWalk(src []byte, f *syntax.File) (comments []shComment, hdocs [][2]int, joined []int) {
+	type frame struct {
+		node syntax.Node
+		why  string // why comments here are runtime
+		hdoc bool
+	}
+	var stack []frame
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		var top frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		fr := frame{node: n, why: top.why, hdoc: top.hdoc}
+		switch n := n.(type) {
+		case *syntax.Comment:
+			start := int(n.Hash.Offset())
+			if start >= len(src) || src[start] != '#' {
+				break // not where the parser says: leave it runtime
+			}
+			nl := len(src)
+			if k := bytes.IndexByte(src[start:], '\n'); k >= 0 {
+				nl = start + k
+			}
+			end := nl
+			if parsedEnd := start + 1 + len(n.Text); parsedEnd > nl {
+				// The parser read the backslash before the newline as a
+				// line continuation.
+				if k := nl - 1; k > start && src[k] == '\\' {
+					joined = append(joined, k)
+				} else if k := nl - 2; k > start && src[k] == '\\' && src[k+1] == '\r' {
+					joined = append(joined, k)
+				}
+			}
+			if cl := start + 1 + len(n.Text); cl < end && fr.why != "" {
+				end = cl // inside backquotes the comment ends at the quote
+			}
+			comments = append(comments, shComment{start: start, end: end, why: fr.why})
+		case *syntax.DblQuoted:
+			if fr.why == "" {
+				fr.why = "comment inside double quotes"
+			}
+		case *syntax.CmdSubst:
+			if n.Backquotes {
+				fr.why = "comment inside backquotes"
+			}
+		case *syntax.Word:
+			if r, ok := top.node.(*syntax.Redirect); ok && r.Hdoc == n && !top.hdoc {
+				fr.why, fr.hdoc = "comment inside a here-document", true
+				hdocs = append(hdocs, [2]int{int(n.Pos().Offset()), int(n.End().Offset())})
+			}
+		}
+		stack = append(stack, fr)
+		return true
+	})
+	sort.Slice(comments, func(i, j int) bool { return comments[i].start < comments[j].start })
+	return comments, hdocs, joined
+}
+
+func buildShellMap(src []byte, comments []shComment, hdocs [][2]int) *Map {
+	type span struct {
+		start, end int
+		c          *shComment
+	}
+	spans := make([]span, 0, len(comments)+len(hdocs))
+	for i := range comments {
+		spans = append(spans, span{comments[i].start, comments[i].end, &comments[i]})
+	}
+	for _, h := range hdocs {
+		spans = append(spans, span{h[0], h[1], nil})
+	}
+	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	line1End := lineEnd(src, 0)
+	b := NewBuilder(len(src))
+	last := 0
+	for _, s := range spans {
+		if s.start < last || s.end <= s.start {
+			continue // nested in a here-document already marked, or empty
+		}
+		last = s.end
+		if s.c == nil {
+			b.Mark(s.start, s.end, Runtime, "here-document")
+			continue
+		}
+		if s.c.why != "" {
+			b.Mark(s.start, s.end, Runtime, s.c.why)
+			continue
+		}
+		k, why := shellCommentKind(src[s.start:lineEnd(src[:s.end], s.start)], s.start <= line1End)
+		markHashComment(b, src, s.start, s.end, k, why)
+	}
+	return b.Map("shell")
+}
+
+// shellKeywords are shell tools' directives that need no colon.
+var shellKeywords = [...]hashKeyword{
+	{"shellcheck", "directive: # shellcheck"},
+	{"bats ", "directive: # bats"},
+	{"bats\t", "directive: # bats"},
+}
+
+func shellWordWhy(word string) string {
+	switch word {
+	case "shfmt", "shellcheck":
+		return "directive: # " + word + ":"
+	case "vim", "vi", "ex", "mode", "kate":
+		return "directive: modeline"
+	}
+	return "directive: word:"
+}
+
+// shellCommentKind classifies one comment's text ('#' to the line end).
+func shellCommentKind(text []byte, firstLine bool) (Kind, string) {
+	fs := carrierForms(text)
+	if firstLine {
+		if _, ok := fs.match(func(t []byte) (string, bool) { return "", bytes.HasPrefix(t, []byte("#!")) }); ok {
+			return Directive, "directive: shebang"
+		}
+	}
+	if why, ok := fs.match(func(t []byte) (string, bool) {
+		if why, ok := hashDirective(t, shellKeywords[:], shellWordWhy); ok {
+			return why, true
+		}
+		return hashDirective(t, commonHashKeywords[:], shellWordWhy)
+	}); ok {
+		return Directive, why
+	}
+	return Prose, "comment"
+}
