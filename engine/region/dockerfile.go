@@ -256,9 +256,10 @@ type heredocName struct {
 
 // heredocCandidates returns, for each "<<" in an instruction, the names its
 // terminator may have: the word after it with quotes and backslashes
-// removed, and as written, and the next word when blanks follow the "<<".
-// BuildKit reads the word with its shell lexer; taking every plausible
-// reading and the latest terminator keeps a body from ending early.
+// removed (as BuildKit's shell lexer reads it), and the next word when
+// blanks follow the "<<" (bash's reading; BuildKit sees no heredoc there).
+// Taking the latest terminator among the readings keeps a body from ending
+// early.
 func heredocCandidates(line []byte) [][]heredocName {
 	var out [][]heredocName
 	for i := 0; i+1 < len(line); i++ {
@@ -287,14 +288,12 @@ func heredocCandidates(line []byte) [][]heredocName {
 			cands = append(cands, heredocName{s, chomp})
 		}
 		raw, k := heredocWord(line, j)
-		add(string(raw))
 		add(unquoteWord(raw))
 		if len(raw) == 0 {
 			for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
 				k++
 			}
 			raw, _ = heredocWord(line, k)
-			add(string(raw))
 			add(unquoteWord(raw))
 		}
 		if len(cands) > 0 {

@@ -285,10 +285,14 @@ func shellWalk(src []byte, f *syntax.File) (comments []shComment, hdocs [][2]int
 					joined = append(joined, k)
 				}
 			}
-			if cl := start + 1 + len(n.Text); cl < end && fr.why != "" {
+			why := fr.why
+			if why == "" && start > 0 && !shellCommentMayFollow(src[start-1]) {
+				why = "comment glued to the word before it"
+			}
+			if cl := start + 1 + len(n.Text); cl < end && why != "" {
 				end = cl // inside backquotes the comment ends at the quote
 			}
-			comments = append(comments, shComment{start: start, end: end, why: fr.why})
+			comments = append(comments, shComment{start: start, end: end, why: why})
 		case *syntax.DblQuoted:
 			if fr.why == "" {
 				fr.why = "comment inside double quotes"
@@ -308,6 +312,18 @@ func shellWalk(src []byte, f *syntax.File) (comments []shComment, hdocs [][2]int
 	})
 	sort.Slice(comments, func(i, j int) bool { return comments[i].start < comments[j].start })
 	return comments, hdocs, joined
+}
+
+// shellCommentMayFollow reports whether a '#' right after byte c starts a
+// comment for bash without doubt: after a blank or the operators ; & | (.
+// After anything else (")" closes both "(echo)" and "a=(1 2)", and bash
+// reads "a=(1 2)#x" as one word) the comment is left runtime.
+func shellCommentMayFollow(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', ';', '&', '|', '(':
+		return true
+	}
+	return false
 }
 
 func buildShellMap(src []byte, comments []shComment, hdocs [][2]int) *Map {
