@@ -58,8 +58,8 @@ func TestTOMLInvalid(t *testing.T) {
 	}
 	// Errors outside comments make the whole file runtime.
 	for src, why := range map[string]string{
-		"# c\na = \"open\n":  "TOML error at 2:5",
-		"# c\na = = 1\n":     "TOML error at 2:5",
+		"# c\na = \"open\n":   "TOML error at 2:5",
+		"# c\na = = 1\n":      "TOML error at 2:5",
 		"# c\na = 1\na = 2\n": "", // duplicate keys are the decoder's business
 	} {
 		m, err := Classify("t.toml", []byte(src))
