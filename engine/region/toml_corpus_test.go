@@ -8,7 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-		"sort"
+	"sort"
 	"strings"
 	"testing"
 
@@ -111,9 +111,9 @@ func tomllibDecode(t *testing.T, paths []string) map[string]string {
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
 		var r struct {
-			Path  string          `json:"path"`
+			Path  string `json:"path"`
 			Value string `json:"value"`
-			Error string          `json:"error"`
+			Error string `json:"error"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatal(err)
