@@ -47,11 +47,12 @@ func cleanProse(src []byte, m *Map) []byte {
 	return out
 }
 
-// checkInjection runs the injection check on one file and returns the
+// checkInjection runs the injection check on one file, classified as the
+// path as (name is for messages), and returns the
 // number of prose and literal injections made, or -1, -1 when the file
 // already holds carriers or invalid UTF-8 (the exact result would then be the policy's
 // business, not the classifier's).
-func checkInjection(t *testing.T, name string, src []byte, m *Map, literals []int) (int, int) {
+func checkInjection(t *testing.T, name, as string, src []byte, m *Map, literals []int) (int, int) {
 	t.Helper()
 	if !utf8.Valid(src) || len(ucarrier.Scan(nil, src, nil, ucarrier.Options{Profile: carrier.Standard, Lang: m.Lang, FileStart: true})) > 0 {
 		return -1, -1
@@ -74,7 +75,7 @@ func checkInjection(t *testing.T, name string, src []byte, m *Map, literals []in
 	zw := []byte("\u200b")
 	injected := insertAt(src, append(append([]int(nil), prose...), literals...), zw)
 	want := insertAt(src, literals, zw)
-	m2, err := Classify(name, injected)
+	m2, err := Classify(as, injected)
 	if err != nil {
 		t.Errorf("%s: the injected file does not classify: %v", name, err)
 		return 0, 0

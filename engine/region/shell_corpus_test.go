@@ -109,7 +109,7 @@ func TestShellCorpus(t *testing.T) {
 		}
 		classified++
 		_, vs := shellVariants(name, src)
-		np, nl := checkInjection(t, name, src, m, singleQuoted(src, vs))
+		np, nl := checkInjection(t, p, name, src, m, singleQuoted(src, vs))
 		if np < 0 {
 			skipped++
 		} else {

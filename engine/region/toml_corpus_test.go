@@ -148,7 +148,7 @@ func TestTOMLCorpus(t *testing.T) {
 			whole++
 			continue
 		}
-		np, nl := checkInjection(t, p, src, m, tomlStrings(src, m))
+		np, nl := checkInjection(t, p, name, src, m, tomlStrings(src, m))
 		prose, literals = prose+max(np, 0), literals+max(nl, 0)
 		// Decode equality: go-toml here, tomllib below.
 		filled := fillProse(src, m)
