@@ -15,6 +15,7 @@ import (
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/provider"
+	"github.com/prosewash/prosewash/engine/region"
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/txn"
@@ -407,7 +408,11 @@ func minimum(ctx context.Context, files []*File) {
 	var idx []*File
 	for _, f := range files {
 		if f.Status == Changed {
-			cands = append(cands, validate.Candidate{Path: f.Path, Original: f.Orig, Candidate: f.Cur})
+			c := validate.Candidate{Path: f.Path, Original: f.Orig, Candidate: f.Cur, Lang: f.Lang}
+			if f.Lang == "shell" {
+				c.Dialect = region.ShellDialect(f.Path, f.Orig)
+			}
+			cands = append(cands, c)
 			idx = append(idx, f)
 		}
 	}

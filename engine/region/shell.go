@@ -107,6 +107,14 @@ func shellVariants(path string, src []byte) (string, []syntax.LangVariant) {
 	return "bash", shellNames["bash"]
 }
 
+// ShellDialect names the shell a script is written for, from its shebang,
+// else its extension, else bash: "sh", "dash", "ash", "bash", "bats", "ksh",
+// "mksh" or "zsh".
+func ShellDialect(path string, src []byte) string {
+	name, _ := shellVariants(path, src)
+	return name
+}
+
 // RefusedError says a classifier cannot read a file reliably; the file is
 // refused rather than guessed at.
 type RefusedError struct {

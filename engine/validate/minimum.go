@@ -33,6 +33,11 @@ type Candidate struct {
 	Path      string
 	Original  []byte
 	Candidate []byte
+	// Lang is the classifier's language name (region.Language), which
+	// chooses the parser for files whose name does not: an extension-less
+	// script, a Dockerfile. Dialect is the shell a "shell" file is written
+	// for (region.ShellDialect).
+	Lang, Dialect string
 }
 
 // Result is the outcome of the minimum checks for one file. Reason never
@@ -123,13 +128,17 @@ func byteChecks(orig, cand []byte) []string {
 	return fails
 }
 
-// parserFor names the parser for a path, or "" when there is none.
-func parserFor(path string) string {
-	switch strings.ToLower(filepath.Ext(path)) {
+// parserFor names the parser for a candidate, or "" when there is none.
+func parserFor(f Candidate) string {
+	switch strings.ToLower(filepath.Ext(f.Path)) {
 	case ".go":
 		return "go"
 	case ".py", ".pyi":
 		return "python"
+	}
+	switch f.Lang {
+	case "shell", "toml":
+		return f.Lang
 	}
 	return ""
 }
@@ -148,9 +157,13 @@ func Minimum(ctx context.Context, files []Candidate, opts Options) []Result {
 			res[i].Status, res[i].Reason = Failed, strings.Join(fails, "; ")
 			continue
 		}
-		switch parserFor(f.Path) {
+		switch parserFor(f) {
 		case "go":
 			res[i].Status, res[i].Reason = checkGo(f)
+		case "shell":
+			res[i].Status, res[i].Reason = checkShell(ctx, f, opts)
+		case "toml":
+			res[i].Status, res[i].Reason = checkTOML(f)
 		case "python":
 			pyIdx = append(pyIdx, i)
 		default:
