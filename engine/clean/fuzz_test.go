@@ -88,7 +88,7 @@ func expected(f *File) []byte {
 	return out
 }
 
-var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt"}
+var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt", "f.sh", "f.toml", "Dockerfile"}
 
 // FuzzClean proves, for arbitrary input in every classified language, that
 // a clean changes prose only (the result is exactly the original with each
@@ -107,6 +107,19 @@ func FuzzClean(f *testing.F) {
 	}
 	for i, s := range seeds {
 		f.Add([]byte(s), uint8(i))
+	}
+	// Seeds for the '#'-comment languages, each paired with its name in
+	// fuzzNames (the second argument picks the name).
+	for name, s := range map[string]string{
+		"f.sh":       "#!/bin/sh\n# comment\u200b\necho '\u200b' # tail\u202e\ncat <<EOF\n# body\u200b\nEOF\n",
+		"f.toml":     "# manifest\u200b\nname = \"x\u200b\" # trailing\u2060\n#\u200b:schema y\n",
+		"Dockerfile": "# syntax=docker/dockerfile:1\nFROM x\n\u00a0# comment\u200b\nRUN <<EOF\n# body\u200b\nEOF\n",
+	} {
+		for i, n := range fuzzNames {
+			if n == name {
+				f.Add([]byte(s), uint8(i))
+			}
+		}
 	}
 	eng := safeEngine(f)
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {

@@ -76,9 +76,11 @@ func classifyDockerfile(src []byte) (*Map, error) {
 		trimmed := trimSpaceFunc(text)
 		hash := off + len(text) - len(trimmed)
 		if zone {
-			if n == 0 && bytes.HasPrefix(trimmed, []byte("#!")) {
+			if _, ok := matchAfterRemoval(trimmed, func(t []byte) (string, bool) {
+				return "", bytes.HasPrefix(t, []byte("#!"))
+			}); ok && n == 0 {
 				// BuildKit's syntax detection skips a shebang line.
-				b.Mark(hash, ln.end, Directive, "directive: shebang")
+				markHashComment(b, src, hash, ln.end, Directive, "directive: shebang")
 				continue
 			}
 			if name, value, ok := dockerDirective(trimmed); ok {
@@ -90,14 +92,14 @@ func classifyDockerfile(src []byte) (*Map, error) {
 					}
 					esc = value[0]
 				}
-				b.Mark(hash, ln.end, Directive, "directive: # "+name+"=")
+				markHashComment(b, src, hash, ln.end, Directive, "directive: # "+name+"=")
 				continue
 			}
 			if _, ok := matchAfterRemoval(trimmed, func(t []byte) (string, bool) {
 				_, _, ok := dockerDirective(t)
 				return "", ok
 			}); ok {
-				b.Mark(hash, ln.end, Directive, "directive: parser directive")
+				markHashComment(b, src, hash, ln.end, Directive, "directive: parser directive")
 				continue
 			}
 			zone = false

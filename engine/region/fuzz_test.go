@@ -2,6 +2,7 @@ package region
 
 import (
 	"bytes"
+	"errors"
 	"go/scanner"
 	"go/token"
 	"os"
@@ -188,4 +189,60 @@ func FuzzClassifyMarkdown(f *testing.F) {
 			t.Fatalf("a leading --- line is %s", m.At(0).Kind)
 		}
 	})
+}
+
+// fuzzHashComments checks what must hold for any input of a '#'-comment
+// language: a refusal or a partition whose prose and directives are
+// comments ('#' first, no line break), that keeps its classification once
+// U+200B is removed from prose.
+func fuzzHashComments(t *testing.T, path string, src []byte) {
+	m, err := Classify(path, src)
+	if err != nil {
+		var re *RefusedError
+		if !errors.As(err, &re) {
+			t.Fatalf("error is not a refusal: %v", err)
+		}
+		return
+	}
+	m = classifyChecked(t, path, src)
+	for _, r := range m.Regions {
+		if r.Kind != Runtime && (src[r.Start] != '#' || r.Why == "code") {
+			t.Fatalf("%s region %d-%d %q is not a comment", r.Kind, r.Start, r.End, src[r.Start:r.End])
+		}
+	}
+	checkRemovalStable(t, path, src, m)
+}
+
+func FuzzClassifyShell(f *testing.F) {
+	addFixtureSeeds(f, ".sh")
+	for _, s := range []string{
+		"", "#", "#!/bin/sh\n# a\u200b\n", "echo a#b # c\n", "echo\u00a0# x\n", "x=`echo # c`\n",
+		"cat <<EOF\n# b\nEOF\n# a\n", "echo a # c \\\necho b # d\n", "echo a\r# x\r\n", "a=(1 2)#x\n",
+		"# shell\u200bcheck disable=SC1\n", "echo \"$(echo # q\n)\"\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzHashComments(t, "f.bash", src) })
+}
+
+func FuzzClassifyTOML(f *testing.F) {
+	addFixtureSeeds(f, ".toml")
+	for _, s := range []string{
+		"", "#", "a = 1 # c\u200b\n", "a = \"#\" # c\n", "a = '''\n#\n''' # c\n", "a = [ # c\n 1, # d\n]\n",
+		"#\u200b:schema x\n", "# \x07\na = 1\n", "a = \"\"\"x\"\"\"\"\" # c\n", "# a\r\nb = 1\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzHashComments(t, "f.toml", src) })
+}
+
+func FuzzClassifyDockerfile(f *testing.F) {
+	addFixtureSeeds(f, "ockerfile")
+	for _, s := range []string{
+		"", "#", "# syntax=x\nFROM a\n# c\u200b\n", "# escape=`\nRUN a `\n # c\n b\n", "RUN <<EOF\n# b\nEOF\n# c\n",
+		"\u00a0# c\n", "RUN a\r# c\n", "# syn\u200btax=x\n", "COPY <<A <<B /x\nA\n# b\nB\n", "RUN <<-E\n\t# x\n\tE\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzHashComments(t, "Dockerfile", src) })
 }
