@@ -3,6 +3,7 @@ package region
 import (
 	"bytes"
 	"errors"
+	"sort"
 
 	"github.com/pelletier/go-toml/v2/unstable"
 )
@@ -102,12 +103,8 @@ func tomlComments(src []byte) ([][2]int, error) {
 		return nil, err
 	}
 	// Comments inside arrays are children, trailing ones siblings: sort to
-	// source order (they are already close to it).
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j][0] < out[j-1][0]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	// source order.
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out, nil
 }
 
