@@ -9,7 +9,6 @@ import (
 	"github.com/prosewash/prosewash/engine/clean"
 	"github.com/prosewash/prosewash/engine/config"
 	"github.com/prosewash/prosewash/engine/project"
-	"github.com/prosewash/prosewash/engine/region"
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/txn"
@@ -129,7 +128,7 @@ func explicitTargets(e *env, req *clean.Request, paths []string) error {
 		other := 0
 		err = walk.Walk(e.ctx, []string{p}, walk.Options{}, func(walk.File) (any, error) { return nil, nil },
 			func(path string, _ any, _ error) error {
-				if region.Language(path, nil) == "" {
+				if clean.Unclassified(path) != "" {
 					other++
 					return nil
 				}
