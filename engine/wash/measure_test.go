@@ -40,7 +40,7 @@ func TestMeasureEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := Measure(res, os.ReadFile, quick.Options{Tree: tree})
+	rep := Measure(res, Config{Read: os.ReadFile, Quick: quick.Options{Tree: tree}})
 	if len(rep.Errors) != 0 {
 		t.Fatal(rep.Errors)
 	}
@@ -84,7 +84,7 @@ func TestMeasureEndToEnd(t *testing.T) {
 
 func TestMeasureReadError(t *testing.T) {
 	res := discover.Result{Entries: []discover.Entry{{Path: "/x/CLAUDE.md", Real: "/x/CLAUDE.md", AlwaysLoaded: true, Platform: discover.ClaudeCode}}}
-	rep := Measure(res, func(string) ([]byte, error) { return nil, errors.New("denied") }, quick.Options{})
+	rep := Measure(res, Config{Read: func(string) ([]byte, error) { return nil, errors.New("denied") }})
 	if len(rep.Errors) != 1 || rep.Measurement.Footprint != 0 || len(rep.Files) != 1 {
 		t.Fatalf("read error handling: %+v", rep)
 	}
@@ -118,8 +118,8 @@ func TestMeasureAlwaysLoadedSameMeasurement(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree, _ := quick.ScanTree([]string{proj, memDir}, 1000)
-	full := Measure(res, os.ReadFile, quick.Options{Tree: tree})
-	light := MeasureAlwaysLoaded(res, os.ReadFile, quick.Options{Tree: tree})
+	full := Measure(res, Config{Read: os.ReadFile, Quick: quick.Options{Tree: tree}})
+	light := Measure(res, Config{Read: os.ReadFile, Quick: quick.Options{Tree: tree}, Light: true})
 	a, b := full.Measurement, light.Measurement
 	if a.Footprint != b.Footprint || a.Fat != b.Fat || a.StoreTokens != b.StoreTokens || a.Inherited != b.Inherited ||
 		a.IndexBytes != b.IndexBytes || a.IndexLines != b.IndexLines || len(a.Files) != len(b.Files) || a.Fat == 0 {

@@ -1,6 +1,7 @@
 package gauge
 
 import (
+	"io"
 	"math"
 	"unicode"
 	"unicode/utf8"
@@ -38,8 +39,79 @@ var weights = [...]float64{0.8577, 0.0611, 1.5547, 0.6844, 0.8047, 0.0643, 1.185
 
 // Measure computes the features of text.
 func Measure(text []byte) Features {
-	var f Features
-	inWord, digits, spaces := false, 0, 0
+	var c Counter
+	c.Write(text)
+	return c.Features()
+}
+
+// Counter computes the features of a text fed in pieces of any size, so a file too large to
+// read whole is still priced: a rune or a run of letters, digits or spaces split between two
+// writes counts as if it were written at once. The zero value is ready to use.
+type Counter struct {
+	f              Features
+	inWord         bool
+	digits, spaces int
+	partial        [utf8.UTFMax]byte // the head of a rune the previous write cut
+	np             int
+}
+
+// Write adds p to the text; it never fails (it satisfies io.Writer).
+func (c *Counter) Write(p []byte) (int, error) {
+	n := len(p)
+	if c.np > 0 {
+		// Complete the rune the previous write cut, one byte at a time.
+		for len(p) > 0 && c.np < utf8.UTFMax && !utf8.FullRune(c.partial[:c.np]) && p[0]&0xC0 == 0x80 {
+			c.partial[c.np] = p[0]
+			c.np++
+			p = p[1:]
+		}
+		if len(p) == 0 && !utf8.FullRune(c.partial[:c.np]) {
+			return n, nil
+		}
+		buf := c.partial[:c.np]
+		c.np = 0
+		c.scan(buf)
+	}
+	// Keep an incomplete rune at the end for the next write.
+	tail := len(p)
+	for k := 1; k < utf8.UTFMax && k <= len(p); k++ {
+		b := p[len(p)-k]
+		if b < utf8.RuneSelf {
+			break
+		}
+		if utf8.RuneStart(b) {
+			if !utf8.FullRune(p[len(p)-k:]) {
+				tail = len(p) - k
+			}
+			break
+		}
+	}
+	c.scan(p[:tail])
+	c.np = copy(c.partial[:], p[tail:])
+	return n, nil
+}
+
+// Features returns the features of everything written so far.
+func (c *Counter) Features() Features {
+	f := c.f
+	// A rune cut by the end of the text is invalid UTF-8: one symbol per byte, as a decoder
+	// reads it.
+	f.OtherSymbol += float64(c.np)
+	if c.digits > 0 {
+		f.DigitGroups += float64((c.digits + 2) / 3)
+	}
+	if c.spaces >= 2 {
+		f.SpaceRuns++
+	}
+	return f
+}
+
+// Estimate returns the estimated tokens of everything written so far.
+func (c *Counter) Estimate() int { return weigh(c.Features()) }
+
+func (c *Counter) scan(text []byte) {
+	f := &c.f
+	inWord, digits, spaces := c.inWord, c.digits, c.spaces
 	flushDigits := func() {
 		if digits > 0 {
 			f.DigitGroups += float64((digits + 2) / 3)
@@ -47,16 +119,16 @@ func Measure(text []byte) Features {
 		}
 	}
 	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
+		ch := text[i]
+		if ch < utf8.RuneSelf {
 			i++
-			isLetter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-			if c >= '0' && c <= '9' {
+			isLetter := ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z'
+			if ch >= '0' && ch <= '9' {
 				digits++
 			} else {
 				flushDigits()
 			}
-			if c == ' ' || c == '\t' {
+			if ch == ' ' || ch == '\t' {
 				spaces++
 			} else {
 				if spaces >= 2 {
@@ -70,9 +142,9 @@ func Measure(text []byte) Features {
 				if !inWord {
 					f.Words++
 				}
-			case c == '\n':
+			case ch == '\n':
 				f.Newlines++
-			case c >= '0' && c <= '9', c == ' ', c == '\t', c == '\r':
+			case ch >= '0' && ch <= '9', ch == ' ', ch == '\t', ch == '\r':
 			default:
 				f.Punct++
 			}
@@ -97,16 +169,22 @@ func Measure(text []byte) Features {
 			f.OtherSymbol++
 		}
 	}
-	flushDigits()
-	if spaces >= 2 {
-		f.SpaceRuns++
-	}
-	return f
+	c.inWord, c.digits, c.spaces = inWord, digits, spaces
+}
+
+// EstimateReader estimates the tokens of everything r yields, reading it in pieces: the
+// reading of a memory file too large to hold in memory. It returns the bytes read too.
+func EstimateReader(r io.Reader) (tokens int, n int64, err error) {
+	var c Counter
+	n, err = io.CopyBuffer(&c, r, make([]byte, 256<<10))
+	return c.Estimate(), n, err
 }
 
 // Estimate returns the estimated number of tokens text costs in a model's context.
-func Estimate(text []byte) int {
-	v := Measure(text).Vector()
+func Estimate(text []byte) int { return weigh(Measure(text)) }
+
+func weigh(f Features) int {
+	v := f.Vector()
 	s := 0.0
 	for i, x := range v {
 		s += x * weights[i]

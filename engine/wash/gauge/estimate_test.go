@@ -330,3 +330,41 @@ func BenchmarkEstimate(b *testing.B) {
 		Estimate(text)
 	}
 }
+
+// TestCounterSplitsAnywhere: a text fed to the streaming Counter in pieces of any size, cut
+// inside a rune, a word, a digit run or a space run, has exactly the features of the whole
+// text, so a streamed reading of a file too large to hold is the reading of the file.
+func TestCounterSplitsAnywhere(t *testing.T) {
+	texts := [][]byte{
+		[]byte("- deploy with `make release` on 2024-03-05 → ok ✅ 数据库  and   Operatív Központ 123456\n"),
+		[]byte("สวัสดีครับ 日本語のテキスト \xff\xe2\x82 broken utf8 \xe2\x82\xac end"),
+		{0xe2},
+		[]byte(strings.Repeat("ő", 50) + "12345678901"),
+	}
+	for _, text := range texts {
+		want := Measure(text)
+		for step := 1; step <= 7; step++ {
+			var c Counter
+			for i := 0; i < len(text); i += step {
+				c.Write(text[i:min(len(text), i+step)])
+			}
+			if got := c.Features(); got != want {
+				t.Errorf("step %d on %q: %+v, want %+v", step, text, got, want)
+			}
+		}
+	}
+}
+
+func FuzzCounter(f *testing.F) {
+	f.Add([]byte("a\xe2\x82\xacb 12 34"), uint8(2))
+	f.Fuzz(func(t *testing.T, text []byte, step uint8) {
+		s := int(step%16) + 1
+		var c Counter
+		for i := 0; i < len(text); i += s {
+			c.Write(text[i:min(len(text), i+s)])
+		}
+		if got, want := c.Features(), Measure(text); got != want {
+			t.Fatalf("step %d: %+v, want %+v", s, got, want)
+		}
+	})
+}

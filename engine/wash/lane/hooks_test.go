@@ -68,7 +68,7 @@ func TestStopRechecksKnownFilesWithoutDiscovery(t *testing.T) {
 	}
 	// The known index grows by duplicates within the session: a stat sees the drift, the
 	// known files are re-read, the band rises, and Stop blocks once.
-	f.write(memPath, "# Memory\n\n- one fact about the build cache, v1.2.3\n"+strings.Repeat("- the same note pasted again and again by an agent\n", 60))
+	f.write(memPath, "# Memory\n\n- one fact about the build cache, v1.2.3\n"+strings.Repeat("- the same note pasted again and again by an agent\n\nPasted once more by the agent.\n\n", 60))
 	reason, err := f.lane.Stop("s1", false)
 	if err != nil || reason == "" {
 		t.Fatalf("drift not caught: %q %v", reason, err)

@@ -133,12 +133,17 @@ func TestQuickInvalidUTF8AndHugeFile(t *testing.T) {
 	if f.read(filepath.Join(f.mem, "MEMORY.md")) != bad || f.read("CLAUDE.md") != huge {
 		t.Fatal("an invalid or huge file was rewritten")
 	}
-	if len(res.Errors) == 0 || !strings.Contains(strings.Join(res.Errors, "\n"), "CLAUDE.md") {
-		t.Fatalf("huge file not reported: %v", res.Errors)
+	// The huge file is read by streaming, priced, flagged with its advice, never rewritten.
+	if len(res.Errors) != 0 || res.Before < MaxReadBytes/8 {
+		t.Fatalf("huge file not measured: errors %v, footprint %d", res.Errors, res.Before)
 	}
-	found := false
+	found, oversize := false, false
 	for _, fl := range res.Flags {
 		found = found || fl.Kind == "unreadable"
+		oversize = oversize || fl.Kind == "oversize" && fl.Path == "CLAUDE.md" && strings.Contains(fl.Reason, "split or externalize")
+	}
+	if !oversize {
+		t.Fatalf("huge file not flagged oversize with advice: %+v", res.Flags)
 	}
 	if !found {
 		t.Fatalf("invalid UTF-8 not flagged: %+v", res.Flags)
