@@ -138,14 +138,14 @@ const (
 	// of its own: a finding for a person, never fat.
 	DeadIndexEntryKept FlagKind = "dead-index-entry-kept"
 	Oversize           FlagKind = "oversize"
-	IndexOverCap  FlagKind = "index-over-cap"
-	Stale         FlagKind = "stale"
-	Pinned        FlagKind = "pinned"
-	Unverifiable  FlagKind = "unverifiable"
-	Unreadable    FlagKind = "unreadable"
-	DeadLink      FlagKind = "dead-link"
-	AmbiguousLink FlagKind = "ambiguous-link"
-	GateRefused   FlagKind = "gate-refused"
+	IndexOverCap       FlagKind = "index-over-cap"
+	Stale              FlagKind = "stale"
+	Pinned             FlagKind = "pinned"
+	Unverifiable       FlagKind = "unverifiable"
+	Unreadable         FlagKind = "unreadable"
+	DeadLink           FlagKind = "dead-link"
+	AmbiguousLink      FlagKind = "ambiguous-link"
+	GateRefused        FlagKind = "gate-refused"
 )
 
 // Flag is a finding about a file that Quick does not fix.
@@ -170,8 +170,8 @@ type FilePlan struct {
 	// ApprovedDrops are the "type:value" keys the fidelity gate (and so `wash verify`) reports
 	// as gone from this file, each covered by Approved: what a receipt must name.
 	ApprovedDrops []string
-	TokensBefore int
-	TokensAfter  int
+	TokensBefore  int
+	TokensAfter   int
 	// Refused is true for files left untouched on purpose (pinned, unverifiable, unreadable,
 	// inherited, read-only, stale).
 	Refused bool

@@ -150,7 +150,11 @@ func TestCrossFileNeverCut(t *testing.T) {
 		{"same platform and scope", mk("/p/CLAUDE.md", "claude-code", "project"), mk("/p/.claude/CLAUDE.md", "claude-code", "project"), true},
 		{"imported AGENTS.md", mk("/p/CLAUDE.md", "claude-code", "project"), mk("/p/AGENTS.md", "codex", "project"), true},
 		{"different scope", mk("/home/u/.claude/CLAUDE.md", "claude-code", "user"), mk("/p/CLAUDE.md", "claude-code", "project"), true},
-		{"read-only first copy", func() File { f := mk("/home/u/.claude/agents/x.md", "claude-code", "project"); f.ReadOnly = true; return f }(), mk("/p/CLAUDE.md", "claude-code", "project"), true},
+		{"read-only first copy", func() File {
+			f := mk("/home/u/.claude/agents/x.md", "claude-code", "project")
+			f.ReadOnly = true
+			return f
+		}(), mk("/p/CLAUDE.md", "claude-code", "project"), true},
 		{"inherited first copy", func() File { f := mk("/CLAUDE.md", "claude-code", "project"); f.Inherited = true; return f }(), mk("/p/CLAUDE.md", "claude-code", "project"), true},
 		{"recall-only file", mk("/p/CLAUDE.md", "claude-code", "project"), func() File { f := mk("/m/notes.md", "claude-code", "project"); f.AlwaysLoaded = false; return f }(), false},
 	}
