@@ -303,6 +303,10 @@ func quickReceipt(res QuickResult, dryRun bool) string {
 	}
 	line := fmt.Sprintf("%s ~%d tok (-0%%)", verb, res.TokensCut)
 	switch {
+	case len(res.Platforms) == 1 && len(shares) == 1:
+		// One platform loads this memory: its share is the share.
+		p := res.Platforms[0]
+		line = fmt.Sprintf("%s ~%d tok (-%s%%)", verb, res.TokensCut, percent(p.Before-p.After, p.Before))
 	case len(shares) == 1:
 		line = fmt.Sprintf("%s ~%d tok (%s)", verb, res.TokensCut, shares[0])
 	case len(shares) > 1:
