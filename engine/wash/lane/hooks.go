@@ -81,7 +81,7 @@ func (l *Lane) SessionStart(session string) (Result, error) {
 		res.Context = fmt.Sprintf("prosewash: always-loaded memory is %s: ~%d tok carried every session, ~%d tok of it provable fat; `prosewash wash quick` removes the fat without losing a fact.",
 			v.Band, v.Footprint, v.Fat)
 		if v.Reason == gauge.ReasonExternalize {
-			res.Context = fmt.Sprintf("prosewash: always-loaded memory is FULL (%s) with little fat: it needs splitting or externalizing, not washing.", firstWall(v))
+			res.Context = fmt.Sprintf("prosewash: always-loaded memory is FULL (%s): it needs splitting or externalizing, not washing.", v.Advice)
 		}
 	}
 	return res, nil
