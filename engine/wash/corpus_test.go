@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -64,6 +65,17 @@ func corpusRows(t *testing.T, dir string) []corpusRow {
 	return rows
 }
 
+// moduleRows adds the memory files Go modules this project depends on ship (in the module
+// cache, which `go mod download` fills in CI too): more real files, from another source.
+func moduleRows(t *testing.T) []corpusRow {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/pelletier/go-toml/v2").Output()
+	dir := strings.TrimSpace(string(out))
+	if err != nil || dir == "" {
+		t.Fatalf("go list -m github.com/pelletier/go-toml/v2: %v", err)
+	}
+	return []corpusRow{{repo: "pelletier/go-toml (Go module cache)", path: "AGENTS.md", file: filepath.Join(dir, "AGENTS.md")}}
+}
+
 // corpusProject lays one repository's rows out as a project in a fake home, the way they load:
 // user-global files in ~/.claude, auto-memory indexes in the project's memory directory,
 // curated Cursor rules in .cursor/rules, symlinks recreated.
@@ -101,7 +113,11 @@ func corpusProject(t *testing.T, base, dir string, rows []corpusRow) (home, proj
 		case strings.Contains(r.note, ".cursor/rules/*.mdc"):
 			dst = filepath.Join(proj, ".cursor", "rules", filepath.Base(r.path))
 		}
-		b, err := os.ReadFile(filepath.Join(dir, r.file))
+		src := r.file
+		if !filepath.IsAbs(src) {
+			src = filepath.Join(dir, r.file)
+		}
+		b, err := os.ReadFile(src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +141,7 @@ func corpusProject(t *testing.T, base, dir string, rows []corpusRow) (home, proj
 // receipt names.
 func TestCorpusQuickCuts(t *testing.T) {
 	dir := corpusDir(t)
-	rows := corpusRows(t, dir)
+	rows := append(corpusRows(t, dir), moduleRows(t)...)
 	var repos []string
 	byRepo := map[string][]corpusRow{}
 	for _, r := range rows {
