@@ -227,7 +227,6 @@ func fitAndReport(t *testing.T, cs []counted) {
 	t.Logf("weights (all n=%d): %s", len(all), formatWeights(fit(all)))
 }
 
-
 // fit solves least squares on the relative error per file (each row divided by its real
 // count, so a short file weighs as much as a long one) with every weight non-negative: a
 // feature whose weight comes out negative is dropped and the rest refitted, so removing text
