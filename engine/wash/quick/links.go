@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/wash/gate"
 	"github.com/prosewash/prosewash/engine/wash/mdline"
 )
@@ -301,23 +302,18 @@ func (p *planner) candidates(self, path, target string) []string {
 	}
 	root := ""
 	for _, r := range p.opts.LinkRoots {
-		if inside(self, r) && len(r) > len(root) {
+		if fsx.Inside(r, self) && len(r) > len(root) {
 			root = r
 		}
 	}
 	var out []string
 	for _, c := range p.opts.Tree.ByBase(base) {
-		if c == self || c == path || root != "" && !inside(c, root) {
+		if c == self || c == path || root != "" && !fsx.Inside(root, c) {
 			continue
 		}
 		out = append(out, c)
 	}
 	return out
-}
-
-func inside(p, root string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // ownText reports whether a list entry carries anything beyond its marker, its links and their
