@@ -294,3 +294,42 @@ func TestQuickWritesOnlyOwnedFiles(t *testing.T) {
 		t.Fatal("a file that was not named was washed")
 	}
 }
+
+// TestExecuteRefusesWhatItDoesNotOwn: the last guard of every writing run. A run asking to
+// rewrite the user's settings, a code file or a user-level memory file, or to create a file
+// that is not Markdown, is refused before anything is written, whatever planned it.
+func TestExecuteRefusesWhatItDoesNotOwn(t *testing.T) {
+	f := newFixture(t)
+	settings := f.write(filepath.Join(f.home, ".claude", "settings.json"), "{\"permissions\": {\"deny\": [\"Bash(rm:*)\"]}}\n")
+	user := f.write(filepath.Join(f.home, ".claude", "CLAUDE.md"), "# Me\n- short answers\n")
+	code := f.write("b.py", "import os\nimport sys\n")
+	f.write("CLAUDE.md", "# Project\n\n@~/.claude/settings.json @b.py\n")
+	r, err := f.lane.measure(nil, false, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []change{
+		{Path: settings, Kind: gate.Rewrite, Orig: []byte(f.read(settings)), Result: []byte("{}\n")},
+		{Path: user, Kind: gate.Delete, Orig: []byte(f.read(user))},
+		{Path: code, Kind: gate.Rewrite, Orig: []byte(f.read(code)), Result: []byte("import os\n")},
+		{Path: filepath.Join(f.root, "new.py"), Kind: gate.Create, Result: []byte("print(1)\n")},
+	} {
+		before := ""
+		if c.Kind != gate.Create {
+			before = f.read(c.Path)
+		}
+		_, err := f.lane.execute(run{Bin: "quick", Reason: "test", Changes: []change{c},
+			Gate: []gate.Change{{Path: c.Path, Kind: c.Kind, Orig: c.Orig, Result: c.Result}}, Writable: r.writable()})
+		var refused *RefusedError
+		if !errors.As(err, &refused) || !strings.Contains(refused.Reason, "measured only") {
+			t.Fatalf("%s %s: %v", c.Kind, c.Path, err)
+		}
+		if c.Kind == gate.Create {
+			if _, err := os.Stat(c.Path); err == nil {
+				t.Fatalf("%s was created", c.Path)
+			}
+		} else if f.read(c.Path) != before {
+			t.Fatalf("%s was written", c.Path)
+		}
+	}
+}
