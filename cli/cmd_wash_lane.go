@@ -504,7 +504,9 @@ func runWashRestore(e *env, args []string) error {
 		_, err = e.stdout.Write(b)
 		return err
 	}
-	res, runErr := l.Restore(rest[0], lane.RestoreOptions{DryRun: *dry})
+	// A user-level memory file (washed before by a person who named it) is written back only
+	// when the restore, too, is asked for on a terminal.
+	res, runErr := l.Restore(rest[0], lane.RestoreOptions{DryRun: *dry, Terminal: terminalAsk(e) != nil})
 	if *asJSON {
 		out := struct {
 			lane.RestoreResult
