@@ -14,21 +14,34 @@ import (
 	"github.com/prosewash/prosewash/engine/wash/lane"
 )
 
-const washGaugeHelp = `Discovers what every agent platform loads for this project (Claude Code, Codex and other
-AGENTS.md readers, Gemini CLI, Copilot, Cursor, Cline, Windsurf), estimates each file's tokens
-and the provable fat the quick pass would remove, and decides the band: LEAN (nothing to do),
-OBESE (fat armed: run 'prosewash wash quick'), FULL (a full pass pays for itself, or a
-capacity wall). Files above the project are shown but never counted; recall-only notes count
-toward the store, not the per-session bill. The band is recorded in the state dir unless
---platform limits the reading. Repeat --platform (or give a comma list) to limit discovery.
-Token figures are estimates (see engine/wash/ESTIMATOR.md).`
+const washGaugeHelp = `Discovers what every agent platform loads for this project, started from the current
+directory (Claude Code, Codex and other AGENTS.md readers, Gemini CLI, Copilot, Cursor, Cline,
+Windsurf: a directory below the project root adds its own memory files, as the platforms do),
+estimates each file's tokens and the provable fat the quick pass would remove, and shows each
+platform's own load: no agent loads the sum. The band is decided on the load of the platform
+with the most fat (then the largest): LEAN (nothing to do), OBESE (fat armed: run 'prosewash
+wash quick'), FULL (a full pass pays for itself, or a capacity wall: a file over the 4 MiB read
+cap is measured by streaming and always needs splitting or externalizing). Files above the
+project are shown but never counted; recall-only notes count toward the store, not the
+per-session bill; user-level memory, settings and code reached through imports are measured
+and shown, never washed. The band is recorded in the state dir unless --platform limits the
+reading. Repeat --platform (or give a comma list) to limit discovery. Token figures are
+estimates (see engine/wash/ESTIMATOR.md).`
 
-const washQuickHelp = `Removes only provable fat from the always-loaded memory: exact duplicate lines and blocks
-(within a file and across files a platform loads together; the first copy stays), runs of
-blank lines, trailing whitespace, MEMORY.md index entries whose notes no longer exist, and
-relative links whose target moved to exactly one new place. Fenced code, front matter and
-files with "pinned: true" (or front matter that cannot be read with certainty) are never
-touched; oversize and stale files are flagged, not rewritten.
+const washQuickHelp = `Removes only provable fat from the memory files this project owns (Markdown memory in the
+project and in the Claude Code memory directory): exact duplicate lines and blocks within one
+file under the same heading (the first copy stays; a line repeated inside one list is a step
+and stays; a copy in another file is reported, never cut, since another agent may read that
+file alone), runs of blank lines, trailing whitespace (never a Markdown hard break), MEMORY.md
+index entries that hold nothing but a link to a missing note and its title (an entry with
+text of its own is reported), and relative links whose target moved to exactly one other
+Markdown file of the same name. Fenced code, front matter and files with "pinned: true" (or
+front matter that cannot be read with certainty) are never touched; user-level memory,
+settings, code and JSON reached through imports are measured only. Every cut is listed.
+
+FILE... limits the pass to the files named. A user-level memory file (~/.claude/CLAUDE.md,
+~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, ~/.claude/rules/*.md) is washed only when named
+here by a person on a terminal, who confirms it.
 
 The whole plan passes the fidelity gate first: any structured token it would lose blocks the
 run before anything is written, naming the tokens. Then one transaction applies it: every
@@ -71,7 +84,8 @@ func washLane(e *env) (*lane.Lane, error) {
 	if err := loadConfig(e, p); err != nil {
 		return nil, err
 	}
-	return lane.New(p, lane.Options{}), nil
+	start, _ := os.Getwd()
+	return lane.New(p, lane.Options{Start: start}), nil
 }
 
 // jsonFlagOnly parses the flags of a command that takes no arguments and
@@ -210,8 +224,11 @@ func runWashGauge(e *env, args []string) error {
 		return writeJSON(e, g)
 	}
 	v := g.Verdict
-	e.ui.infof("wash gauge: %s (%s): ~%d tok always loaded, ~%d tok provable fat, ~%d tok inherited (shown, not counted)", v.Band, v.Reason, v.Footprint, v.Fat, v.Inherited)
-	e.ui.infof("  %7s %6s  %-12s %-13s %s", "tokens", "fat", "platform", "kind", "file")
+	e.ui.infof("wash gauge: %s (%s) for %s: ~%d tok loaded every session, ~%d tok provable fat, ~%d tok inherited (shown, not counted)", v.Band, v.Reason, orNone(v.Platform), v.Footprint, v.Fat, v.Inherited)
+	for _, pl := range g.Measure.Platforms {
+		e.ui.infof("  %-12s ~%d tok every session in %d file(s), ~%d tok provable fat, ~%d tok inherited", pl.Platform, pl.Footprint, pl.Files, pl.Fat, pl.Inherited)
+	}
+	e.ui.infof("  %7s %6s  %-24s %-13s %s", "tokens", "fat", "loaded by", "kind", "file")
 	for _, f := range g.Files {
 		fat := fmt.Sprint(f.Fat)
 		note := ""
@@ -221,7 +238,17 @@ func runWashGauge(e *env, args []string) error {
 		case !f.AlwaysLoaded:
 			note = "  (recall-only)"
 		}
-		e.ui.infof("  %7d %6s  %-12s %-13s %s%s", f.Tokens, fat, f.Platform, f.Kind, l.Rel(f.Real), note)
+		if f.Streamed {
+			note += "  (over the read cap: streamed reading, never rewritten)"
+		}
+		if !f.Owned && !f.Inherited {
+			fat, note = "-", note+"  (measured only: not washed)"
+		}
+		by := strings.Join(f.Platforms, ",")
+		if by == "" {
+			by = f.Platform
+		}
+		e.ui.infof("  %7d %6s  %-24s %-13s %s%s", f.Tokens, fat, by, f.Kind, l.Rel(f.Real), note)
 	}
 	if len(g.Files) == 0 {
 		e.ui.infof("  (no memory or instruction files found)")
@@ -259,14 +286,23 @@ func runWashQuick(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(rest) != 0 {
-		return usagef("wash quick takes no arguments")
-	}
 	l, err := washLane(e)
 	if err != nil {
 		return err
 	}
-	res, runErr := l.Quick(lane.QuickOptions{DryRun: *dry})
+	o := lane.QuickOptions{DryRun: *dry}
+	for _, a := range rest {
+		o.Files = append(o.Files, userPath(a))
+	}
+	user, err := l.UserLevel(o.Files)
+	if err != nil {
+		return washError(e, err)
+	}
+	if ask := terminalAsk(e); len(user) > 0 && ask != nil {
+		// Only a person can let the pass write a user-level file; naming one is not enough.
+		o.Terminal = ask(fmt.Sprintf("wash %s, user-level memory every project loads?", strings.Join(user, ", ")))
+	}
+	res, runErr := l.Quick(o)
 	if runErr != nil {
 		res.Receipt = lane.ReceiptLine(res.Before, res.Before, *dry)
 	}
@@ -284,9 +320,15 @@ func runWashQuick(e *env, args []string) error {
 		}
 		for _, c := range f.Cuts {
 			cuts++
-			if *dry || runErr != nil {
-				e.ui.infof("  %s:%d %s (%d line(s), ~%d tok): %s", f.Path, c.Line, c.Kind, c.Lines, c.Tokens, c.Reason)
-			}
+			e.ui.infof("  %s:%d %s (%d line(s), ~%d tok): %s", f.Path, c.Line, c.Kind, c.Lines, c.Tokens, c.Reason)
+		}
+		for _, d := range f.ApprovedDrops {
+			e.ui.infof("  %s: approved drop %s ('prosewash wash verify' on the old and new file reports exactly these)", f.Path, d)
+		}
+	}
+	for _, f := range res.Files {
+		if f.MeasuredOnly {
+			e.ui.infof("  %s: measured only, never cut (not a Markdown memory file this project owns)", f.Path)
 		}
 	}
 	verb := "cut"
@@ -462,7 +504,9 @@ func runWashRestore(e *env, args []string) error {
 		_, err = e.stdout.Write(b)
 		return err
 	}
-	res, runErr := l.Restore(rest[0], lane.RestoreOptions{DryRun: *dry})
+	// A user-level memory file (washed before by a person who named it) is written back only
+	// when the restore, too, is asked for on a terminal.
+	res, runErr := l.Restore(rest[0], lane.RestoreOptions{DryRun: *dry, Terminal: terminalAsk(e) != nil})
 	if *asJSON {
 		out := struct {
 			lane.RestoreResult
@@ -576,6 +620,13 @@ func runWashRecover(e *env, args []string) error {
 		return errFindings
 	}
 	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no platform"
+	}
+	return s
 }
 
 func contains(xs []string, s string) bool {

@@ -14,5 +14,5 @@
 //     quick, semantic plans (schema in engine/wash/PLAN.md), restore, stats and the hook side.
 //
 // [Measure] glues discovery, reading, the Quick plan and the estimator into one gauge reading;
-// [MeasureAlwaysLoaded] is its cheaper session-start form.
+// [Config].Light is its cheaper session-start form, and [Tally] sums the figures per platform.
 package wash

@@ -19,6 +19,7 @@ import (
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/txn"
+	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/lane"
 	"github.com/prosewash/prosewash/hooks/mode"
 )
@@ -134,9 +135,11 @@ func writeTool(name string) bool {
 	return false
 }
 
-// lane is the memory lane for a project, with this runner's environment.
-func (r *Runner) lane(p *project.Project) *lane.Lane {
-	return lane.New(p, lane.Options{Home: r.Home, Getenv: r.getenv, Now: r.Now})
+// lane is the memory lane for a project, with this runner's environment: the session's
+// platform is Claude Code and it starts in the hook's cwd, so the gauge reads what this
+// session loads (the CLAUDE.md chain down to that directory), not every platform's files.
+func (r *Runner) lane(p *project.Project, in *Input) *lane.Lane {
+	return lane.New(p, lane.Options{Home: r.Home, Getenv: r.getenv, Now: r.Now, Start: in.Cwd, Platform: discover.ClaudeCode})
 }
 
 // preToolUse is the memory lane's write guard: before the session's first
@@ -154,7 +157,7 @@ func (r *Runner) preToolUse(in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.lane(p).BeforeWrite(in.SessionID, path)
+	return nil, r.lane(p, in).BeforeWrite(in.SessionID, path)
 }
 
 // postToolUse records the written file's path and hash for the session.
@@ -184,7 +187,7 @@ func (r *Runner) postToolUse(in *Input) (*Output, error) {
 		// An agent writes outside the project too (plans, scratch files,
 		// its memory under ~/.claude): not ours to record, but the memory
 		// lane's write guard still looks.
-		return guardFYI(r.lane(p).AfterWrite(in.SessionID, path)), nil
+		return guardFYI(r.lane(p, in).AfterWrite(in.SessionID, path)), nil
 	}
 	if err != nil {
 		return nil, err
@@ -200,7 +203,7 @@ func (r *Runner) postToolUse(in *Input) (*Output, error) {
 	if _, errs := rec.Add(p.Root, []string{abs}, r.now()); len(errs) > 0 {
 		return nil, errs[0]
 	}
-	return guardFYI(r.lane(p).AfterWrite(in.SessionID, path)), nil
+	return guardFYI(r.lane(p, in).AfterWrite(in.SessionID, path)), nil
 }
 
 // guardFYI tells the agent, once, that a write dropped structured tokens
@@ -251,7 +254,7 @@ func (r *Runner) sessionStart(in *Input) (*Output, error) {
 	}
 	// The memory lane measures the always-loaded memory and says one line
 	// when it is not lean. Its failure must not hide the warning above.
-	if res, err := r.lane(p).SessionStart(in.SessionID); err == nil && res.Context != "" {
+	if res, err := r.lane(p, in).SessionStart(in.SessionID); err == nil && res.Context != "" {
 		if out == nil {
 			out = &Output{HookSpecificOutput: &Specific{HookEventName: "SessionStart"}}
 		}
@@ -337,7 +340,7 @@ func (r *Runner) stop(ctx context.Context, in *Input) (*Output, error) {
 	// The memory lane: a stat-only recheck; in OBESE or FULL it asks the
 	// agent once to run the quick wash. Its failure stays silent here: the
 	// clean lane's outcome is what this turn reports.
-	reason, werr := r.lane(p).Stop(in.SessionID, in.StopHookActive)
+	reason, werr := r.lane(p, in).Stop(in.SessionID, in.StopHookActive)
 	if werr != nil || reason == "" {
 		return out, nil
 	}

@@ -7,12 +7,13 @@ import (
 	"testing"
 )
 
-// fatMemory is a CLAUDE.md with provable fat: the same long note many times.
+// fatMemory is a CLAUDE.md with provable fat: the same note appended as a paragraph many
+// times (a line repeated inside one list would be a step, never fat).
 func fatMemory() string {
 	var b strings.Builder
 	b.WriteString("# Project memory\n\n")
 	for i := 0; i < 120; i++ {
-		b.WriteString("- Deploy with tool v1.4.2 and check the runbook at https://example.com/runbook before every release.\n")
+		b.WriteString("Deploy with tool v1.4.2 and check the runbook\nat https://example.com/runbook before every release.\n\n")
 	}
 	for i := 0; i < 30; i++ {
 		fmt.Fprintf(&b, "- Fact %d: the limit is %d requests per hour.\n", i, 100+i)

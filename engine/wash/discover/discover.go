@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -52,6 +53,11 @@ type Options struct {
 	// Home is the user's home directory; ProjectRoot the project directory (both absolute).
 	Home        string
 	ProjectRoot string
+	// Start is the directory the agent session starts in (its working directory), at or
+	// below ProjectRoot; empty means ProjectRoot. The platforms load the memory of every
+	// directory from the project root down to it (see the package documentation); a Start
+	// outside the project is ignored.
+	Start string
 	// Getenv looks up environment variables (CLAUDE_CONFIG_DIR, CODEX_HOME); nil means none.
 	Getenv func(string) string
 	// Platforms limits discovery; empty means all.
@@ -73,8 +79,13 @@ type Entry struct {
 	AlwaysLoaded bool `json:"always_loaded"`
 	// Inherited files sit above the project root (or are imported by one): measured and
 	// shown, never counted in the band, never touched.
-	Inherited bool   `json:"inherited"`
-	Why       string `json:"why"`
+	Inherited bool `json:"inherited"`
+	// Owned files are the ones the memory lane may write: Markdown memory files inside the
+	// project root or the platform's per-project memory directory. Everything else that a
+	// platform loads (user-level files, settings, code, JSON reached through @imports) is
+	// measured and shown, never cut, merged, repointed or deleted.
+	Owned bool   `json:"owned"`
+	Why   string `json:"why"`
 	// ImportedBy and Depth describe @path imports (Depth 0 for files found directly).
 	ImportedBy string `json:"imported_by,omitempty"`
 	Depth      int    `json:"depth,omitempty"`
@@ -114,6 +125,11 @@ type run struct {
 	seen     map[string]map[string]bool // platform -> real path -> found
 	problems map[string]bool
 	dirs     map[string]string // directory -> its realpath, resolved once per run
+	// start is the lexical session start directory (ProjectRoot or below it).
+	start string
+	// own are the realpaths of the roots owned files live in (the project, the memory
+	// directory); cfg the platforms' config directories, never owned outside the memory dir.
+	own, cfg []string
 }
 
 // Discover finds the memory and instruction files each platform loads for the project. It
@@ -141,6 +157,16 @@ func Discover(opts Options) (Result, error) {
 	}
 	if r.home, err = filepath.EvalSymlinks(opts.Home); err != nil {
 		r.home = opts.Home
+	}
+	r.start = r.startDir()
+	r.own = []string{r.project}
+	if md := r.memoryDir(); md != "" {
+		r.own = append(r.own, md)
+	}
+	for _, d := range ConfigDirs(opts) {
+		if rd := realRoot(d); rd != "" {
+			r.cfg = append(r.cfg, rd)
+		}
 	}
 	for _, p := range allPlatforms {
 		if !r.wanted(p) {
@@ -274,6 +300,78 @@ func errText(err error) string {
 	return err.Error()
 }
 
+// startDir returns the lexical start directory: opts.Start when it resolves inside the
+// project, else the project root.
+func (r *run) startDir() string {
+	if r.opts.Start == "" || !filepath.IsAbs(r.opts.Start) {
+		return r.opts.ProjectRoot
+	}
+	real, err := filepath.EvalSymlinks(filepath.Clean(r.opts.Start))
+	if err != nil || !within(real, r.project) && real != r.project {
+		return r.opts.ProjectRoot
+	}
+	rel, err := filepath.Rel(r.project, real)
+	if err != nil || rel == "." {
+		return r.opts.ProjectRoot
+	}
+	return filepath.Join(r.opts.ProjectRoot, rel)
+}
+
+// belowRoot returns the directories strictly below the project root down to the start
+// directory, nearest the root first.
+func (r *run) belowRoot() []string {
+	var out []string
+	for d := r.start; d != r.opts.ProjectRoot && d != filepath.Dir(d); d = filepath.Dir(d) {
+		out = append(out, d)
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// memoryDir is the realpath of the Claude Code auto memory directory, "" when it does not
+// exist.
+func (r *run) memoryDir() string {
+	md := realRoot(MemoryDir(r.opts))
+	if md == "" && r.project != r.opts.ProjectRoot {
+		o := r.opts
+		o.ProjectRoot = r.project
+		md = realRoot(MemoryDir(o))
+	}
+	return md
+}
+
+// owned decides whether the lane may write an entry: not inherited, a memory file the
+// platform loads by its own rules (or an imported Markdown file), inside the project or the
+// memory directory, and not inside a platform's config directory unless that is the memory
+// directory itself.
+func (r *run) owned(e Entry) bool {
+	if e.Inherited || e.Depth > 0 && !MarkdownName(e.Real) {
+		return false
+	}
+	in := false
+	for _, root := range r.own {
+		in = in || within(e.Real, root)
+	}
+	if !in {
+		return false
+	}
+	for _, c := range r.cfg {
+		if within(e.Real, c) {
+			return len(r.own) > 1 && within(e.Real, r.own[1])
+		}
+	}
+	return true
+}
+
+// MarkdownName reports a file name with a Markdown extension (.md, .markdown, .mdc).
+func MarkdownName(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".md", ".markdown", ".mdc":
+		return true
+	}
+	return false
+}
+
 // add records an entry once per platform and real path; it reports whether it was new.
 func (r *run) add(e Entry) bool {
 	m := r.seen[e.Platform]
@@ -296,6 +394,7 @@ func (r *run) file(path string, e Entry, roots []string) (Entry, bool) {
 		return Entry{}, false
 	}
 	e.Path, e.Real, e.Size = path, real, size
+	e.Owned = r.owned(e)
 	return e, r.add(e)
 }
 

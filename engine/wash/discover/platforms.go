@@ -71,6 +71,24 @@ func (r *run) claude() {
 		Why: "personal project memory"}, proj); ok {
 		r.imports(e, proj, false)
 	}
+	// A session started below the project root loads every directory's memory from the root
+	// down to where it started (Claude Code walks from its working directory up to /).
+	for _, d := range r.belowRoot() {
+		for _, c := range []struct{ name, scope string }{
+			{"CLAUDE.md", ScopeProject},
+			{filepath.Join(".claude", "CLAUDE.md"), ScopeProject},
+		} {
+			if e, ok := r.file(filepath.Join(d, c.name), Entry{Platform: ClaudeCode, Kind: Governance, Scope: c.scope, AlwaysLoaded: true,
+				Why: "memory of the session's starting directory chain"}, proj); ok {
+				r.imports(e, proj, false)
+			}
+		}
+		r.claudeRules(filepath.Join(d, ".claude", "rules"), ScopeProject, proj)
+		if e, ok := r.file(filepath.Join(d, "CLAUDE.local.md"), Entry{Platform: ClaudeCode, Kind: Governance, Scope: ScopeLocal, AlwaysLoaded: true,
+			Why: "personal memory of the session's starting directory chain"}, proj); ok {
+			r.imports(e, proj, false)
+		}
+	}
 	// Auto memory.
 	memDir := filepath.Join(cfg, "projects", Slug(r.opts.ProjectRoot), "memory")
 	if _, err := os.Stat(memDir); err != nil && r.project != r.opts.ProjectRoot {
@@ -117,7 +135,7 @@ func (r *run) codex() {
 		}
 	}
 	for _, d := range r.chainDirs() {
-		inherited := d != r.opts.ProjectRoot
+		inherited := r.above(d)
 		roots := []string{r.project}
 		e := Entry{Platform: Codex, Kind: Governance, Scope: ScopeProject, AlwaysLoaded: true, Why: "AGENTS.md chain (Codex and other agents; 32 KiB combined cap)"}
 		if inherited {
@@ -133,15 +151,20 @@ func (r *run) codex() {
 	}
 }
 
+// above reports a directory strictly above the project root.
+func (r *run) above(d string) bool {
+	return d != r.opts.ProjectRoot && within(r.opts.ProjectRoot, d)
+}
+
 // chainDirs returns the directories from the git root (or the project root when there is no
-// git root above it) down to the project root.
+// git root above it) down to the session's start directory.
 func (r *run) chainDirs() []string {
 	top := r.gitRoot()
 	if top == "" {
-		return []string{r.opts.ProjectRoot}
+		top = r.opts.ProjectRoot
 	}
 	var dirs []string
-	for d := r.opts.ProjectRoot; ; d = filepath.Dir(d) {
+	for d := r.start; ; d = filepath.Dir(d) {
 		dirs = append(dirs, d)
 		if d == top || d == filepath.Dir(d) {
 			break
@@ -163,7 +186,7 @@ func (r *run) gemini() {
 		r.imports(e, []string{cfgReal, r.project}, false)
 	}
 	for _, d := range r.chainDirs() {
-		if d != r.opts.ProjectRoot {
+		if r.above(d) {
 			dReal := realRoot(d)
 			if e, ok := r.file(filepath.Join(d, "GEMINI.md"), Entry{Platform: Gemini, Kind: Governance, Scope: ScopeAbove, AlwaysLoaded: true, Inherited: true,
 				Why: "GEMINI.md above the project root: loaded, never counted or touched"}, []string{dReal}); ok {
@@ -210,6 +233,8 @@ func (r *run) cursor() {
 	}
 	r.file(filepath.Join(r.opts.ProjectRoot, ".cursorrules"), Entry{Platform: Cursor, Kind: Rules, Scope: ScopeProject, AlwaysLoaded: true,
 		Why: "legacy .cursorrules"}, roots)
+	r.file(filepath.Join(r.opts.ProjectRoot, "AGENTS.md"), Entry{Platform: Cursor, Kind: Governance, Scope: ScopeProject, AlwaysLoaded: true,
+		Why: "AGENTS.md in the project root: applied to every request"}, roots)
 }
 
 // cline discovers .clinerules, a file or a directory whose Markdown and text files all load.

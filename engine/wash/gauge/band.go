@@ -70,9 +70,27 @@ type FileStat struct {
 	Size int64  `json:"size"`
 }
 
+// PlatformLoad is what one platform loads every session: the figures an agent of that
+// platform pays, never summed with another platform's.
+type PlatformLoad struct {
+	Platform string `json:"platform"`
+	// Footprint is the always-loaded tokens outside the inherited files; Fat what the Quick
+	// pass removes from them; Inherited the always-loaded tokens above the project root.
+	Footprint int `json:"footprint"`
+	Fat       int `json:"fat"`
+	Inherited int `json:"inherited"`
+	Files     int `json:"files"`
+}
+
 // Measurement is one gauge reading of a project's memory.
 type Measurement struct {
-	// Footprint is the estimated tokens of the always-loaded files the project owns.
+	// Platform is the platform whose load the headline figures describe: the session's own
+	// platform when known, else the one with the most fat (then the largest footprint).
+	Platform string `json:"platform,omitempty"`
+	// Platforms is every platform's own load; the headline figures are one of them.
+	Platforms []PlatformLoad `json:"platforms,omitempty"`
+	// Footprint is the estimated tokens of the always-loaded files (outside the inherited
+	// ones) that Platform loads.
 	Footprint int `json:"footprint"`
 	// Inherited is the always-loaded tokens above the project root: shown, never counted.
 	Inherited int `json:"inherited"`
@@ -85,6 +103,9 @@ type Measurement struct {
 	IndexLines int `json:"index_lines"`
 	// Files are the always-loaded files' stats, kept for the stat-only recheck.
 	Files []FileStat `json:"files,omitempty"`
+	// Oversize names always-loaded files too large to read whole: priced by a streamed
+	// reading, never planned, always a capacity wall.
+	Oversize []string `json:"oversize,omitempty"`
 }
 
 // Verdict is the band with every number behind it.
@@ -92,7 +113,9 @@ type Verdict struct {
 	Band   Level  `json:"band"`
 	Reason string `json:"reason"`
 	// Advice is a one-line, number-bearing explanation (no file content).
-	Advice    string `json:"advice"`
+	Advice string `json:"advice"`
+	// Platform is the platform the figures describe (see Measurement.Platform).
+	Platform  string `json:"platform,omitempty"`
 	Footprint int    `json:"footprint"`
 	Inherited int    `json:"inherited"`
 	Fat       int    `json:"fat"`
@@ -143,6 +166,7 @@ func Band(prev State, m Measurement, cfg Config) (Verdict, State) {
 		prev = State{Schema: StateSchema} // an unknown or missing state starts un-armed
 	}
 	v := Verdict{
+		Platform:        m.Platform,
 		Footprint:       m.Footprint,
 		Inherited:       m.Inherited,
 		Fat:             m.Fat,
@@ -172,8 +196,16 @@ func Band(prev State, m Measurement, cfg Config) (Verdict, State) {
 	if cfg.IndexMaxLines > 0 && m.IndexLines >= cfg.IndexMaxLines {
 		v.Walls = append(v.Walls, fmt.Sprintf("index %d >= %d lines", m.IndexLines, cfg.IndexMaxLines))
 	}
+	for _, p := range m.Oversize {
+		v.Walls = append(v.Walls, fmt.Sprintf("%s is too large to read whole", p))
+	}
 	next := State{Schema: StateSchema, Armed: v.Armed, Sessions: prev.Sessions + 1}
 	switch {
+	case len(m.Oversize) > 0:
+		// Quick never reads such a file whole, so no wash can shrink it.
+		v.Band, v.Reason = Full, ReasonExternalize
+		v.Advice = fmt.Sprintf("%s: ~%d tok by a streamed reading; split or externalize it, quick never rewrites a file that size", v.Walls[len(v.Walls)-len(m.Oversize)], m.Footprint)
+		next.EconLatched = prev.EconLatched
 	case len(v.Walls) > 0 && v.Armed:
 		v.Band, v.Reason = Full, ReasonWallWash
 		v.Advice = fmt.Sprintf("capacity wall reached (%s) with ~%d tok of provable fat: wash first", v.Walls[0], m.Fat)

@@ -3,7 +3,8 @@
 // # Estimator
 //
 // [Estimate] is a linear model over character classes fitted against a real BPE tokenizer;
-// its measured error is in engine/wash/ESTIMATOR.md.
+// [Counter] computes the same classes over a text fed in pieces (the streamed reading of a file
+// too large to hold). The measured error, per language too, is in engine/wash/ESTIMATOR.md.
 //
 // # Bands
 //

@@ -15,16 +15,19 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 var fitFlag = flag.Bool("estimator.fit", false, "fit new estimator weights and print them")
 
-// tokenizerDir is the scratch npm project holding the real tokenizers (never the repository).
-func tokenizerDir() string {
+// tokenizerDir is the npm prefix holding the real tokenizers, pinned and installed by
+// testtool.NPM into a cache outside the repository ($PROSEWASH_TOKENIZER_DIR overrides it).
+func tokenizerDir(t *testing.T) string {
 	if d := os.Getenv("PROSEWASH_TOKENIZER_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join(os.TempDir(), "tok")
+	return testtool.NPM(t, "@anthropic-ai/tokenizer@0.0.4", "gpt-tokenizer@4.0.0")
 }
 
 // corpus lists the committed fixtures plus Markdown files shipped on this machine (Debian
@@ -68,15 +71,18 @@ type counted struct {
 }
 
 func realCounts(t *testing.T) []counted {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not found: the estimator comparison needs node and the npm package @anthropic-ai/tokenizer")
-	}
-	dir := tokenizerDir()
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@anthropic-ai", "tokenizer")); err != nil {
-		t.Skipf("@anthropic-ai/tokenizer not installed in %s: run `npm install @anthropic-ai/tokenizer gpt-tokenizer` there (or set PROSEWASH_TOKENIZER_DIR)", dir)
-	}
 	files := corpus(t)
+	res := countFiles(t, files)
+	if len(res) < len(files)/2 {
+		t.Fatalf("only %d of %d files counted", len(res), len(files))
+	}
+	return res
+}
+
+// countFiles counts the files' real tokens with the pinned tokenizers (through tokcount.js).
+func countFiles(t *testing.T, files []string) []counted {
+	dir := tokenizerDir(t)
+	node := testtool.LookPath(t, "node", "apt-get install nodejs")
 	script, _ := filepath.Abs(filepath.Join("..", "testdata", "tokcount.js"))
 	cmd := exec.Command(node, script, dir)
 	cmd.Stdin = strings.NewReader(strings.Join(files, "\n") + "\n")
@@ -101,9 +107,6 @@ func realCounts(t *testing.T) []counted {
 		if c.Claude > 0 {
 			res = append(res, c)
 		}
-	}
-	if len(res) < len(files)/2 {
-		t.Fatalf("only %d of %d files counted", len(res), len(files))
 	}
 	return res
 }
@@ -151,27 +154,7 @@ func TestEstimatorAgainstBPE(t *testing.T) {
 	}
 	ours := func(b []byte) float64 { return float64(Estimate(b)) }
 	if *fitFlag {
-		var train, test []counted
-		for i, c := range cs {
-			if i%2 == 0 {
-				train = append(train, c)
-			} else {
-				test = append(test, c)
-			}
-		}
-		w := fit(train)
-		fitted := func(b []byte) float64 {
-			v := Measure(b).Vector()
-			s := 0.0
-			for i := range v {
-				s += v[i] * w[i]
-			}
-			return math.Round(s)
-		}
-		t.Logf("weights (train n=%d): %s", len(train), formatWeights(w))
-		t.Logf("held-out n=%d: fitted %+v chars/4 %+v", len(test), stats(relErrs(test, claude, fitted)), stats(relErrs(test, claude, charsOver4)))
-		wAll := fit(cs)
-		t.Logf("weights (all n=%d): %s", len(cs), formatWeights(wAll))
+		fitAndReport(t, cs)
 	}
 	rows := []struct {
 		name string
@@ -210,77 +193,101 @@ func formatWeights(w []float64) string {
 	return strings.Join(parts, ", ")
 }
 
-// asciiFeatures is how many leading entries of Features.Vector are ASCII classes.
-const asciiFeatures = 6
-
-// fit solves weighted least squares minimising the sum of squared relative errors (each row is
-// divided by its real count, so a short file weighs as much as a long one) in two stages: the
-// ASCII classes on files that are (almost) pure ASCII, then the non-ASCII classes on the rest
-// with the ASCII weights fixed. One stage would let the many English files drag the few
-// non-English ones' weights anywhere.
-func fit(cs []counted) []float64 {
-	n := len(Features{}.Vector())
-	var ascii, other []counted
-	for _, c := range cs {
-		v := Measure(c.text).Vector()
-		non := 0.0
-		for _, x := range v[asciiFeatures:] {
-			non += x
-		}
-		runes := float64(len([]rune(string(c.text))))
-		switch {
-		case non <= 0.002*runes:
-			ascii = append(ascii, c)
-		case non >= 0.05*runes:
-			// Only files where the other scripts matter say anything about their weights; a
-			// few curly quotes in an English file would only soak up ASCII misfit.
-			other = append(other, c)
+// fitAndReport fits new weights on the Markdown corpus plus 40 man pages of each language
+// (the even ones; the per-language measurement reads the odd ones), reports the error of weights fitted on the even-indexed half on the odd-indexed
+// half, and prints the weights fitted on everything.
+func fitAndReport(t *testing.T, cs []counted) {
+	byLang := languageCorpus(t, t.TempDir(), 0, 40)
+	var files []string
+	for _, fs := range byLang {
+		files = append(files, fs...)
+	}
+	sort.Strings(files)
+	all := append(append([]counted(nil), cs...), countFiles(t, files)...)
+	var train, test []counted
+	for i, c := range all {
+		if i%2 == 0 {
+			train = append(train, c)
+		} else {
+			test = append(test, c)
 		}
 	}
-	w := make([]float64, n)
-	copy(w, solve(ascii, 0, asciiFeatures, nil))
-	copy(w[asciiFeatures:], solve(other, asciiFeatures, n, w))
-	return w
+	w := fit(train)
+	fitted := func(b []byte) float64 {
+		v := Measure(b).Vector()
+		s := 0.0
+		for i := range v {
+			s += v[i] * w[i]
+		}
+		return math.Round(s)
+	}
+	claude := func(c counted) int { return c.Claude }
+	t.Logf("weights (train n=%d): %s", len(train), formatWeights(w))
+	t.Logf("held-out n=%d: fitted %+v chars/4 %+v", len(test), stats(relErrs(test, claude, fitted)), stats(relErrs(test, claude, func(b []byte) float64 { return float64(EstimateCharsOver4(b)) })))
+	t.Logf("weights (all n=%d): %s", len(all), formatWeights(fit(all)))
 }
 
-// solve fits the weights of features [lo, hi) on cs, subtracting the contribution of the fixed
-// weights of the other features first.
-func solve(cs []counted, lo, hi int, fixed []float64) []float64 {
-	n := hi - lo
+// fit solves least squares on the relative error per file (each row divided by its real
+// count, so a short file weighs as much as a long one) with every weight non-negative: a
+// feature whose weight comes out negative is dropped and the rest refitted, so removing text
+// never raises an estimate.
+func fit(cs []counted) []float64 {
+	xs := make([][]float64, len(cs))
+	ys := make([]float64, len(cs))
+	for i, c := range cs {
+		xs[i], ys[i] = Measure(c.text).Vector(), float64(c.Claude)
+	}
+	n := len(xs[0])
+	on := make([]bool, n)
+	for i := range on {
+		on[i] = true
+	}
+	for {
+		var idx []int
+		for i := range on {
+			if on[i] {
+				idx = append(idx, i)
+			}
+		}
+		sub := make([][]float64, len(xs))
+		for k, x := range xs {
+			for _, i := range idx {
+				sub[k] = append(sub[k], x[i])
+			}
+		}
+		ws := lsq(sub, ys, 1e-4)
+		w := make([]float64, n)
+		neg := false
+		for j, i := range idx {
+			w[i] = ws[j]
+			if ws[j] < 0 {
+				on[i], neg = false, true
+			}
+		}
+		if !neg {
+			return w
+		}
+	}
+}
+
+// lsq minimises the sum of ((x.w - y)/y)^2 plus a small ridge, by Gaussian elimination.
+func lsq(xs [][]float64, ys []float64, lambda float64) []float64 {
+	n := len(xs[0])
 	a := make([][]float64, n)
 	for i := range a {
 		a[i] = make([]float64, n+1)
 	}
-	for _, c := range cs {
-		y := float64(c.Claude)
-		v := Measure(c.text).Vector()
-		rest := 0.0
-		for i := range v {
-			if (i < lo || i >= hi) && fixed != nil {
-				rest += v[i] * fixed[i]
-			}
-		}
-		target := (y - rest) / y
-		x := make([]float64, n)
-		for i := range x {
-			x[i] = v[lo+i] / y
-		}
+	for k, x := range xs {
+		y := ys[k]
 		for i := 0; i < n; i++ {
 			for j := 0; j < n; j++ {
-				a[i][j] += x[i] * x[j]
+				a[i][j] += x[i] / y * x[j] / y
 			}
-			a[i][n] += x[i] * target
+			a[i][n] += x[i] / y
 		}
-	}
-	// Ridge toward a prior: with fixed weights present this is the non-ASCII stage, where a
-	// class seen in few files is pulled toward one token per character instead of anywhere.
-	lambda, prior := 1e-6, 0.0
-	if fixed != nil {
-		lambda, prior = 0.05, 1.0
 	}
 	for i := 0; i < n; i++ {
 		a[i][i] += lambda
-		a[i][n] += lambda * prior
 	}
 	for col := 0; col < n; col++ {
 		p := col
@@ -313,10 +320,13 @@ func TestEstimateBasics(t *testing.T) {
 	if Estimate(nil) != 0 {
 		t.Error("empty text costs tokens")
 	}
-	short := Estimate([]byte("- run the tests\n"))
-	long := Estimate([]byte(strings.Repeat("- run the tests\n", 10)))
+	short := Estimate([]byte(strings.Repeat("- run the tests before every release\n", 10)))
+	long := Estimate([]byte(strings.Repeat("- run the tests before every release\n", 100)))
 	if short <= 0 || long < 9*short || long > 11*short {
 		t.Errorf("estimate not roughly additive: %d vs %d", short, long)
+	}
+	if Estimate([]byte("Operatív Központ")) <= Estimate([]byte("Operativ Kozpont")) {
+		t.Error("accented Latin letters should cost more than plain ones")
 	}
 	if Estimate([]byte("数据库迁移")) <= Estimate([]byte("abcde")) {
 		t.Error("CJK should cost more per character than ASCII letters")
@@ -329,4 +339,42 @@ func BenchmarkEstimate(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		Estimate(text)
 	}
+}
+
+// TestCounterSplitsAnywhere: a text fed to the streaming Counter in pieces of any size, cut
+// inside a rune, a word, a digit run or a space run, has exactly the features of the whole
+// text, so a streamed reading of a file too large to hold is the reading of the file.
+func TestCounterSplitsAnywhere(t *testing.T) {
+	texts := [][]byte{
+		[]byte("- deploy with `make release` on 2024-03-05 → ok ✅ 数据库  and   Operatív Központ 123456\n"),
+		[]byte("สวัสดีครับ 日本語のテキスト \xff\xe2\x82 broken utf8 \xe2\x82\xac end"),
+		{0xe2},
+		[]byte(strings.Repeat("ő", 50) + "12345678901"),
+	}
+	for _, text := range texts {
+		want := Measure(text)
+		for step := 1; step <= 7; step++ {
+			var c Counter
+			for i := 0; i < len(text); i += step {
+				c.Write(text[i:min(len(text), i+step)])
+			}
+			if got := c.Features(); got != want {
+				t.Errorf("step %d on %q: %+v, want %+v", step, text, got, want)
+			}
+		}
+	}
+}
+
+func FuzzCounter(f *testing.F) {
+	f.Add([]byte("a\xe2\x82\xacb 12 34"), uint8(2))
+	f.Fuzz(func(t *testing.T, text []byte, step uint8) {
+		s := int(step%16) + 1
+		var c Counter
+		for i := 0; i < len(text); i += s {
+			c.Write(text[i:min(len(text), i+s)])
+		}
+		if got, want := c.Features(), Measure(text); got != want {
+			t.Fatalf("step %d: %+v, want %+v", s, got, want)
+		}
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/prosewash/prosewash/engine/state"
 	"github.com/prosewash/prosewash/engine/txn"
 	"github.com/prosewash/prosewash/engine/wash/bins"
+	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/frontmatter"
 	"github.com/prosewash/prosewash/engine/wash/gate"
 )
@@ -78,6 +79,10 @@ type run struct {
 	StoreBytes int64
 	// NoBank skips banking (a restore only adds content).
 	NoBank bool
+	// Writable are the real paths this run may rewrite or delete: the owned memory files of
+	// the reading it was planned from (and user-level files named on a terminal). Anything
+	// else refuses the whole run before the first write.
+	Writable map[string]bool
 }
 
 // outcome is what a run did.
@@ -93,6 +98,12 @@ type outcome struct {
 func (l *Lane) execute(x run) (out outcome, err error) {
 	if len(x.Changes) == 0 {
 		return out, nil
+	}
+	// The lane writes only what it owns, whoever planned the run.
+	for _, c := range x.Changes {
+		if !l.mayWrite(c, x.Writable) {
+			return out, &RefusedError{Path: l.rel(c.Path), Reason: measuredOnly}
+		}
 	}
 	// A pin refuses outright, before anything else is even considered.
 	for _, c := range x.Changes {
@@ -210,6 +221,25 @@ func (l *Lane) bank(store *bins.Store, x run) (bins.Meta, error) {
 		return m, errors.New("bank cut: nothing to bank")
 	}
 	return store.Add(m, data)
+}
+
+// measuredOnly is why a file outside the lane's ownership is refused.
+const measuredOnly = "measured only: not a Markdown memory file this project owns (user-level memory, settings, code or JSON reached through an import are never written; name a user-level memory file on a terminal to wash it)"
+
+// mayWrite reports whether a change may be made: a rewrite or delete of a writable file, or
+// the creation of a Markdown file in the project or the memory directory.
+func (l *Lane) mayWrite(c change, writable map[string]bool) bool {
+	if writable[c.Path] {
+		return true
+	}
+	if c.Kind != gate.Create || !discover.MarkdownName(c.Path) {
+		return false
+	}
+	if within(c.Path, l.p.Root) && c.Path != l.p.Root {
+		return true
+	}
+	md, err := filepath.EvalSymlinks(discover.MemoryDir(l.discoverOptions(nil)))
+	return err == nil && within(c.Path, md) && c.Path != md
 }
 
 // rootsFor returns the trusted roots outside the project that the changes need, refusing a

@@ -12,6 +12,16 @@
 // was made from, so a file changed since it was read aborts the run and every file is put
 // back. After the commit the bins are swept: that is the only place a cut is ever destroyed.
 //
+// # Ownership
+//
+// The lane writes only what it owns: Markdown memory files inside the project root or the
+// Claude Code memory directory (discover.Entry.Owned). User-level memory (~/.claude/CLAUDE.md,
+// the Codex home, ~/.gemini), settings, code and JSON that an @import reaches are measured and
+// shown, never cut, merged, repointed or deleted; every writing run checks each change against
+// the files its reading owns before anything else, so a plan naming one is refused whole. A
+// user-level memory file is washed only when a person names it to Quick on a terminal
+// (QuickOptions.Files and Terminal).
+//
 // # State
 //
 // The band, the crossing that the Stop hook acts on, a footprint history, the last receipt,

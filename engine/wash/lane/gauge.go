@@ -2,6 +2,7 @@ package lane
 
 import (
 	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/prosewash/prosewash/engine/wash"
@@ -80,7 +81,7 @@ func (l *Lane) Gauge(o GaugeOptions) (Gauge, error) {
 	st.Cache = nil
 	if len(r.errs) == 0 {
 		if sigs, ok := signatures(r.res); ok {
-			st.Cache = &Cache{Files: sigs, Measurement: r.rep.Measurement}
+			st.Cache = &Cache{Key: l.cacheKey(), Files: sigs, Measurement: r.rep.Measurement}
 		}
 	}
 	if o.Session != "" && o.Session != st.Session {
@@ -101,10 +102,22 @@ func knownOf(rep wash.Report) []Known {
 	out := []Known{}
 	for _, f := range rep.Files {
 		if f.AlwaysLoaded && !f.Inherited {
-			out = append(out, Known{Path: f.Real, Platform: f.Platform, Scope: f.Scope, Kind: string(f.Kind)})
+			out = append(out, Known{Path: f.Real, Platform: f.Platform, Platforms: f.Platforms, Owned: f.Owned, Scope: f.Scope, Kind: string(f.Kind)})
 		}
 	}
 	return out
+}
+
+// cacheKey names what a cached measurement depends on besides the files: where the session
+// starts and whose load the headline figures are.
+func (l *Lane) cacheKey() string {
+	start := l.p.Root
+	if l.start != "" {
+		if real, err := filepath.EvalSymlinks(l.start); err == nil {
+			start = real
+		}
+	}
+	return l.platform + "\x00" + start
 }
 
 // signatures stats every discovered file; ok is false when one cannot be stat'ed.
@@ -132,7 +145,7 @@ func signatures(res discover.Result) ([]FileSig, bool) {
 // thresholds may have changed). ok is false when the cache does not apply; the discovery made
 // to find out is returned for the measurement to reuse.
 func (l *Lane) cachedGauge(stateDir string, st *State, o GaugeOptions) (Gauge, *discover.Result, bool, error) {
-	if st.Cache == nil {
+	if st.Cache == nil || st.Cache.Key != l.cacheKey() {
 		return Gauge{}, nil, false, nil
 	}
 	w, err := l.config()

@@ -97,24 +97,35 @@ func (f *fixture) config(toml string) {
 	f.reopen()
 }
 
-// fatMemory is a memory index with duplicates, blank runs and trailing blanks.
+// fatMemory is a memory index with duplicates (each in a later list than its first copy: a
+// line repeated inside one list is a step and stays), blank runs, a dead entry that carries
+// nothing but its link and title, and trailing blanks.
 const fatMemory = `# Memory
 
 - [Deploy notes](deploy.md): release 2.4.1 shipped on 2030-02-11
 - The staging database runs on port 5433 behind pgbouncer
+
+Notes from the last review:
+
 - The staging database runs on port 5433 behind pgbouncer
 
 
 
 - Retry the flaky upload test 3 times before filing a bug
+
+Later:
+
 - Retry the flaky upload test 3 times before filing a bug
-- [Gone](missing-note.md): an index entry pointing at a note that was deleted
+- [Gone](missing-note.md)
 `
 
 const projectClaude = `# Project rules
 
 - Use ` + "`go test ./...`" + ` before every commit.
 - Never push to main directly; open a pull request.
+
+Reviews:
+
 - Never push to main directly; open a pull request.
 `
 

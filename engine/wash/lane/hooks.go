@@ -14,6 +14,7 @@ import (
 
 	"github.com/prosewash/prosewash/engine/config"
 	"github.com/prosewash/prosewash/engine/project"
+	"github.com/prosewash/prosewash/engine/wash"
 	"github.com/prosewash/prosewash/engine/wash/bins"
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/gate"
@@ -80,7 +81,7 @@ func (l *Lane) SessionStart(session string) (Result, error) {
 		res.Context = fmt.Sprintf("prosewash: always-loaded memory is %s: ~%d tok carried every session, ~%d tok of it provable fat; `prosewash wash quick` removes the fat without losing a fact.",
 			v.Band, v.Footprint, v.Fat)
 		if v.Reason == gauge.ReasonExternalize {
-			res.Context = fmt.Sprintf("prosewash: always-loaded memory is FULL (%s) with little fat: it needs splitting or externalizing, not washing.", firstWall(v))
+			res.Context = fmt.Sprintf("prosewash: always-loaded memory is FULL (%s): it needs splitting or externalizing, not washing.", v.Advice)
 		}
 	}
 	return res, nil
@@ -142,28 +143,45 @@ func (l *Lane) Stop(session string, stopHookActive bool) (string, error) {
 	return reason, nil
 }
 
-// remeasureKnown re-reads the known always-loaded files (no discovery, no walk) and plans the
-// Quick pass over them to price the fat.
+// remeasureKnown re-reads the known always-loaded files (no discovery, no walk), plans the
+// Quick pass over the owned ones to price the fat, and tallies each platform's load as the
+// gauge does.
 func (l *Lane) remeasureKnown(known []Known, w config.Wash) gauge.Measurement {
 	var files []quick.File
-	var m gauge.Measurement
+	var reports []wash.FileReport
+	var idx []int
+	indexBytes, indexLines := 0, 0
 	for _, k := range known {
+		fr := wash.FileReport{Entry: discover.Entry{Path: k.Path, Real: k.Path, Platform: k.Platform, Kind: discover.Kind(k.Kind), Scope: k.Scope,
+			AlwaysLoaded: true, Owned: k.Owned}, Platforms: k.Platforms}
+		if len(fr.Platforms) == 0 {
+			fr.Platforms = []string{k.Platform}
+		}
+		if fi, err := os.Stat(k.Path); err == nil && fi.Size() > MaxReadBytes {
+			if n, err := count(k.Path); err == nil {
+				fr.Tokens, fr.Size, fr.Streamed = n, fi.Size(), true
+				reports = append(reports, fr)
+			}
+			continue
+		}
 		b, err := read(k.Path)
 		if err != nil {
 			continue
 		}
-		files = append(files, quick.File{Path: k.Path, Content: b, Platform: k.Platform, Scope: k.Scope, Kind: k.Kind, AlwaysLoaded: true})
-		m.Footprint += gauge.Estimate(b)
-		m.Files = append(m.Files, gauge.FileStat{Path: k.Path, Size: int64(len(b))})
+		fr.Tokens, fr.Size = gauge.Estimate(b), int64(len(b))
+		files = append(files, quick.File{Path: k.Path, Real: k.Path, Content: b, Platform: k.Platform, Scope: k.Scope, Kind: k.Kind, AlwaysLoaded: true, ReadOnly: !k.Owned})
+		idx = append(idx, len(reports))
+		reports = append(reports, fr)
 		if k.Kind == string(discover.MemoryIndex) {
-			m.IndexBytes += len(b)
-			m.IndexLines += strings.Count(string(b), "\n")
+			indexBytes += len(b)
+			indexLines += strings.Count(string(b), "\n")
 		}
 	}
-	plan := quick.PlanQuick(files, quick.Options{IndexMaxBytes: w.IndexMaxBytes, IndexMaxLines: w.IndexMaxLines})
-	m.Fat = plan.TokensCut
-	m.StoreTokens = m.Footprint
-	return m
+	plan := quick.PlanQuick(files, quick.Options{IndexMaxBytes: w.IndexMaxBytes, IndexMaxLines: w.IndexMaxLines, PriceOnly: true})
+	for i, fp := range plan.Files {
+		reports[idx[i]].Fat = max(0, fp.TokensBefore-fp.TokensAfter)
+	}
+	return wash.Tally(reports, l.platform, indexBytes, indexLines)
 }
 
 // directive is the Stop hook's block reason: numbers only, never content.

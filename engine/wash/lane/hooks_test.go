@@ -68,7 +68,7 @@ func TestStopRechecksKnownFilesWithoutDiscovery(t *testing.T) {
 	}
 	// The known index grows by duplicates within the session: a stat sees the drift, the
 	// known files are re-read, the band rises, and Stop blocks once.
-	f.write(memPath, "# Memory\n\n- one fact about the build cache, v1.2.3\n"+strings.Repeat("- the same note pasted again and again by an agent\n", 60))
+	f.write(memPath, "# Memory\n\n- one fact about the build cache, v1.2.3\n"+strings.Repeat("- the same note pasted again and again by an agent\n\nPasted once more by the agent.\n\n", 60))
 	reason, err := f.lane.Stop("s1", false)
 	if err != nil || reason == "" {
 		t.Fatalf("drift not caught: %q %v", reason, err)
@@ -200,5 +200,48 @@ func TestSessionStartReusesAnUnchangedMeasurement(t *testing.T) {
 	}
 	if st := LoadState(f.stateDir()); len(st.Cache.Files) != 4 {
 		t.Fatalf("cache files %d", len(st.Cache.Files))
+	}
+}
+
+// TestOversizedMemoryIsReadByStreaming (issue 9, item 8): a 20 MB CLAUDE.md is over the
+// 4 MiB read cap. It is never 0 tokens: the session-start gauge reads it by streaming, bands
+// FULL with the advice to split or externalize it and says so; quick never rewrites it; the
+// Stop hook's recheck prices it the same way.
+func TestOversizedMemoryIsReadByStreaming(t *testing.T) {
+	f := newFixture(t)
+	para := "Deploy with tool v1.4.2 and check the runbook at https://example.com/runbook before every release.\n\n"
+	big := strings.Repeat(para, 20<<20/len(para))
+	f.write("CLAUDE.md", big)
+	f.memFile("MEMORY.md", "# Memory\n\n- one fact about the build cache, v1.2.3\n")
+	r, err := f.lane.SessionStart("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := gauge.Estimate([]byte(big))
+	if r.Band != gauge.Full || r.Verdict.Footprint < want*9/10 || !strings.Contains(r.Context, "split") || !strings.Contains(r.Context, "CLAUDE.md") {
+		t.Fatalf("20 MB memory: %+v, footprint %d, want about %d", r, r.Verdict.Footprint, want)
+	}
+	res, err := f.lane.Quick(QuickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.read("CLAUDE.md") != big {
+		t.Fatal("quick rewrote a file over the read cap")
+	}
+	flagged := false
+	for _, fl := range res.Flags {
+		flagged = flagged || fl.Kind == "oversize" && fl.Path == "CLAUDE.md"
+	}
+	if !flagged || len(res.Errors) > 0 {
+		t.Fatalf("flags %+v errors %v", res.Flags, res.Errors)
+	}
+	// The Stop recheck re-reads the known files: the big one by streaming again.
+	f.write("CLAUDE.md", big+para)
+	if _, err := f.lane.Stop("s1", false); err != nil {
+		t.Fatal(err)
+	}
+	st := LoadState(f.stateDir())
+	if st.Verdict == nil || st.Verdict.Footprint < want*9/10 {
+		t.Fatalf("stop recheck lost the big file: %+v", st.Verdict)
 	}
 }

@@ -3,6 +3,7 @@ package lane
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,9 +19,14 @@ import (
 	"github.com/prosewash/prosewash/engine/wash/quick"
 )
 
-// MaxReadBytes bounds what the lane reads of one memory file. A larger file is reported as
-// unreadable (too large) and never touched: no platform loads that much every session.
+// MaxReadBytes bounds what the lane reads of one memory file into memory. A larger file gets
+// a streamed reading (its tokens are counted piece by piece, never zero) and is never planned
+// or touched: it is a capacity wall whose advice is to split or externalize it.
 const MaxReadBytes = 4 << 20
+
+// maxStreamBytes bounds a streamed reading; a file larger still is priced by extrapolating
+// the tokens per byte of its first maxStreamBytes.
+const maxStreamBytes = 256 << 20
 
 // Options inject what the lane would otherwise take from the process.
 type Options struct {
@@ -30,14 +36,24 @@ type Options struct {
 	Getenv func(string) string
 	// Now is the clock for bins, history and receipts (default time.Now).
 	Now func() time.Time
+	// Start is the directory the agent session starts in (a hook's cwd, the command's working
+	// directory): the platforms load the memory of every directory from the project root down
+	// to it. Empty or outside the project means the project root.
+	Start string
+	// Platform is the session's own platform when known (a hook knows it): the headline
+	// figures and the band are that platform's load. Empty means the platform with the most
+	// fat, then the largest load.
+	Platform string
 }
 
 // Lane is the memory wash of one project.
 type Lane struct {
-	p      *project.Project
-	home   string
-	getenv func(string) string
-	now    func() time.Time
+	p        *project.Project
+	home     string
+	getenv   func(string) string
+	now      func() time.Time
+	start    string
+	platform string
 	// off disables individual safety checks; only tests set it, to prove each one is what
 	// stops a loss.
 	off struct{ gate, pin, allOrNothing, bank bool }
@@ -48,7 +64,7 @@ type Lane struct {
 
 // New returns the lane of project p.
 func New(p *project.Project, o Options) *Lane {
-	l := &Lane{p: p, home: o.Home, getenv: o.Getenv, now: o.Now}
+	l := &Lane{p: p, home: o.Home, getenv: o.Getenv, now: o.Now, start: o.Start, platform: o.Platform}
 	if l.home == "" {
 		l.home, _ = os.UserHomeDir()
 	}
@@ -98,7 +114,7 @@ func BandConfig(w config.Wash) gauge.Config {
 }
 
 func (l *Lane) discoverOptions(platforms []string) discover.Options {
-	return discover.Options{Home: l.home, ProjectRoot: l.p.Root, Getenv: l.getenv, Platforms: platforms}
+	return discover.Options{Home: l.home, ProjectRoot: l.p.Root, Start: l.start, Getenv: l.getenv, Platforms: platforms}
 }
 
 // TrustedRoots are the directories outside the project a wash transaction may write in: the
@@ -132,10 +148,51 @@ type reading struct {
 	errs    []error
 }
 
+// writable returns the real paths the lane may write in this reading: the owned files (a
+// file several platforms load is owned only if every one of them says so).
+func (r *reading) writable() map[string]bool {
+	w := map[string]bool{}
+	for _, f := range r.rep.Files {
+		if f.Owned {
+			w[f.Real] = true
+		}
+	}
+	return w
+}
+
 // read reads one memory file, refusing what is not a regular file or is too large.
 func read(path string) ([]byte, error) {
 	b, _, err := fsx.ReadFile(path, MaxReadBytes)
 	return b, err
+}
+
+// count is the streamed reading of a file too large to read whole: a regular file, opened
+// without following a symlink, estimated piece by piece; past maxStreamBytes the tokens per
+// byte read so far are extrapolated to the file's size.
+func count(path string) (int, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return 0, &fsx.RefusedError{Path: path, Kind: fsx.NotRegular}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscallNoFollow, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if fi2, err := f.Stat(); err != nil || !os.SameFile(fi, fi2) {
+		return 0, &fsx.RefusedError{Path: path, Kind: fsx.Changed}
+	}
+	tok, n, err := gauge.EstimateReader(io.LimitReader(f, maxStreamBytes))
+	if err != nil {
+		return 0, fmt.Errorf("read %s: %w", path, err)
+	}
+	if n > 0 && fi.Size() > n {
+		tok = int(float64(tok) * float64(fi.Size()) / float64(n))
+	}
+	return tok, nil
 }
 
 // measure discovers and measures the memory (platforms empty: every platform). tree decides
@@ -143,6 +200,13 @@ func read(path string) ([]byte, error) {
 // light skips planning recall-only notes (same measurement, for the session-start gauge); a
 // discovery already made (pre) is reused.
 func (l *Lane) measure(platforms []string, withTree bool, light bool, pre *discover.Result) (*reading, error) {
+	return l.measureAllowing(platforms, withTree, light, pre, nil)
+}
+
+// measureAllowing is measure with user-level files named explicitly on a terminal (allow,
+// by real path) treated as owned: only Markdown memory files a platform loads from its config
+// directory qualify; code, JSON and settings never do.
+func (l *Lane) measureAllowing(platforms []string, withTree bool, light bool, pre *discover.Result, allow map[string]bool) (*reading, error) {
 	w, err := l.config()
 	if err != nil {
 		return nil, err
@@ -154,15 +218,21 @@ func (l *Lane) measure(platforms []string, withTree bool, light bool, pre *disco
 		return nil, err
 	}
 	r := &reading{res: res, content: map[string][]byte{}, real: map[string]string{}, entry: map[string]discover.Entry{}, cfg: w}
-	for _, e := range res.Entries {
+	for i, e := range res.Entries {
+		if allow[e.Real] && l.userLevel(e) {
+			e.Owned = true
+			res.Entries[i] = e
+		}
 		r.real[e.Path] = e.Real
 		if _, ok := r.entry[e.Real]; !ok {
 			r.entry[e.Real] = e
 		}
 	}
+	r.res = res
 	opts := quick.Options{IndexMaxBytes: w.IndexMaxBytes, IndexMaxLines: w.IndexMaxLines}
 	if withTree {
-		opts.Tree = newLazyTree(l.linkRoots(res), 20000)
+		opts.LinkRoots = l.linkRoots(res)
+		opts.Tree = newLazyTree(opts.LinkRoots, 20000)
 	}
 	rd := func(path string) ([]byte, error) {
 		b, err := read(path)
@@ -171,13 +241,24 @@ func (l *Lane) measure(platforms []string, withTree bool, light bool, pre *disco
 		}
 		return b, err
 	}
-	if light {
-		r.rep = wash.MeasureAlwaysLoaded(res, rd, opts)
-	} else {
-		r.rep = wash.Measure(res, rd, opts)
-	}
+	r.rep = wash.Measure(res, wash.Config{Read: rd, Limit: MaxReadBytes, Count: count, Platform: l.platform, Quick: opts, Light: light})
 	r.errs = r.rep.Errors
 	return r, nil
+}
+
+// userLevel reports a file the user may wash by naming it on a terminal: a Markdown memory
+// file a platform loads from its per-user config directory (~/.claude, the Codex home,
+// ~/.gemini), never an inherited one, code, JSON or settings.
+func (l *Lane) userLevel(e discover.Entry) bool {
+	if e.Inherited || !discover.MarkdownName(e.Real) {
+		return false
+	}
+	for _, d := range l.TrustedRoots() {
+		if within(e.Real, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // linkRoots are where a moved link target may be found: the project and the memory dir.

@@ -216,12 +216,7 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 		return res, err
 	}
 	res.Before = r.rep.Measurement.Footprint
-	owned := map[string]bool{}
-	for _, f := range r.rep.Files {
-		if !f.Inherited {
-			owned[f.Real] = true
-		}
-	}
+	owned := r.writable()
 	memDir, _ := filepath.EvalSymlinks(discover.MemoryDir(l.discoverOptions(nil)))
 	touched := map[string]bool{}
 	take := func(path, why string) (string, error) {
@@ -237,8 +232,10 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 	}
 	readOwned := func(real, expect, why string) ([]byte, error) {
 		if !owned[real] {
-			if r.entry[real].Inherited {
+			if e, ok := r.entry[real]; ok && e.Inherited {
 				return nil, &RefusedError{Path: l.rel(real), Reason: "inherited from above the project: never touched"}
+			} else if ok {
+				return nil, &RefusedError{Path: l.rel(real), Reason: measuredOnly}
 			}
 			return nil, &RefusedError{Path: l.rel(real), Reason: "not a memory file this project owns (not discovered)"}
 		}
@@ -255,7 +252,7 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 		}
 		return cur, nil
 	}
-	x := run{Bin: bins.Plan, StoreBytes: r.storeBytes(), Approved: map[string]bool{}}
+	x := run{Bin: bins.Plan, StoreBytes: r.storeBytes(), Approved: map[string]bool{}, Writable: owned}
 	for _, d := range p.ApprovedDrops {
 		x.Approved[d] = true
 	}

@@ -133,12 +133,17 @@ func TestQuickInvalidUTF8AndHugeFile(t *testing.T) {
 	if f.read(filepath.Join(f.mem, "MEMORY.md")) != bad || f.read("CLAUDE.md") != huge {
 		t.Fatal("an invalid or huge file was rewritten")
 	}
-	if len(res.Errors) == 0 || !strings.Contains(strings.Join(res.Errors, "\n"), "CLAUDE.md") {
-		t.Fatalf("huge file not reported: %v", res.Errors)
+	// The huge file is read by streaming, priced, flagged with its advice, never rewritten.
+	if len(res.Errors) != 0 || res.Before < MaxReadBytes/8 {
+		t.Fatalf("huge file not measured: errors %v, footprint %d", res.Errors, res.Before)
 	}
-	found := false
+	found, oversize := false, false
 	for _, fl := range res.Flags {
 		found = found || fl.Kind == "unreadable"
+		oversize = oversize || fl.Kind == "oversize" && fl.Path == "CLAUDE.md" && strings.Contains(fl.Reason, "split or externalize")
+	}
+	if !oversize {
+		t.Fatalf("huge file not flagged oversize with advice: %+v", res.Flags)
 	}
 	if !found {
 		t.Fatalf("invalid UTF-8 not flagged: %+v", res.Flags)
@@ -204,5 +209,127 @@ func TestQuickReportsDriftSinceGauge(t *testing.T) {
 	}
 	if !strings.Contains(f.read(memPath), "the cache TTL is 90s") {
 		t.Fatal("the change made after the gauge was lost")
+	}
+}
+
+// TestQuickWritesOnlyOwnedFiles (issue 9, items 4 and 5): a project CLAUDE.md imports the
+// user's settings, a user-level agent file and two code files, each with "fat" an older pass
+// cut. Quick, quick on named files and apply never write them; a user-level memory file is
+// washed only when a person names it on a terminal.
+func TestQuickWritesOnlyOwnedFiles(t *testing.T) {
+	f := newFixture(t)
+	cfg := filepath.Join(f.home, ".claude")
+	dupPara := func(s string) string { return s + "\n\nAgain:\n\n" + s + "\n" }
+	outside := map[string]string{
+		filepath.Join(cfg, "settings.json"):   "{\n  \"permissions\": {\n    \"deny\": [\n      \"Bash(rm -rf:*)\",\n      \"Bash(rm -rf:*)\"\n    ]\n  }\n}\n",
+		filepath.Join(cfg, "agents", "x.md"):  "# Reviewer\n\n" + dupPara("- Never approve a change without running the full test suite."),
+		filepath.Join(cfg, "CLAUDE.md"):       "# Me\n\n" + dupPara("- Answer in short sentences, in German when I write German."),
+		filepath.Join(f.root, "a.py"):         "import os\nimport sys\n\nprint(os.getcwd())\n",
+		filepath.Join(f.root, "b.py"):         "import os\nimport sys\n\nprint(sys.argv)\n",
+		filepath.Join(f.root, "package.json"): "{\n  \"name\": \"x\",\n\n\n\n  \"private\": true\n}\n",
+	}
+	for p, c := range outside {
+		f.write(p, c)
+	}
+	f.write("CLAUDE.md", "# Project\n\nSee @~/.claude/settings.json and @~/.claude/agents/x.md, code @a.py @b.py and @package.json.\n\n"+dupPara("- Run the linters before pushing any branch."))
+	unchanged := func(when string) {
+		t.Helper()
+		for p, c := range outside {
+			if f.read(p) != c {
+				t.Fatalf("%s: %s was written:\n%s", when, p, f.read(p))
+			}
+		}
+	}
+	res, err := f.lane.Quick(QuickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchanged("quick")
+	if strings.Count(f.read("CLAUDE.md"), "Run the linters") != 1 {
+		t.Fatal("the owned CLAUDE.md was not washed")
+	}
+	measured := map[string]bool{}
+	for _, qf := range res.Files {
+		if qf.MeasuredOnly {
+			measured[filepath.Base(qf.Real)] = true
+		}
+	}
+	for _, n := range []string{"settings.json", "x.md", "CLAUDE.md", "a.py", "b.py", "package.json"} {
+		if !measured[n] {
+			t.Errorf("%s not reported as measured only: %+v", n, measured)
+		}
+	}
+	// A plan naming any of them is refused whole, before a write.
+	for p := range outside {
+		for _, typ := range []string{"delete", "rewrite"} {
+			a := map[string]any{"type": typ, "path": p, "expect": sha(f.read(p)), "reason": "duplicate"}
+			if typ == "rewrite" {
+				a["content"] = "{}\n"
+			}
+			plan := mustPlan(t, map[string]any{"version": 1, "judge": "agent:test", "actions": []any{a}})
+			var refused *RefusedError
+			if _, err := f.lane.ApplyPlan(plan, PlanOptions{}); !errors.As(err, &refused) || !strings.Contains(refused.Reason, "measured only") {
+				t.Fatalf("apply %s %s: %v", typ, p, err)
+			}
+		}
+	}
+	unchanged("apply")
+	// Named files: code never; a user-level memory file only on a terminal.
+	for _, name := range []string{"b.py", "package.json", "~/.claude/settings.json"} {
+		if _, err := f.lane.Quick(QuickOptions{Files: []string{name}, Terminal: true}); err == nil {
+			t.Fatalf("quick %s was allowed", name)
+		}
+	}
+	if _, err := f.lane.Quick(QuickOptions{Files: []string{"~/.claude/CLAUDE.md"}}); err == nil || !strings.Contains(err.Error(), "terminal") {
+		t.Fatalf("a user-level file washed without a terminal: %v", err)
+	}
+	unchanged("named without a terminal")
+	if _, err := f.lane.Quick(QuickOptions{Files: []string{"~/.claude/CLAUDE.md"}, Terminal: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.read(filepath.Join(cfg, "CLAUDE.md")); strings.Count(got, "Answer in short") != 1 {
+		t.Fatalf("the user-level file named on a terminal was not washed:\n%s", got)
+	}
+	if f.read(filepath.Join(cfg, "agents", "x.md")) != outside[filepath.Join(cfg, "agents", "x.md")] {
+		t.Fatal("a file that was not named was washed")
+	}
+}
+
+// TestExecuteRefusesWhatItDoesNotOwn: the last guard of every writing run. A run asking to
+// rewrite the user's settings, a code file or a user-level memory file, or to create a file
+// that is not Markdown, is refused before anything is written, whatever planned it.
+func TestExecuteRefusesWhatItDoesNotOwn(t *testing.T) {
+	f := newFixture(t)
+	settings := f.write(filepath.Join(f.home, ".claude", "settings.json"), "{\"permissions\": {\"deny\": [\"Bash(rm:*)\"]}}\n")
+	user := f.write(filepath.Join(f.home, ".claude", "CLAUDE.md"), "# Me\n- short answers\n")
+	code := f.write("b.py", "import os\nimport sys\n")
+	f.write("CLAUDE.md", "# Project\n\n@~/.claude/settings.json @b.py\n")
+	r, err := f.lane.measure(nil, false, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []change{
+		{Path: settings, Kind: gate.Rewrite, Orig: []byte(f.read(settings)), Result: []byte("{}\n")},
+		{Path: user, Kind: gate.Delete, Orig: []byte(f.read(user))},
+		{Path: code, Kind: gate.Rewrite, Orig: []byte(f.read(code)), Result: []byte("import os\n")},
+		{Path: filepath.Join(f.root, "new.py"), Kind: gate.Create, Result: []byte("print(1)\n")},
+	} {
+		before := ""
+		if c.Kind != gate.Create {
+			before = f.read(c.Path)
+		}
+		_, err := f.lane.execute(run{Bin: "quick", Reason: "test", Changes: []change{c},
+			Gate: []gate.Change{{Path: c.Path, Kind: c.Kind, Orig: c.Orig, Result: c.Result}}, Writable: r.writable()})
+		var refused *RefusedError
+		if !errors.As(err, &refused) || !strings.Contains(refused.Reason, "measured only") {
+			t.Fatalf("%s %s: %v", c.Kind, c.Path, err)
+		}
+		if c.Kind == gate.Create {
+			if _, err := os.Stat(c.Path); err == nil {
+				t.Fatalf("%s was created", c.Path)
+			}
+		} else if f.read(c.Path) != before {
+			t.Fatalf("%s was written", c.Path)
+		}
 	}
 }

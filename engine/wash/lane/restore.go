@@ -8,12 +8,16 @@ import (
 	"strings"
 
 	"github.com/prosewash/prosewash/engine/wash/bins"
+	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/gate"
 )
 
 // RestoreOptions configure Restore.
 type RestoreOptions struct {
 	DryRun bool
+	// Terminal says the restore was asked for on a terminal: only then may it write back a
+	// user-level memory file (one a platform loads from ~/.claude, the Codex home or ~/.gemini).
+	Terminal bool
 }
 
 // RestoreFile says what a restore does to one file.
@@ -96,7 +100,7 @@ func (l *Lane) Restore(ref string, o RestoreOptions) (RestoreResult, error) {
 		items = m.Items[n : n+1]
 	}
 	seen := map[string]bool{}
-	x := run{Bin: m.Bin, Reason: "restore " + ref, NoBank: true}
+	x := run{Bin: m.Bin, Reason: "restore " + ref, NoBank: true, Writable: l.ownedNow(o.Terminal)}
 	type pending struct {
 		it        bins.Item
 		ref       string
@@ -183,6 +187,28 @@ func (l *Lane) Restore(ref string, o RestoreOptions) (RestoreResult, error) {
 		_ = saveState(stateDir, st)
 	}
 	return res, nil
+}
+
+// ownedNow discovers the memory afresh and returns the real paths the lane may write: the
+// owned files, and with terminal the user-level Markdown memory files.
+func (l *Lane) ownedNow(terminal bool) map[string]bool {
+	w := map[string]bool{}
+	res, err := discover.Discover(l.discoverOptions(nil))
+	if err != nil {
+		return w
+	}
+	no := map[string]bool{} // a file several platforms load is owned only if all say so
+	for _, e := range res.Entries {
+		if e.Owned || terminal && l.userLevel(e) {
+			w[e.Real] = true
+		} else {
+			no[e.Real] = true
+		}
+	}
+	for p := range no {
+		delete(w, p)
+	}
+	return w
 }
 
 // BinBytes returns the banked bytes of one item ("ID.N", or "ID" when the event holds one

@@ -15,7 +15,7 @@ func (f *fixture) fatten(i int) {
 	line := "- a note saved twice by an agent, number " + strings.Repeat("x", i%5) + string(rune('a'+i%26)) + "\n"
 	p := filepath.Join(f.mem, "MEMORY.md")
 	b, _ := os.ReadFile(p)
-	f.write(p, string(b)+line+line)
+	f.write(p, string(b)+line+"\nSaved again by the agent.\n\n"+line)
 }
 
 // TestBinsAreThinnedOnlyInsideRealRuns: with a fake clock, quick runs bank one event each;

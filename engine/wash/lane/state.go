@@ -49,6 +49,9 @@ type State struct {
 
 // Cache is a measurement and the files it was taken from.
 type Cache struct {
+	// Key names the reading: the session's start directory and platform change what a
+	// measurement holds.
+	Key         string            `json:"key,omitempty"`
 	Files       []FileSig         `json:"files"`
 	Measurement gauge.Measurement `json:"measurement"`
 }
@@ -65,8 +68,11 @@ type FileSig struct {
 type Known struct {
 	Path     string `json:"path"`
 	Platform string `json:"platform"`
-	Scope    string `json:"scope"`
-	Kind     string `json:"kind"`
+	// Platforms are every platform that loads the file; Owned says the lane may cut it.
+	Platforms []string `json:"platforms,omitempty"`
+	Owned     bool     `json:"owned,omitempty"`
+	Scope     string   `json:"scope"`
+	Kind      string   `json:"kind"`
 }
 
 // Crossing is a rise into OBESE or FULL waiting for the Stop hook.

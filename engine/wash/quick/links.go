@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/wash/gate"
 	"github.com/prosewash/prosewash/engine/wash/mdline"
 )
@@ -163,13 +165,18 @@ func isRelative(d string) bool {
 	return true
 }
 
-// links repoints relative links whose target moved to exactly one place under the allowed
-// roots, removes memory index entries whose only link points at a file that no longer exists,
-// and flags the rest. Every changed token gets a scoped approval: a repoint or a dead entry is
-// a deliberate, named change, never a silent one.
+// links repoints relative links whose target moved to exactly one place (see candidates),
+// removes memory index entries that carry nothing but a link to a file that no longer exists
+// and its title, and flags the rest: a dead link, a link with several candidates, an index
+// entry with text of its own. Every changed token gets a scoped approval: a repoint or a dead
+// entry is a deliberate, named change, never a silent one.
 func (p *planner) links(f File, ls []line) []Cut {
 	var cuts []Cut
-	dir := relDir(f.Path)
+	self := f.Path
+	if f.Real != "" {
+		self = f.Real
+	}
+	dir := relDir(self)
 	index := f.Kind == "memory-index"
 	for i := range ls {
 		l := &ls[i]
@@ -187,7 +194,7 @@ func (p *planner) links(f File, ls []line) []Cut {
 			if p.opts.Tree.Exists(target) {
 				continue
 			}
-			cands := p.opts.Tree.ByBase(filepath.Base(target))
+			cands := p.candidates(self, f.Path, target)
 			switch len(cands) {
 			case 1:
 				r, err := filepath.Rel(dir, cands[0])
@@ -217,6 +224,11 @@ func (p *planner) links(f File, ls []line) []Cut {
 		t := bytes.TrimSpace(l.text)
 		entry := index && l.l.Indent == 0 && len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+' || mdline.OrdinalPrefix(t) > 0) &&
 			other == 0 && len(dead) == len(rel) && allGone && !hasChildren(ls, i)
+		if entry && ownText(l.text) {
+			// The entry is itself a note: its lessons would go with it.
+			p.flag(f.Path, DeadIndexEntryKept, i+1, "index entry points at a missing note but carries text of its own; kept (a finding for a person, never fat)")
+			continue
+		}
 		if entry {
 			l.del = true
 			var keys []string
@@ -261,6 +273,81 @@ func (p *planner) links(f File, ls []line) []Cut {
 		}
 	}
 	return cuts
+}
+
+// conventionName reports a file stem that names a directory's role, not a document: a link
+// to pkg/README.md whose directory is absent from the checkout is not a link to the only other
+// README.md, so such names are never repointed.
+func conventionName(stem string) bool {
+	switch stem {
+	case "readme", "agents", "agents.override", "claude", "claude.local", "gemini", "memory", "index", "_index",
+		"contributing", "changelog", "changes", "license", "licence", "copying", "security", "code_of_conduct",
+		"skill", "copilot-instructions":
+		return true
+	}
+	return false
+}
+
+// candidates returns where a missing link target may have moved: existing Markdown files with
+// the same base name, never the linking file itself, under the same link root as the linking
+// file, and only for a name that is not a per-directory convention (README.md, AGENTS.md,
+// index.md, ...). The caller repoints only when exactly one remains.
+func (p *planner) candidates(self, path, target string) []string {
+	base := filepath.Base(target)
+	if !strings.HasSuffix(strings.ToLower(base), ".md") && !strings.HasSuffix(strings.ToLower(base), ".markdown") {
+		return nil
+	}
+	if conventionName(strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))) {
+		return nil
+	}
+	root := ""
+	for _, r := range p.opts.LinkRoots {
+		if fsx.Inside(r, self) && len(r) > len(root) {
+			root = r
+		}
+	}
+	var out []string
+	for _, c := range p.opts.Tree.ByBase(base) {
+		if c == self || c == path || root != "" && !fsx.Inside(root, c) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// ownText reports whether a list entry carries anything beyond its marker, its links and their
+// titles, and punctuation: a word or a number outside the links makes the entry a note.
+func ownText(t []byte) bool {
+	m := append([]byte(nil), bytes.TrimSpace(t)...)
+	if k := mdline.OrdinalPrefix(m); k > 0 {
+		m = m[k:]
+	} else if len(m) > 0 && (m[0] == '-' || m[0] == '*' || m[0] == '+') {
+		m = m[1:]
+	}
+	// Blank out every inline link, its text (the title) included.
+	for i := 0; i < len(m); i++ {
+		if m[i] != '[' {
+			continue
+		}
+		close := bytes.Index(m[i:], []byte("]("))
+		if close < 0 {
+			break
+		}
+		end := bytes.IndexByte(m[i+close:], ')')
+		if end < 0 {
+			break
+		}
+		for k := i; k <= i+close+end; k++ {
+			m[k] = ' '
+		}
+	}
+	for _, r := range string(m) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // duplicatesAnother reports whether text equals another line of the file (trailing

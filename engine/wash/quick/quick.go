@@ -17,20 +17,23 @@ import (
 
 // File is one memory file offered to the planner, in load order.
 type File struct {
-	Path    string // absolute
+	Path string // absolute, as discovered
+	// Real is the file's realpath when known: links resolve against its directory and a link
+	// is never repointed to the file itself.
+	Real    string
 	Content []byte
-	// Platform and Scope group files for cross-file deduplication: a line is only removed as a
-	// copy of a line in another file when both are always loaded together by the same platform
-	// and shared with the same audience (e.g. "project", "local", "user"). A project file's copy
-	// of a user-global line is kept: teammates do not load that user's global file.
+	// Platform and Scope describe who loads the file (reports only: duplicates are removed
+	// within one file, never across files, since another agent may read either file alone).
 	Platform string
 	Scope    string
 	// Kind is the discovery kind; "memory-index" enables dead index entry removal.
 	Kind         string
 	AlwaysLoaded bool
-	// Inherited files (above the project root) are never touched and never serve as the first
-	// copy of a duplicate: they can change without this project's say.
+	// Inherited files (above the project root) are never touched.
 	Inherited bool
+	// ReadOnly files are measured and shown, never cut: user-level memory, settings, code and
+	// JSON reached through imports. Their lines still name where a cross-file copy lives.
+	ReadOnly bool
 	// ModTime is used only to flag stale files; zero means unknown.
 	ModTime time.Time
 }
@@ -45,7 +48,12 @@ type Tree interface {
 type Options struct {
 	// Tree enables dead index entries and link repointing; nil disables both.
 	Tree Tree
-	// MaxFileBytes flags larger files as oversize (default 25 KiB, Claude Code's index cap class).
+	// LinkRoots are the directories a moved link target may be found in (the project, the
+	// memory directory): a link is repointed only to a candidate under the same root as the
+	// file holding it. Empty means any candidate the Tree knows.
+	LinkRoots []string
+	// MaxFileBytes flags larger files as oversize (default 25 KiB, Claude Code's index cap
+	// class); they are still planned.
 	MaxFileBytes int
 	// IndexMaxLines and IndexMaxBytes flag a memory index over the platform's load cap (200 lines,
 	// 25 KiB: Claude Code loads no more of MEMORY.md).
@@ -123,15 +131,21 @@ type FlagKind string
 
 // Flag kinds.
 const (
-	Oversize      FlagKind = "oversize"
-	IndexOverCap  FlagKind = "index-over-cap"
-	Stale         FlagKind = "stale"
-	Pinned        FlagKind = "pinned"
-	Unverifiable  FlagKind = "unverifiable"
-	Unreadable    FlagKind = "unreadable"
-	DeadLink      FlagKind = "dead-link"
-	AmbiguousLink FlagKind = "ambiguous-link"
-	GateRefused   FlagKind = "gate-refused"
+	// CrossFileDuplicate names lines another always-loaded file holds too; they are kept,
+	// since an agent that reads this file alone would lose them.
+	CrossFileDuplicate FlagKind = "cross-file-duplicate"
+	// DeadIndexEntryKept is a memory index entry whose note is missing but which carries text
+	// of its own: a finding for a person, never fat.
+	DeadIndexEntryKept FlagKind = "dead-index-entry-kept"
+	Oversize           FlagKind = "oversize"
+	IndexOverCap       FlagKind = "index-over-cap"
+	Stale              FlagKind = "stale"
+	Pinned             FlagKind = "pinned"
+	Unverifiable       FlagKind = "unverifiable"
+	Unreadable         FlagKind = "unreadable"
+	DeadLink           FlagKind = "dead-link"
+	AmbiguousLink      FlagKind = "ambiguous-link"
+	GateRefused        FlagKind = "gate-refused"
 )
 
 // Flag is a finding about a file that Quick does not fix.
@@ -152,11 +166,14 @@ type FilePlan struct {
 	Cuts    []Cut
 	// Approved holds the "type:value" gate approvals this file's cuts need (dead index entries
 	// and repointed links), scoped to this file.
-	Approved     map[string]bool
-	TokensBefore int
-	TokensAfter  int
+	Approved map[string]bool
+	// ApprovedDrops are the "type:value" keys the fidelity gate (and so `wash verify`) reports
+	// as gone from this file, each covered by Approved: what a receipt must name.
+	ApprovedDrops []string
+	TokensBefore  int
+	TokensAfter   int
 	// Refused is true for files left untouched on purpose (pinned, unverifiable, unreadable,
-	// inherited, oversize, stale); they still count as kept first copies of duplicates.
+	// inherited, read-only, stale).
 	Refused bool
 }
 
@@ -188,18 +205,27 @@ type line struct {
 	// kept as a first copy, since the gate compares original lines and this one has none.
 	edited  bool
 	section string // heading path above the line
+	// unstripped is a hard-break line's text before trailing stripped it (the next line was
+	// going to be cut); keepHardBreaks puts it back if that cut was undone.
+	unstripped []byte
+	// list numbers the list (bullet or ordered, across blank lines) a line belongs to, 0
+	// outside lists: a line repeated inside one list is a step, never a duplicate.
+	list int
 }
 
 type seenAt struct {
 	path string
 	line int
+	list int
 }
 
-// planner carries the cross-file duplicate registry through the files in load order.
+// planner carries the duplicate registries through the files in load order: lines and
+// blocks within the current file (what may be cut) and lines across files (only reported).
 type planner struct {
 	opts   Options
 	lines  map[string]seenAt
 	blocks map[string]seenAt
+	cross  map[string]seenAt
 	flags  []Flag
 }
 
@@ -208,7 +234,7 @@ type planner struct {
 // approvals; a file whose plan would not (a planner bug) is left unchanged and flagged.
 func PlanQuick(files []File, opts Options) Plan {
 	opts.defaults()
-	p := &planner{opts: opts, lines: map[string]seenAt{}, blocks: map[string]seenAt{}}
+	p := &planner{opts: opts, cross: map[string]seenAt{}}
 	var plan Plan
 	for _, f := range files {
 		plan.Files = append(plan.Files, p.planFile(f))
@@ -225,7 +251,10 @@ func PlanQuick(files []File, opts Options) Plan {
 }
 
 // selfGate runs the gate over the plan and reverts any file it blocks, until the plan passes.
-// A plan that changes nothing cannot lose anything and is not gated (the common lean case).
+// Each file is first checked on its own, exactly as `wash verify ORIG NEW` checks it, so what
+// verify would report is what the file's approvals cover, and those are named in
+// ApprovedDrops. A plan that changes nothing cannot lose anything and is not gated (the common
+// lean case).
 func selfGate(files []FilePlan, flags *[]Flag) []FilePlan {
 	changed := false
 	for _, f := range files {
@@ -233,6 +262,29 @@ func selfGate(files []FilePlan, flags *[]Flag) []FilePlan {
 	}
 	if !changed {
 		return files
+	}
+	for i := range files {
+		f := &files[i]
+		if !f.Changed {
+			continue
+		}
+		var unapproved, approved []string
+		line := 0
+		for _, d := range gate.Verify(f.Orig, f.New) {
+			if f.Approved[d.Key()] {
+				approved = append(approved, d.Key())
+			} else if unapproved = append(unapproved, d.Key()); line == 0 {
+				line = d.Line
+			}
+		}
+		if len(unapproved) > 0 {
+			*flags = append(*flags, Flag{Path: f.Path, Kind: GateRefused, Line: line,
+				Reason: fmt.Sprintf("planned cuts would drop %d token(s); file left unchanged", len(unapproved))})
+			f.New, f.Changed, f.Cuts, f.Approved, f.TokensAfter = f.Orig, false, nil, nil, f.TokensBefore
+			continue
+		}
+		sort.Strings(approved)
+		f.ApprovedDrops = slices.Compact(approved)
 	}
 	for range len(files) + 1 {
 		var ch []gate.Change
@@ -250,7 +302,7 @@ func selfGate(files []FilePlan, flags *[]Flag) []FilePlan {
 			f := &files[i]
 			*flags = append(*flags, Flag{Path: f.Path, Kind: GateRefused, Line: fv.Blocking[0].Line,
 				Reason: fmt.Sprintf("planned cuts would drop %d token(s); file left unchanged", len(fv.Blocking))})
-			f.New, f.Changed, f.Cuts, f.Approved, f.TokensAfter = f.Orig, false, nil, nil, f.TokensBefore
+			f.New, f.Changed, f.Cuts, f.Approved, f.ApprovedDrops, f.TokensAfter = f.Orig, false, nil, nil, nil, f.TokensBefore
 		}
 	}
 	return files
@@ -264,6 +316,7 @@ func (p *planner) planFile(f File) FilePlan {
 	fp := FilePlan{Path: f.Path, Orig: f.Content, New: f.Content}
 	fp.TokensBefore = p.opts.Estimate(f.Content)
 	fp.TokensAfter = fp.TokensBefore
+	p.lines, p.blocks = map[string]seenAt{}, map[string]seenAt{}
 	refuse := func(k FlagKind, reason string) FilePlan {
 		if k != "" {
 			p.flag(f.Path, k, 0, reason)
@@ -271,48 +324,39 @@ func (p *planner) planFile(f File) FilePlan {
 		fp.Refused = true
 		return fp
 	}
-	if f.Inherited {
-		fp.Refused = true
-		return fp
-	}
 	if !utf8.Valid(f.Content) || bytes.IndexByte(f.Content, 0) >= 0 {
 		return refuse(Unreadable, "not valid UTF-8 text")
 	}
 	doc := mdline.Parse(f.Content)
-	group := f.Path
-	if f.AlwaysLoaded && f.Platform != "" {
-		group = "\x00" + f.Platform + "\x00" + f.Scope
-	}
 	ls := p.prepare(doc)
+	if f.Inherited || f.ReadOnly {
+		p.crossFile(f, ls, false)
+		return refuse("", "")
+	}
 	if refused, why := doc.FM.Refuse(); refused {
-		p.register(f, ls, group, true)
+		p.crossFile(f, ls, false)
 		kind := Unverifiable
 		if doc.FM.Pinned {
 			kind = Pinned
 		}
 		return refuse(kind, why)
 	}
-	flagged := false
 	if len(f.Content) > p.opts.MaxFileBytes {
-		p.flag(f.Path, Oversize, 0, fmt.Sprintf("%d bytes > %d; split or externalize (never rewritten by quick)", len(f.Content), p.opts.MaxFileBytes))
-		flagged = true
+		p.flag(f.Path, Oversize, 0, fmt.Sprintf("%d bytes > %d: split or externalise it (quick removes only its provable fat)", len(f.Content), p.opts.MaxFileBytes))
 	}
 	if f.Kind == "memory-index" && (len(doc.Lines) > p.opts.IndexMaxLines || len(f.Content) > p.opts.IndexMaxBytes) {
 		p.flag(f.Path, IndexOverCap, p.opts.IndexMaxLines+1, fmt.Sprintf("%d lines, %d bytes: the platform stops loading at %d lines or %d bytes", len(doc.Lines), len(f.Content), p.opts.IndexMaxLines, p.opts.IndexMaxBytes))
 	}
 	if p.opts.StaleAfter > 0 && !p.opts.Now.IsZero() && !f.ModTime.IsZero() && p.opts.Now.Sub(f.ModTime) > p.opts.StaleAfter {
 		p.flag(f.Path, Stale, 0, fmt.Sprintf("not modified for %d days (never rewritten by quick)", int(p.opts.Now.Sub(f.ModTime).Hours()/24)))
-		flagged = true
-	}
-	if flagged {
-		p.register(f, ls, group, true)
+		p.crossFile(f, ls, false)
 		return refuse("", "")
 	}
 	var cuts []Cut
 	if p.opts.Tree != nil {
 		cuts = append(cuts, p.links(f, ls)...)
 	}
-	cuts = append(cuts, p.dedupFixpoint(f, ls, group)...)
+	cuts = append(cuts, p.dedupFixpoint(f, ls)...)
 	cuts = append(cuts, p.trailing(f, ls)...)
 	cuts = append(cuts, p.blanks(f, ls)...)
 	ok := true
@@ -320,9 +364,15 @@ func (p *planner) planFile(f File) FilePlan {
 		cuts, ok = stabilize(f.Content, ls, cuts)
 	}
 	if !ok {
+		for i := range ls {
+			ls[i].del = false
+		}
+		p.crossFile(f, ls, false)
 		p.flag(f.Path, GateRefused, 0, "cuts would change the Markdown structure; file left unchanged")
 		return fp
 	}
+	keepHardBreaks(ls)
+	p.crossFile(f, ls, true)
 	out := assemble(f.Content, ls)
 	if bytes.Equal(out, f.Content) {
 		return fp
@@ -337,8 +387,52 @@ func (p *planner) planFile(f File) FilePlan {
 			fp.Approved[k] = true
 		}
 	}
-	fp.TokensAfter = p.opts.Estimate(out)
+	// A repoint can lengthen a line, and the estimate of a whole file is not additive to the
+	// token: the file never reports negative fat.
+	fp.TokensAfter = min(fp.TokensBefore, p.opts.Estimate(out))
 	return fp
+}
+
+// crossFile registers the file's self-contained lines as first copies for the files after
+// it and, when report is set, flags the lines that an earlier always-loaded file already holds:
+// they stay, since an agent that reads this file alone (Codex reads AGENTS.md without the
+// CLAUDE.md that imports it) would lose them. One flag per pair of files.
+func (p *planner) crossFile(f File, ls []line, report bool) {
+	if !f.AlwaysLoaded {
+		return
+	}
+	type pair struct {
+		n, line int
+		other   seenAt
+	}
+	var order []string
+	found := map[string]*pair{}
+	for i := range ls {
+		if ls[i].del || !p.lineEligible(ls, i) {
+			continue
+		}
+		k := normalize(ls[i].text)
+		first, ok := p.cross[k]
+		if !ok {
+			p.cross[k] = seenAt{path: f.Path, line: i + 1}
+			continue
+		}
+		if !report || first.path == f.Path {
+			continue
+		}
+		pr := found[first.path]
+		if pr == nil {
+			pr = &pair{line: i + 1, other: first}
+			found[first.path] = pr
+			order = append(order, first.path)
+		}
+		pr.n++
+	}
+	for _, other := range order {
+		pr := found[other]
+		p.flag(f.Path, CrossFileDuplicate, pr.line, fmt.Sprintf("%d line(s) also in %s (the first is line %d there); kept: an agent that reads this file alone would lose them",
+			pr.n, other, pr.other.line))
+	}
 }
 
 // prepare builds the working lines: locked regions and the heading path of every line.
@@ -366,9 +460,60 @@ func (p *planner) prepare(doc *mdline.Doc) []line {
 		}
 		ls[i].section = strings.Join(stack, "\x1f")
 	}
-	// A setext heading's text line is classified before its underline is seen; recompute the
-	// section of the heading line itself from the stack state before it.
+	markLists(ls)
 	return ls
+}
+
+// markLists numbers the lists of a file: consecutive items with the same kind of marker
+// (bullet or ordered) form one list across blank lines, indented continuations and children;
+// any other block at the margin ends it. A line repeated inside one list is a repeated step of
+// a procedure or a rule the author listed twice on purpose, and is kept.
+func markLists(ls []line) {
+	cur, kind, id := 0, byte(0), 0
+	prevBlank := true
+	for i := range ls {
+		l := &ls[i]
+		if l.l.Kind == mdline.Blank {
+			prevBlank = true
+			l.list = cur
+			continue
+		}
+		t := bytes.TrimSpace(l.text)
+		k := listMarker(t)
+		switch {
+		case k != 0 && l.l.Indent < 4 && !l.l.Kind.Code():
+			if cur == 0 || k != kind && l.l.Indent == 0 {
+				id++
+				cur, kind = id, k
+			}
+		case cur != 0 && (l.l.Indent > 0 || !prevBlank && l.l.Kind == mdline.Text):
+			// A child, an indented continuation or a lazy continuation line of the item.
+		default:
+			cur, kind = 0, 0
+		}
+		l.list = cur
+		prevBlank = false
+	}
+}
+
+// pointer reports a memory index entry that links a note: an index lists each note once, so
+// an exact copy of an entry in the same list is an agent re-saving it, not a repeated step.
+func pointer(f File, ls []line, i int) bool {
+	return f.Kind == "memory-index" && listMarker(bytes.TrimSpace(ls[i].text)) == '-' && bytes.Contains(ls[i].text, []byte("]("))
+}
+
+// listMarker returns '-' for a bullet item, '1' for an ordered item, 0 otherwise.
+func listMarker(t []byte) byte {
+	if len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t') {
+		return '-'
+	}
+	if len(t) == 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') {
+		return '-'
+	}
+	if mdline.OrdinalPrefix(t) > 0 {
+		return '1'
+	}
+	return 0
 }
 
 func normalize(t []byte) string {
@@ -450,34 +595,13 @@ func isBlockStart(t []byte) bool {
 	return mdline.OrdinalPrefix(t) > 0
 }
 
-// register records a refused file's lines and blocks as first copies without cutting anything.
-func (p *planner) register(f File, ls []line, group string, _ bool) {
-	if f.Inherited {
-		return
-	}
-	for i := range ls {
-		if p.lineEligible(ls, i) {
-			k := group + "\x00" + ls[i].section + "\x00" + normalize(ls[i].text)
-			if _, ok := p.lines[k]; !ok {
-				p.lines[k] = seenAt{f.Path, i + 1}
-			}
-		}
-	}
-	for _, b := range blocks(ls) {
-		k := blockKey(group, ls, b)
-		if _, ok := p.blocks[k]; !ok {
-			p.blocks[k] = seenAt{f.Path, b[0] + 1}
-		}
-	}
-}
-
 // dedupFixpoint repeats dedup until a pass finds nothing: removing one copy can make two
 // blocks adjacent-bounded or turn a line self-contained, and a second run of Quick must find
 // nothing left to cut.
-func (p *planner) dedupFixpoint(f File, ls []line, group string) []Cut {
+func (p *planner) dedupFixpoint(f File, ls []line) []Cut {
 	var cuts []Cut
 	for range 8 {
-		c := p.dedup(f, ls, group)
+		c := p.dedup(f, ls)
 		if len(c) == 0 {
 			break
 		}
@@ -525,15 +649,15 @@ func blocks(ls []line) [][]int {
 	return out
 }
 
-// blockKey keys a block by its group, the section it sits in (the heading path before it) and
-// its normalised text.
-func blockKey(group string, ls []line, b []int) string {
+// blockKey keys a block by the section it sits in (the heading path before it) and its
+// normalised text.
+func blockKey(ls []line, b []int) string {
 	section := ""
 	if b[0] > 0 {
 		section = ls[b[0]-1].section
 	}
 	var sb strings.Builder
-	sb.WriteString(group + "\x00" + section + "\x00")
+	sb.WriteString(section + "\x00")
 	for _, k := range b {
 		sb.WriteString(normalize(ls[k].text))
 		sb.WriteByte('\n')
@@ -541,20 +665,22 @@ func blockKey(group string, ls []line, b []int) string {
 	return sb.String()
 }
 
-// dedup removes duplicate blocks, then duplicate lines, keeping the first copy in load order.
-// A copy under a different heading path is kept: "timeout: 30s" under Production and under
-// Staging are two facts, not one.
-func (p *planner) dedup(f File, ls []line, group string) []Cut {
+// dedup removes duplicate blocks, then duplicate lines, within the file, keeping the first
+// copy. A copy under a different heading path is kept ("timeout: 30s" under Production and
+// under Staging are two facts, not one), and so is a copy inside the same list as the first
+// (a repeated step), unless it is a memory index entry linking a note (see pointer).
+func (p *planner) dedup(f File, ls []line) []Cut {
 	var cuts []Cut
 	for _, b := range blocks(ls) {
-		k := blockKey(group, ls, b)
+		k := blockKey(ls, b)
+		here := seenAt{f.Path, b[0] + 1, ls[b[0]].list}
 		first, ok := p.blocks[k]
 		if !ok {
-			p.blocks[k] = seenAt{f.Path, b[0] + 1}
+			p.blocks[k] = here
 			continue
 		}
-		if first == (seenAt{f.Path, b[0] + 1}) {
-			continue // the first copy itself, seen again by a later pass
+		if first == here || first.list != 0 && first.list == here.list && !pointer(f, ls, b[0]) {
+			continue // the first copy itself, seen again by a later pass, or a repeated step
 		}
 		var removed []byte
 		for _, i := range b {
@@ -569,13 +695,14 @@ func (p *planner) dedup(f File, ls []line, group string) []Cut {
 		if !p.lineEligible(ls, i) {
 			continue
 		}
-		k := group + "\x00" + ls[i].section + "\x00" + normalize(ls[i].text)
+		k := ls[i].section + "\x00" + normalize(ls[i].text)
+		here := seenAt{f.Path, i + 1, ls[i].list}
 		first, ok := p.lines[k]
 		if !ok {
-			p.lines[k] = seenAt{f.Path, i + 1}
+			p.lines[k] = here
 			continue
 		}
-		if first == (seenAt{f.Path, i + 1}) {
+		if first == here || first.list != 0 && first.list == here.list && !pointer(f, ls, i) {
 			continue
 		}
 		ls[i].del = true
@@ -592,8 +719,10 @@ func where(s seenAt, self string) string {
 	return fmt.Sprintf("%s:%d", s.path, s.line)
 }
 
-// trailing strips trailing spaces and tabs outside code, keeping a Markdown hard break (two or
-// more spaces at the end of a paragraph line followed by another paragraph line).
+// trailing strips trailing spaces and tabs outside code, never a Markdown hard break: two or
+// more spaces ending a paragraph, list or quote line before a paragraph line (an indented or
+// lazy continuation, a quote line, a plain line) stay, since removing them joins two lines of
+// a paragraph, an address or a poem. keepHardBreaks re-checks after every cut is final.
 func (p *planner) trailing(f File, ls []line) []Cut {
 	n, first, removed := 0, 0, 0
 	for i := range ls {
@@ -606,9 +735,10 @@ func (p *planner) trailing(f File, ls []line) []Cut {
 			continue
 		}
 		if l.l.Kind == mdline.Text && bytes.HasSuffix(l.text, []byte("  ")) {
-			if nx := neighbour(ls, i, 1); nx >= 0 && ls[nx].l.Kind == mdline.Text {
+			if nx := neighbour(ls, i, 1); nx >= 0 && paragraphLine(ls[nx]) {
 				continue
 			}
+			l.unstripped = l.text
 		}
 		removed += len(l.text) - len(t)
 		l.text = t
@@ -622,6 +752,25 @@ func (p *planner) trailing(f File, ls []line) []Cut {
 	}
 	return []Cut{{Kind: TrailingWhitespace, Line: first, Lines: n, Tokens: (removed + 3) / 4,
 		Reason: fmt.Sprintf("trailing whitespace on %d line(s), hard breaks kept", n)}}
+}
+
+// keepHardBreaks restores the trailing spaces of a line that ends in a hard break once a
+// paragraph line follows it again in the result (stabilize undid the cut after it).
+func keepHardBreaks(ls []line) {
+	for i := range ls {
+		if ls[i].unstripped == nil || ls[i].del {
+			continue
+		}
+		if nx := neighbour(ls, i, 1); nx >= 0 && paragraphLine(ls[nx]) {
+			ls[i].text = ls[i].unstripped
+		}
+	}
+}
+
+// paragraphLine reports a line that can continue the paragraph above it: prose that does not
+// start a list item (a new item ends the paragraph, so spaces before it are no break).
+func paragraphLine(l line) bool {
+	return l.l.Kind == mdline.Text && listMarker(bytes.TrimSpace(l.text)) == 0
 }
 
 // blanks keeps at most KeepBlank consecutive blank lines and none at the end of the file.

@@ -3,6 +3,8 @@ package quick
 import (
 	"fmt"
 	"math/rand"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -33,10 +35,18 @@ func TestQuickCuts(t *testing.T) {
 		name, in, want string
 		kinds          []CutKind
 	}{
-		{"duplicate bullet same section",
+		{"repeated bullet inside one list is a step",
 			"# Rules\n- always run the linter first\n- use tabs\n- always run the linter first\n",
-			"# Rules\n- always run the linter first\n- use tabs\n",
-			[]CutKind{DuplicateLine}},
+			"# Rules\n- always run the linter first\n- use tabs\n- always run the linter first\n",
+			nil},
+		{"repeated step of a numbered procedure across blank lines",
+			"1. Build the release image\n\n   - run the smoke tests again\n\n1. Push the image\n\n   - run the smoke tests again\n",
+			"1. Build the release image\n\n   - run the smoke tests again\n\n1. Push the image\n\n   - run the smoke tests again\n",
+			nil},
+		{"duplicate bullet in a later list of the same section",
+			"# Rules\n- always run the linter first\n- use tabs\n\nSome paragraph here.\n\n- always run the linter first\n",
+			"# Rules\n- always run the linter first\n- use tabs\n\nSome paragraph here.\n",
+			nil},
 		{"duplicate in another section is kept",
 			"## Production\n- timeout is 30s for all calls\n\n## Staging\n- timeout is 30s for all calls\n",
 			"## Production\n- timeout is 30s for all calls\n\n## Staging\n- timeout is 30s for all calls\n",
@@ -69,6 +79,14 @@ func TestQuickCuts(t *testing.T) {
 			"line one with break  \nline two\nend spaces   \n\n# Head  \n",
 			"line one with break  \nline two\nend spaces\n\n# Head\n",
 			[]CutKind{TrailingWhitespace}},
+		{"hard break before a quote and an indented continuation; none before a list item",
+			"Address line one  \n- item after a break  \n> quoted after a break  \n    continuation line\n",
+			"Address line one\n- item after a break  \n> quoted after a break  \n    continuation line\n",
+			nil},
+		{"hard break whose next line is a cut duplicate keeps nothing it needs",
+			"Intro para here.\n\n- keep this line please\n\nSecond para  \n\n- keep this line please\n",
+			"Intro para here.\n\n- keep this line please\n\nSecond para\n",
+			nil},
 		{"fenced code untouched",
 			"```sh\nmake all   \nmake all   \n\n\n\n```\n",
 			"```sh\nmake all   \nmake all   \n\n\n\n```\n",
@@ -82,13 +100,13 @@ func TestQuickCuts(t *testing.T) {
 			"---\nname: x   \n\n\ndescription: y\n---\nbody\n",
 			nil},
 		{"crlf kept",
-			"- keep this line please\r\n\r\n\r\n- keep this line please\r\n",
-			"- keep this line please\r\n",
+			"- keep this line please\r\n\r\nText here.\r\n\r\n\r\n- keep this line please\r\n",
+			"- keep this line please\r\n\r\nText here.\r\n",
 			nil},
 		{"no final newline kept",
-			"- keep this line please\n- keep this line please",
-			"- keep this line please",
-			[]CutKind{DuplicateLine}},
+			"- keep this line please\n\nText.\n\n- keep this line please",
+			"- keep this line please\n\nText.",
+			nil},
 		{"pre block untouched",
 			"<pre>\nx   \n\n\n</pre>\n",
 			"<pre>\nx   \n\n\n</pre>\n",
@@ -116,33 +134,50 @@ func TestQuickCuts(t *testing.T) {
 	}
 }
 
-func TestCrossFileGroups(t *testing.T) {
+// TestCrossFileNeverCut: a line is never removed because another file holds it, whatever
+// loads the two files (Codex reads AGENTS.md alone even when CLAUDE.md imports it); an
+// always-loaded copy is reported with where the first copy lives.
+func TestCrossFileNeverCut(t *testing.T) {
 	line := "- run gofmt before every commit\n"
 	mk := func(path, platform, scope string) File {
 		return File{Path: path, Content: []byte("# Rules\n" + line), Platform: platform, Scope: scope, AlwaysLoaded: true}
 	}
 	tests := []struct {
-		name    string
-		a, b    File
-		changed bool
+		name   string
+		a, b   File
+		report bool
 	}{
 		{"same platform and scope", mk("/p/CLAUDE.md", "claude-code", "project"), mk("/p/.claude/CLAUDE.md", "claude-code", "project"), true},
-		{"different scope", mk("/home/u/.claude/CLAUDE.md", "claude-code", "user"), mk("/p/CLAUDE.md", "claude-code", "project"), false},
-		{"different platform", mk("/p/CLAUDE.md", "claude-code", "project"), mk("/p/AGENTS.md", "codex", "project"), false},
-		{"inherited first copy", func() File { f := mk("/CLAUDE.md", "claude-code", "project"); f.Inherited = true; return f }(), mk("/p/CLAUDE.md", "claude-code", "project"), false},
+		{"imported AGENTS.md", mk("/p/CLAUDE.md", "claude-code", "project"), mk("/p/AGENTS.md", "codex", "project"), true},
+		{"different scope", mk("/home/u/.claude/CLAUDE.md", "claude-code", "user"), mk("/p/CLAUDE.md", "claude-code", "project"), true},
+		{"read-only first copy", func() File {
+			f := mk("/home/u/.claude/agents/x.md", "claude-code", "project")
+			f.ReadOnly = true
+			return f
+		}(), mk("/p/CLAUDE.md", "claude-code", "project"), true},
+		{"inherited first copy", func() File { f := mk("/CLAUDE.md", "claude-code", "project"); f.Inherited = true; return f }(), mk("/p/CLAUDE.md", "claude-code", "project"), true},
 		{"recall-only file", mk("/p/CLAUDE.md", "claude-code", "project"), func() File { f := mk("/m/notes.md", "claude-code", "project"); f.AlwaysLoaded = false; return f }(), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := PlanQuick([]File{tt.a, tt.b}, Options{})
-			if p.Files[0].Changed {
-				t.Error("first copy changed")
+			if p.Files[0].Changed || p.Files[1].Changed {
+				t.Fatalf("a cross-file copy was cut: %+v / %+v", p.Files[0].Cuts, p.Files[1].Cuts)
 			}
-			if p.Files[1].Changed != tt.changed {
-				t.Errorf("second changed = %v, want %v", p.Files[1].Changed, tt.changed)
+			var got []Flag
+			for _, fl := range p.Flags {
+				if fl.Kind == CrossFileDuplicate {
+					got = append(got, fl)
+				}
 			}
-			if v := gate.CheckSet(p.GateChanges(), nil); !v.OK {
-				t.Errorf("gate blocks: %v", v.Blocking())
+			if !tt.report {
+				if len(got) > 0 {
+					t.Fatalf("unexpected report %+v", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Path != tt.b.Path || got[0].Line != 2 || !strings.Contains(got[0].Reason, tt.a.Path+" (the first is line 2") {
+				t.Fatalf("report %+v", got)
 			}
 		})
 	}
@@ -160,7 +195,7 @@ func TestRefusedFiles(t *testing.T) {
 		{"pinned", one("---\npinned: true\n---\n" + dup), Options{}, Pinned, false},
 		{"unverifiable", one("---\npinned: true\n" + dup), Options{}, Unverifiable, false},
 		{"unreadable", one("\xff\xfe" + dup), Options{}, Unreadable, false},
-		{"oversize", one(dup + strings.Repeat("x", 300) + "\n"), Options{MaxFileBytes: 100}, Oversize, false},
+		{"oversize is flagged and still planned", one(dup + strings.Repeat("x", 300) + "\n"), Options{MaxFileBytes: 100}, Oversize, true},
 		{"stale", func() File { f := one(dup); f.ModTime = time.Unix(1000, 0); return f }(), Options{StaleAfter: time.Hour, Now: time.Unix(1000, 0).Add(48 * time.Hour)}, Stale, false},
 		{"index over cap flags but cuts", func() File { f := one(dup + strings.Repeat("- entry\n", 5)); f.Kind = "memory-index"; return f }(), Options{IndexMaxLines: 3}, IndexOverCap, true},
 	}
@@ -190,45 +225,94 @@ func TestIndexAndLinks(t *testing.T) {
 		"/m/memory/topics/moved.md",
 		"/m/memory/a/twin.md",
 		"/m/memory/b/twin.md",
+		"/m/memory/README.md",
+		"/p/docs/elsewhere.md",
 	})
 	index := "# Memory\n" +
 		"- [Alive](alive.md) — still here\n" +
-		"- [Gone](gone.md) — removed on 2024-05-01\n" +
+		"- [Gone](gone.md)\n" +
+		"- **[Gone 2024-05-01](gone-dated.md)**:\n" +
+		"- [Gone with lessons](gone3.md) — port 8443, never deploy on Fridays\n" +
 		"- [Moved](moved.md#usage) — moved note\n" +
 		"- [Twin](twin.md) — ambiguous\n" +
 		"- [Gone but web](gone2.md) and https://example.com\n" +
+		"- [Package readme](pkg/README.md) — the package's own guide\n" +
+		"- [Other root](elsewhere.md) — lives in the project, not here\n" +
 		"See `[code](nope.md)` too.\n"
 	f := File{Path: "/m/memory/MEMORY.md", Content: []byte(index), Kind: "memory-index", Platform: "claude-code", Scope: "local", AlwaysLoaded: true}
-	p := PlanQuick([]File{f}, Options{Tree: tree})
+	p := PlanQuick([]File{f}, Options{Tree: tree, LinkRoots: []string{"/p", "/m/memory"}})
 	got := string(p.Files[0].New)
 	want := "# Memory\n" +
 		"- [Alive](alive.md) — still here\n" +
+		"- [Gone with lessons](gone3.md) — port 8443, never deploy on Fridays\n" +
 		"- [Moved](topics/moved.md#usage) — moved note\n" +
 		"- [Twin](twin.md) — ambiguous\n" +
 		"- [Gone but web](gone2.md) and https://example.com\n" +
+		"- [Package readme](pkg/README.md) — the package's own guide\n" +
+		"- [Other root](elsewhere.md) — lives in the project, not here\n" +
 		"See `[code](nope.md)` too.\n"
 	if got != want {
 		t.Fatalf("new =\n%s\nwant\n%s", got, want)
 	}
 	ap := p.Files[0].Approved
-	if !ap["link:gone.md"] || !ap["date:2024-05-01"] || !ap["link:moved.md#usage"] {
+	if !ap["link:gone.md"] || !ap["link:gone-dated.md"] || !ap["date:2024-05-01"] || !ap["link:moved.md#usage"] {
 		t.Errorf("approvals %v", ap)
 	}
-	flags := map[FlagKind]int{}
-	for _, fl := range p.Flags {
-		flags[fl.Kind]++
+	if d := strings.Join(p.Files[0].ApprovedDrops, " "); d != "date:2024-05-01 link:gone-dated.md link:gone.md link:moved.md#usage" {
+		t.Errorf("approved drops named for the receipt: %q", d)
 	}
-	if flags[AmbiguousLink] != 1 || flags[DeadLink] != 1 {
-		t.Errorf("flags %v", p.Flags)
+	flags := map[FlagKind][]int{}
+	for _, fl := range p.Flags {
+		flags[fl.Kind] = append(flags[fl.Kind], fl.Line)
+	}
+	if fmt.Sprint(flags[AmbiguousLink]) != "[7]" || fmt.Sprint(flags[DeadLink]) != "[8]" || fmt.Sprint(flags[DeadIndexEntryKept]) != "[5 9 10]" {
+		t.Errorf("flags %v", flags)
 	}
 	if !gate.CheckSet(p.GateChanges(), nil).OK {
 		t.Fatal("plan with its approvals does not pass the gate")
+	}
+	// What `wash verify` reports on the result is exactly what the receipt names.
+	var verify []string
+	for _, d := range gate.Verify(f.Content, p.Files[0].New) {
+		verify = append(verify, d.Key())
+	}
+	sort.Strings(verify)
+	if strings.Join(slices.Compact(verify), " ") != strings.Join(p.Files[0].ApprovedDrops, " ") {
+		t.Errorf("verify reports %v, the receipt names %v", verify, p.Files[0].ApprovedDrops)
 	}
 	// Without the approvals the same plan must block: the approvals are what lets it through.
 	ch := p.GateChanges()
 	ch[0].Approved = nil
 	if gate.CheckSet(ch, nil).OK {
 		t.Fatal("dead entry removal passes without approval")
+	}
+}
+
+// TestLinksNeverHarm: the repoints the issue found on real files. A link to a sub-directory's
+// AGENTS.md absent from the checkout is never pointed at the file itself; a package README.md
+// link is never pointed at the root README.md; a distinctive name whose only match is the
+// linking file itself is not repointed either. All are reported, none changed.
+func TestLinksNeverHarm(t *testing.T) {
+	tree := NewTree([]string{"/p/AGENTS.md", "/p/README.md", "/p/notes.md", "/p/CLAUDE.md"})
+	agents := "# Guides\n\n- [api/AGENTS.md](api/AGENTS.md)\n- [web guide](web/AGENTS.md)\n- See the [package readme](packages/core/README.md).\n"
+	files := []File{
+		{Path: "/p/AGENTS.md", Content: []byte(agents), Platform: "codex", Scope: "project", AlwaysLoaded: true},
+		{Path: "/p/notes.md", Content: []byte("- Old copy: [notes](archive/notes.md) is gone\n"), Platform: "claude-code", Scope: "project", AlwaysLoaded: true},
+	}
+	p := PlanQuick(files, Options{Tree: tree, LinkRoots: []string{"/p"}})
+	for _, f := range p.Files {
+		if f.Changed {
+			t.Fatalf("%s changed: %+v\n%s", f.Path, f.Cuts, f.New)
+		}
+	}
+	dead := 0
+	for _, fl := range p.Flags {
+		if fl.Kind == DeadLink {
+			dead++
+		}
+	}
+	if dead != 4 {
+		t.Fatalf("want 4 dead links reported, got %+v", p.Flags)
 	}
 }
 
@@ -240,8 +324,7 @@ func TestRepointThatWouldDuplicateIsLeft(t *testing.T) {
 	tree := NewTree([]string{"/m/memory/MEMORY.md", "/m/memory/archive/export-17.md"})
 	index := "# Memory\n\n" +
 		"- [export notes 17](archive/export-17.md): export service 17 on port 20119, reviewed 2029-10-24\n" +
-		"- The staging database runs on port 5433 behind pgbouncer\n" +
-		"- The staging database runs on port 5433 behind pgbouncer\n" +
+		"- The staging database runs on port 5433 behind pgbouncer   \n" +
 		"- [export notes 17](export-17.md): export service 17 on port 20119, reviewed 2029-10-24\n"
 	f := File{Path: "/m/memory/MEMORY.md", Content: []byte(index), Kind: "memory-index", Platform: "claude-code", Scope: "local", AlwaysLoaded: true}
 	p := PlanQuick([]File{f}, Options{Tree: tree})
@@ -274,6 +357,8 @@ func genFiles(r *rand.Rand) []File {
 		"- cache hit rate 92.5% at 44,192 rows",
 		"Use the shared cache for builds.",
 		"- [Gone note](gone.md) — about 7 things",
+		"- [Gone note 2](gone2.md)",
+		"- **[Old 2023-02-01](old.md)**",
 		"- [Alive](alive.md) — here on 2024-01-02",
 		"- [Moved](moved.md) — see v1.2.3",
 	}
@@ -289,6 +374,7 @@ func genFiles(r *rand.Rand) []File {
 		"",
 		"  ",
 		"The build uses the cache\nand then 5 more.",
+		"\nShared paragraph line one\nand line two of it, 12 words.\n",
 		"1. first ordered step here",
 		"> quoted 9 note here please",
 		"[ref]: https://example.org/ref",
@@ -322,7 +408,9 @@ func genFiles(r *rand.Rand) []File {
 		if i == 0 {
 			kind = "memory-index"
 		}
-		files = append(files, File{Path: fmt.Sprintf("/p/f%d.md", i), Content: []byte(b.String()), Platform: "claude-code", Scope: scope, AlwaysLoaded: r.Intn(4) != 0, Kind: kind})
+		platform := []string{"claude-code", "codex", "gemini", "cursor"}[r.Intn(4)]
+		files = append(files, File{Path: fmt.Sprintf("/p/f%d.md", i), Content: []byte(b.String()), Platform: platform, Scope: scope,
+			AlwaysLoaded: r.Intn(4) != 0, Kind: kind, ReadOnly: r.Intn(6) == 0})
 	}
 	return files
 }
@@ -342,6 +430,14 @@ func TestPropertyPlanPassesGate(t *testing.T) {
 		for _, fl := range p.Flags {
 			if fl.Kind == GateRefused {
 				t.Fatalf("iteration %d: planner produced a gate-refused plan for %s line %d", i, fl.Path, fl.Line)
+			}
+		}
+		for j, f := range p.Files {
+			if files[j].ReadOnly && f.Changed {
+				t.Fatalf("iteration %d: read-only %s was changed", i, f.Path)
+			}
+			if lost := lostLines(f); len(lost) > 0 {
+				t.Fatalf("iteration %d: %s lost lines that are not within-file duplicates: %q\n%s", i, f.Path, lost, f.Orig)
 			}
 		}
 		if v := gate.CheckSet(p.GateChanges(), nil); !v.OK {
@@ -382,6 +478,33 @@ func TestPropertyPlanPassesGate(t *testing.T) {
 	if cut == 0 {
 		t.Fatal("generator produced no fat: the property is vacuous")
 	}
+}
+
+// lostLines returns the original lines of a file plan (trailing whitespace aside) that no
+// line of the result holds, except the ones a named cut removed on purpose with an approval:
+// a dead index entry carrying nothing but its link and title, or a repointed link line. A
+// duplicate line or block removed within the file leaves its first copy, so it is not lost; a
+// line held only by another file would be.
+func lostLines(f FilePlan) []string {
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(f.New), "\n") {
+		have[strings.TrimRight(l, " \t\r")] = true
+	}
+	named := map[int]bool{}
+	for _, c := range f.Cuts {
+		if c.Kind == DeadIndexEntry || c.Kind == LinkRepoint {
+			named[c.Line] = true
+		}
+	}
+	var lost []string
+	for i, l := range strings.Split(string(f.Orig), "\n") {
+		k := strings.TrimRight(l, " \t\r")
+		if strings.TrimSpace(k) == "" || have[k] || named[i+1] {
+			continue
+		}
+		lost = append(lost, k)
+	}
+	return lost
 }
 
 func anyChanged(p Plan) bool {
@@ -428,7 +551,7 @@ func BenchmarkPlanQuick1MB(b *testing.B) {
 // structural loss out: removing a dead index entry would end its list, turning the indented
 // continuation below into a code block (prose tokens become a code line).
 func TestMutationSafetyChecks(t *testing.T) {
-	in := "- [Gone note](gone.md) — about 7 things\nThe build uses the cache\n\n    indented 42 more\n"
+	in := "- [Gone note](gone.md)\nThe build uses the cache\n\n    indented 42 more\n"
 	f := File{Path: "/m/MEMORY.md", Content: []byte(in), Kind: "memory-index", Platform: "claude-code", Scope: "local", AlwaysLoaded: true}
 	tree := NewTree([]string{"/m/MEMORY.md"})
 	gated := func(o Options) (Plan, bool) {
