@@ -21,24 +21,14 @@ import (
 
 var updateCorpus = flag.Bool("update", false, "rewrite testdata/corpus-quick.golden from the development corpus")
 
-// corpusDir finds the development corpus of real memory files (shared/corpus/memory beside
-// the repository, or $PROSEWASH_MEMORY_CORPUS).
+// corpusDir is the development corpus of real memory files
+// (testdata/corpus/memory, or $PROSEWASH_MEMORY_CORPUS).
 func corpusDir(t *testing.T) string {
-	if d := os.Getenv("PROSEWASH_MEMORY_CORPUS"); d != "" {
-		return d
+	d := testtool.MemoryCorpus(t)
+	if _, err := os.Stat(filepath.Join(d, "index.tsv")); err != nil {
+		t.Fatalf("the memory corpus has no index.tsv: %v", err)
 	}
-	wd, _ := os.Getwd()
-	for d := wd; ; d = filepath.Dir(d) {
-		c := filepath.Join(d, "shared", "corpus", "memory")
-		if _, err := os.Stat(filepath.Join(c, "index.tsv")); err == nil {
-			return c
-		}
-		if d == filepath.Dir(d) {
-			break
-		}
-	}
-	testtool.Missing(t, "memory-corpus", "shared/corpus/memory/index.tsv not found beside the repository (set PROSEWASH_MEMORY_CORPUS)")
-	return ""
+	return d
 }
 
 type corpusRow struct{ repo, path, file, note string }

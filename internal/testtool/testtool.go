@@ -227,3 +227,33 @@ func GOROOT(t testing.TB) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// RepoRoot returns the root of the prosewash module the test runs in (the
+// directory holding go.mod), for fixtures under testdata/ shared by several
+// packages.
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			t.Fatalf("no go.mod above %s", wd)
+		}
+	}
+}
+
+// MemoryCorpus returns the development corpus of real memory and
+// instruction files (testdata/corpus/memory, provenance in its index.tsv),
+// or $PROSEWASH_MEMORY_CORPUS when set (another corpus of the same layout).
+func MemoryCorpus(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("PROSEWASH_MEMORY_CORPUS"); d != "" {
+		return d
+	}
+	return filepath.Join(RepoRoot(t), "testdata", "corpus", "memory")
+}

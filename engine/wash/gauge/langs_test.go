@@ -175,13 +175,13 @@ func TestEstimatorPerLanguage(t *testing.T) {
 		}
 	}
 	// The development corpus of real memory files, which no fit has seen.
-	if mem := memoryCorpus(); len(mem) > 0 {
+	if mem := memoryCorpus(t); len(mem) > 0 {
 		cs := countFiles(t, mem)
 		claude := func(c counted) int { return c.Claude }
 		errs := relErrs(cs, claude, func(b []byte) float64 { return float64(Estimate(b)) })
 		ours := stats(errs)
 		c4 := stats(relErrs(cs, claude, func(b []byte) float64 { return float64(EstimateCharsOver4(b)) }))
-		fmt.Fprintf(&report, "| real memory files (shared/corpus/memory) | %d | %.1f%% | %.1f%% | %.1f%% |\n", len(cs), 100*ours.mean, 100*ours.p95, 100*c4.mean)
+		fmt.Fprintf(&report, "| real memory files (testdata/corpus/memory) | %d | %.1f%% | %.1f%% | %.1f%% |\n", len(cs), 100*ours.mean, 100*ours.p95, 100*c4.mean)
 		for i, c := range cs {
 			if errs[i] > 0.10 {
 				fmt.Fprintf(&report, "  %s: %d tok, estimate %d (%.1f%%)\n", filepath.Base(c.Path), c.Claude, Estimate(c.text), 100*errs[i])
@@ -194,22 +194,15 @@ func TestEstimatorPerLanguage(t *testing.T) {
 	t.Log("\n" + report.String())
 }
 
-// memoryCorpus lists the development corpus of real memory files (shared/corpus/memory beside
-// the repository), or nothing when it is not there.
-func memoryCorpus() []string {
-	wd, _ := os.Getwd()
-	for d := wd; d != filepath.Dir(d); d = filepath.Dir(d) {
-		c := filepath.Join(d, "shared", "corpus", "memory")
-		if _, err := os.Stat(filepath.Join(c, "index.tsv")); err == nil {
-			fs, _ := filepath.Glob(filepath.Join(c, "*"))
-			var out []string
-			for _, f := range fs {
-				if b := filepath.Base(f); b != "index.tsv" && b != "README.md" {
-					out = append(out, f)
-				}
-			}
-			return out
+// memoryCorpus lists the development corpus of real memory files
+// (testdata/corpus/memory).
+func memoryCorpus(t *testing.T) []string {
+	fs, _ := filepath.Glob(filepath.Join(testtool.MemoryCorpus(t), "*"))
+	var out []string
+	for _, f := range fs {
+		if b := filepath.Base(f); b != "index.tsv" && b != "README.md" {
+			out = append(out, f)
 		}
 	}
-	return nil
+	return out
 }
