@@ -7,21 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
-	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/clean"
-	"github.com/prosewash/prosewash/engine/fsx"
-	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/report"
-	"github.com/prosewash/prosewash/engine/scope"
-	"github.com/prosewash/prosewash/engine/txn"
-	"github.com/prosewash/prosewash/engine/wash/discover"
-	"github.com/prosewash/prosewash/engine/wash/lane"
-	"github.com/prosewash/prosewash/hooks/mode"
+	"github.com/prosewash/prosewash/hooks/agent"
 )
 
 // Events, as named on the command line: prosewash hook claude EVENT.
@@ -56,31 +47,34 @@ type Runner struct {
 // problem becomes a one-line systemMessage, so a broken prosewash can never
 // wedge a session. An unknown event fails open too.
 func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) (out *Output) {
-	defer func() {
-		if v := recover(); v != nil {
-			out = FailOpen(event, fmt.Errorf("internal error: %v", v))
+	err := agent.Safe(func() error {
+		in, err := ReadInput(stdin)
+		if err != nil {
+			return err
 		}
-	}()
-	in, err := ReadInput(stdin)
-	if err != nil {
-		return FailOpen(event, err)
-	}
-	switch event {
-	case PreToolUse:
-		out, err = r.preToolUse(in)
-	case PostToolUse:
-		out, err = r.postToolUse(in)
-	case SessionStart:
-		out, err = r.sessionStart(in)
-	case Stop:
-		out, err = r.stop(ctx, in)
-	default:
-		err = fmt.Errorf("unknown event %q (want one of %s)", event, strings.Join(Events(), ", "))
-	}
+		switch event {
+		case PreToolUse:
+			out, err = r.preToolUse(in)
+		case PostToolUse:
+			out, err = r.postToolUse(in)
+		case SessionStart:
+			out, err = r.sessionStart(in)
+		case Stop:
+			out, err = r.stop(ctx, in)
+		default:
+			err = fmt.Errorf("unknown event %q (want one of %s)", event, strings.Join(Events(), ", "))
+		}
+		return err
+	})
 	if err != nil {
 		return FailOpen(event, err)
 	}
 	return out
+}
+
+func (r *Runner) env() *agent.Env {
+	return &agent.Env{Getenv: r.Getenv, Home: r.Home, Self: r.Self, Version: r.Version,
+		ShippedProviders: r.ShippedProviders, ShippedPipelines: r.ShippedPipelines, Now: r.Now, Clean: r.Clean}
 }
 
 func (r *Runner) getenv(k string) string {
@@ -90,40 +84,10 @@ func (r *Runner) getenv(k string) string {
 	return r.Getenv(k)
 }
 
-func (r *Runner) now() time.Time {
-	if r.Now == nil {
-		return time.Now()
-	}
-	return r.Now()
-}
-
-// project finds the project of a payload: its cwd, else
-// CLAUDE_PROJECT_DIR. When the agent has cd'd out of the project the
-// session started in, the files it writes still belong to that project.
-func (r *Runner) project(in *Input) (*project.Project, error) {
-	pd := r.getenv("CLAUDE_PROJECT_DIR")
-	dir := in.Cwd
-	if dir == "" {
-		dir = pd
-	}
-	if dir == "" {
-		return nil, errors.New("hook input has no cwd and CLAUDE_PROJECT_DIR is not set")
-	}
-	if !filepath.IsAbs(dir) {
-		return nil, fmt.Errorf("hook cwd %q is not an absolute path", dir)
-	}
-	opts := project.Options{Dir: dir, Getenv: r.getenv, Home: r.Home, ShippedProviders: r.ShippedProviders, ShippedPipelines: r.ShippedPipelines}
-	p, err := project.Find(opts)
-	if err != nil {
-		return nil, err
-	}
-	if pd != "" && in.Cwd != "" && filepath.IsAbs(pd) {
-		if real, err := filepath.EvalSymlinks(pd); err == nil && !fsx.Inside(real, p.Root) {
-			opts.Dir = pd
-			return project.Find(opts)
-		}
-	}
-	return p, nil
+// session opens the payload's session: its project is the cwd's, else
+// CLAUDE_PROJECT_DIR's.
+func (r *Runner) session(in *Input) (*agent.Session, error) {
+	return r.env().Open(agent.Claude, in.SessionID, in.Cwd, r.getenv("CLAUDE_PROJECT_DIR"))
 }
 
 // writeTool reports whether a tool writes the file its input names.
@@ -133,13 +97,6 @@ func writeTool(name string) bool {
 		return true
 	}
 	return false
-}
-
-// lane is the memory lane for a project, with this runner's environment: the session's
-// platform is Claude Code and it starts in the hook's cwd, so the gauge reads what this
-// session loads (the CLAUDE.md chain down to that directory), not every platform's files.
-func (r *Runner) lane(p *project.Project, in *Input) *lane.Lane {
-	return lane.New(p, lane.Options{Home: r.Home, Getenv: r.getenv, Now: r.Now, Start: in.Cwd, Platform: discover.ClaudeCode})
 }
 
 // preToolUse is the memory lane's write guard: before the session's first
@@ -153,11 +110,11 @@ func (r *Runner) preToolUse(in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.project(in)
+	s, err := r.session(in)
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.lane(p, in).BeforeWrite(in.SessionID, path)
+	return nil, s.BeforeWrite(path)
 }
 
 // postToolUse records the written file's path and hash for the session.
@@ -174,64 +131,32 @@ func (r *Runner) postToolUse(in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.project(in)
+	s, err := r.session(in)
 	if err != nil {
 		return nil, err
 	}
-	abs, err := scope.Contain(p.Root, path)
-	var outside *scope.OutsideError
-	if errors.As(err, &outside) {
-		if hasDotDot(in.rawPath()) {
-			return nil, fmt.Errorf("%s escapes the project %s through '..'; not recorded", in.rawPath(), p.Root)
-		}
-		// An agent writes outside the project too (plans, scratch files,
-		// its memory under ~/.claude): not ours to record, but the memory
-		// lane's write guard still looks.
-		return guardFYI(r.lane(p, in).AfterWrite(in.SessionID, path)), nil
-	}
+	fyi, err := s.Record([]agent.Written{{Path: path, Raw: in.rawPath()}})
 	if err != nil {
 		return nil, err
 	}
-	stateDir, err := p.StateDir()
-	if err != nil {
-		return nil, err
-	}
-	rec, err := scope.Open(stateDir, in.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	if _, errs := rec.Add(p.Root, []string{abs}, r.now()); len(errs) > 0 {
-		return nil, errs[0]
-	}
-	return guardFYI(r.lane(p, in).AfterWrite(in.SessionID, path)), nil
+	return guardFYI(fyi), nil
 }
 
 // guardFYI tells the agent, once, that a write dropped structured tokens
 // from a memory file, and where the earlier version is. It never blocks.
-func guardFYI(fyi string) *Output {
-	if fyi == "" {
+func guardFYI(fyi []string) *Output {
+	if len(fyi) == 0 {
 		return nil
 	}
-	return &Output{HookSpecificOutput: &Specific{HookEventName: "PostToolUse", AdditionalContext: fyi}}
+	return &Output{HookSpecificOutput: &Specific{HookEventName: "PostToolUse", AdditionalContext: strings.Join(fyi, "\n")}}
 }
 
 // sessionStart starts (or, on resume, touches) the session's record, so
 // it is the most recent one, offers the session id to the agent's shell,
 // and warns when an interrupted run needs recovering.
 func (r *Runner) sessionStart(in *Input) (*Output, error) {
-	p, err := r.project(in)
+	s, err := r.session(in)
 	if err != nil {
-		return nil, err
-	}
-	stateDir, err := p.StateDir()
-	if err != nil {
-		return nil, err
-	}
-	rec, err := scope.Open(stateDir, in.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	if err := touch(rec.File(), r.now()); err != nil {
 		return nil, err
 	}
 	if f := r.getenv("CLAUDE_ENV_FILE"); f != "" && plainID(in.SessionID) {
@@ -241,57 +166,18 @@ func (r *Runner) sessionStart(in *Input) (*Output, error) {
 			return nil, fmt.Errorf("write CLAUDE_ENV_FILE: %w", err)
 		}
 	}
-	var out *Output
-	if ids := clean.Interrupted(stateDir); len(ids) > 0 {
-		runs := strings.Join(ids, ", ")
-		out = &Output{
-			SystemMessage: fmt.Sprintf("prosewash: an interrupted clean run (%s) needs 'prosewash recover' before anything is cleaned", runs),
-			HookSpecificOutput: &Specific{HookEventName: "SessionStart", AdditionalContext: fmt.Sprintf(
-				"prosewash: an interrupted clean run (%s) left files of this project mid-transaction. "+
-					"Tell the user to run `prosewash recover` in a terminal before you edit files in this project; "+
-					"until then prosewash cleans nothing.", runs)},
-		}
+	st, err := s.Start()
+	if err != nil {
+		return nil, err
 	}
-	// The memory lane measures the always-loaded memory and says one line
-	// when it is not lean. Its failure must not hide the warning above.
-	if res, err := r.lane(p, in).SessionStart(in.SessionID); err == nil && res.Context != "" {
-		if out == nil {
-			out = &Output{HookSpecificOutput: &Specific{HookEventName: "SessionStart"}}
-		}
-		out.HookSpecificOutput.AdditionalContext = joinLines(out.HookSpecificOutput.AdditionalContext, res.Context)
-	} else if err != nil && out == nil && mode.Once(stateDir, "wash-gauge:"+err.Error()) {
-		out = &Output{SystemMessage: "prosewash: memory gauge skipped: " + oneLine(err.Error())}
+	if st.User == "" && st.Model == "" {
+		return nil, nil
+	}
+	out := &Output{SystemMessage: st.User}
+	if st.Model != "" {
+		out.HookSpecificOutput = &Specific{HookEventName: "SessionStart", AdditionalContext: st.Model}
 	}
 	return out, nil
-}
-
-func joinLines(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "\n" + b
-}
-
-func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 300 {
-		s = s[:300] + "..."
-	}
-	return s
-}
-
-func touch(path string, now time.Time) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("create session record dir: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("start session record: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("start session record: %w", err)
-	}
-	return os.Chtimes(path, now, now)
 }
 
 func appendLine(path, line string) error {
@@ -319,186 +205,28 @@ func plainID(id string) bool {
 	return true
 }
 
-// stop acts on the session's files when the turn ends, as the mode says:
-// automatic cleans them and tells the user in one line, confirm asks the
-// agent once to ask the user, manual does nothing. The project is found
-// once and serves both lanes.
+// stop ends the turn by mode (see agent.Session.EndTurn): a line for the
+// user, or a block asking the agent to go on. stop_hook_active is honoured.
 func (r *Runner) stop(ctx context.Context, in *Input) (*Output, error) {
 	if in.StopHookActive {
 		// Already continuing because a Stop hook blocked: let it end.
 		return nil, nil
 	}
-	p, err := r.project(in)
+	s, err := r.session(in)
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.stopClean(ctx, p, in)
+	t, err := s.EndTurn(ctx, false)
 	if err != nil {
-		// Fail open, but let the memory lane still speak.
-		out = FailOpen(Stop, err)
+		return nil, err
 	}
-	// The memory lane: a stat-only recheck; in OBESE or FULL it asks the
-	// agent once to run the quick wash. Its failure stays silent here: the
-	// clean lane's outcome is what this turn reports.
-	reason, werr := r.lane(p, in).Stop(in.SessionID, in.StopHookActive)
-	if werr != nil || reason == "" {
-		return out, nil
+	if t.User == "" && t.Continue == "" {
+		return nil, nil
 	}
-	if out == nil {
-		out = &Output{}
+	out := &Output{SystemMessage: t.User}
+	if t.Continue != "" {
+		out.Decision, out.Reason = "block", t.Continue
 	}
-	out.Decision = "block"
-	out.Reason = joinLines(out.Reason, reason)
+	out.SuppressOutput = t.Failed
 	return out, nil
-}
-
-// stopClean is the prose lane's part of the Stop hook.
-func (r *Runner) stopClean(ctx context.Context, p *project.Project, in *Input) (*Output, error) {
-	stateDir, err := p.StateDir()
-	if err != nil {
-		return nil, err
-	}
-	d, err := mode.Decide(p, stateDir, r.Self, r.Version)
-	if err != nil {
-		// An unreadable configuration means manual; say so once per
-		// problem, not at the end of every turn.
-		if mode.Once(stateDir, "config:"+err.Error()) {
-			return nil, fmt.Errorf("configuration: %w; nothing cleaned (manual until it is fixed)", err)
-		}
-		return nil, nil
-	}
-	if d.Verdict.Mode == approval.Manual {
-		if d.NoteOnce(stateDir) {
-			return &Output{SystemMessage: "prosewash: " + d.Verdict.Why + "; until then the Stop hook cleans nothing"}, nil
-		}
-		return nil, nil
-	}
-	rec, err := scope.Open(stateDir, in.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := rec.Entries()
-	if err != nil {
-		return nil, err
-	}
-	if len(entries) == 0 {
-		return nil, nil
-	}
-	sel, err := clean.SessionTargets(p, entries)
-	if err != nil {
-		return nil, err
-	}
-	if len(sel.Targets) == 0 {
-		return nil, nil
-	}
-	run := r.Clean
-	if run == nil {
-		run = clean.Run
-	}
-	req := clean.Request{
-		Project: p, Targets: sel.Targets, Skipped: sel.Skipped,
-		Scope: fmt.Sprintf("session %s (%d recorded files)", in.SessionID, len(entries)),
-		Self:  r.Self, Argv0: "prosewash", Version: r.Version, Now: r.Now,
-	}
-	if d.Verdict.Mode == approval.Automatic {
-		req.Automatic, req.Record = true, rec
-	} else {
-		req.DryRun = true
-	}
-	rep, err := run(ctx, req)
-	var locked *txn.LockedError
-	var pending *txn.PendingError
-	switch {
-	case errors.As(err, &locked):
-		// Another prosewash hook (plugin and settings both installed)
-		// holds the lock and is doing this very run.
-		return nil, nil
-	case errors.As(err, &pending):
-		if mode.Once(stateDir, "pending:"+strings.Join(pending.RunIDs, ",")) {
-			return &Output{SystemMessage: "prosewash: nothing cleaned: " + err.Error()}, nil
-		}
-		return nil, nil
-	case err != nil:
-		return nil, fmt.Errorf("nothing cleaned: %w", err)
-	}
-	if d.Verdict.Mode == approval.Confirm {
-		return confirmOutput(stateDir, in.SessionID, rep, sel), nil
-	}
-	return automaticOutput(stateDir, in.SessionID, rep, sel), nil
-}
-
-// automaticOutput is the one line the user sees after an unattended run.
-// A run that cleaned something always says so; problems that do not go
-// away (refused files, carriers left in code) are said once per content of
-// the files involved, not at every turn.
-func automaticOutput(stateDir, session string, rep *report.Run, sel clean.Selection) *Output {
-	abs := map[string]string{}
-	for _, t := range sel.Targets {
-		abs[t.Rel] = t.Path
-	}
-	var attention []string
-	for _, f := range rep.Files {
-		kind := ""
-		switch {
-		case !f.Status.Settled():
-			kind = "refused"
-		case len(f.Reported) > 0:
-			kind = "reported"
-		default:
-			continue
-		}
-		h, _ := scope.HashFile(abs[f.Path])
-		attention = append(attention, f.Path+":"+h+":"+kind)
-	}
-	sort.Strings(attention)
-	// Always remember the state, so a run that cleaned and reported is not
-	// followed by the same report at the next turn.
-	fresh := len(attention) > 0 && mode.Once(stateDir, "stop:"+session+":"+strings.Join(attention, "|"))
-	s := rep.Summary
-	if s.Cleaned == 0 && !fresh {
-		return nil
-	}
-	msg := "prosewash: " + rep.Headline()
-	if s.Refused > 0 || s.Reported > 0 {
-		msg += fmt.Sprintf(" (see 'prosewash clean --session %s')", session)
-	}
-	return &Output{SystemMessage: msg}
-}
-
-// confirmOutput blocks the stop once per state of the files, asking the
-// agent to ask the user. Nothing to clean means nothing to ask.
-func confirmOutput(stateDir, session string, rep *report.Run, sel clean.Selection) *Output {
-	hashes := map[string]string{}
-	for _, t := range sel.Targets {
-		hashes[t.Rel] = t.Expect
-	}
-	var files, key []string
-	for _, f := range rep.Files {
-		if f.Status == report.WouldChange {
-			files = append(files, f.Path)
-			key = append(key, f.Path+":"+hashes[f.Path])
-		}
-	}
-	if len(files) == 0 || !mode.Once(stateDir, "confirm:"+session+":"+strings.Join(key, "|")) {
-		return nil
-	}
-	shown := files
-	if len(shown) > 5 {
-		shown = append(append([]string{}, shown[:5]...), fmt.Sprintf("and %d more", len(files)-5))
-	}
-	reason := fmt.Sprintf("prosewash found %s in the prose (comments, documentation text) of %s written in this session: %s. "+
-		"Ask the user whether to run `prosewash clean --session %s` to remove them; code, strings and directives are never touched. "+
-		"Do not run it unless the user says yes.",
-		report.Count(rep.Summary.Removed, "invisible Unicode carrier"), report.Count(len(files), "file"), strings.Join(shown, ", "), session)
-	return &Output{Decision: "block", Reason: reason}
-}
-
-// hasDotDot reports whether a path has a ".." element.
-func hasDotDot(p string) bool {
-	for _, e := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
-		if e == ".." {
-			return true
-		}
-	}
-	return false
 }

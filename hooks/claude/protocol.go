@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
+
+	"github.com/prosewash/prosewash/hooks/agent"
 )
 
 // Input is the JSON Claude Code sends on a hook's stdin. Unknown fields are
@@ -39,22 +40,12 @@ type Specific struct {
 	AdditionalContext string `json:"additionalContext,omitempty"`
 }
 
-// maxInput bounds what a hook reads: a Write payload carries the file's
-// content, which may be large, but never unbounded.
-const maxInput = 64 << 20
-
 // ReadInput decodes the hook payload. Empty or invalid input is an error
 // with a message fit for a one-line systemMessage.
 func ReadInput(r io.Reader) (*Input, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	data, err := agent.ReadPayload(r, "Claude Code")
 	if err != nil {
-		return nil, fmt.Errorf("read hook input: %w", err)
-	}
-	if len(data) > maxInput {
-		return nil, fmt.Errorf("hook input larger than %d MiB", maxInput>>20)
-	}
-	if len(strings.TrimSpace(string(data))) == 0 {
-		return nil, errors.New("empty hook input (expected Claude Code's JSON on stdin)")
+		return nil, err
 	}
 	in := &Input{}
 	if err := json.Unmarshal(data, in); err != nil {
@@ -121,9 +112,5 @@ func WriteOutput(w io.Writer, out *Output) error {
 // FailOpen is the output for any internal error: the agent goes on, the
 // user sees one line.
 func FailOpen(event string, err error) *Output {
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
-	if len(msg) > 300 {
-		msg = msg[:300] + "..."
-	}
-	return &Output{SystemMessage: fmt.Sprintf("prosewash: %s hook skipped: %s", event, msg), SuppressOutput: true}
+	return &Output{SystemMessage: agent.FailMessage(event, err), SuppressOutput: true}
 }
