@@ -7,7 +7,12 @@ import (
 
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/txn"
+	"github.com/prosewash/prosewash/hooks/agent"
 	"github.com/prosewash/prosewash/hooks/claude"
+	"github.com/prosewash/prosewash/hooks/codex"
+	"github.com/prosewash/prosewash/hooks/copilot"
+	"github.com/prosewash/prosewash/hooks/cursor"
+	"github.com/prosewash/prosewash/hooks/gemini"
 	githooks "github.com/prosewash/prosewash/hooks/git"
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"
@@ -19,6 +24,13 @@ const hookHelp = `Entry points for hooks; 'prosewash install' wires them up.
       Claude Code hooks: read the hook JSON on standard input, answer in JSON on
       standard output (or print nothing) and always exit 0; a problem becomes one
       systemMessage line, never a blocked session.
+  prosewash hook codex session-start|user-prompt-submit|post-tool-use|stop
+  prosewash hook gemini session-start|before-agent|after-tool|after-agent
+  prosewash hook cursor session-start|after-file-edit|stop
+  prosewash hook copilot session-start|post-tool-use|agent-stop
+      the same for OpenAI Codex CLI, Gemini CLI, Cursor and GitHub Copilot CLI,
+      each in its own protocol: the files the agent wrote are recorded for its
+      session, the end of a turn acts by mode, and any problem fails open.
   prosewash hook git pre-commit [--session ID]
       cleans the staged files the session wrote (unchanged since); exits 1 listing
       them when it changed any, so you review and 'git add' them; reports carriers in
@@ -34,6 +46,9 @@ func runHook(e *env, args []string) error {
 	switch args[0] {
 	case "claude":
 		return hookClaude(e, args[1])
+	case "codex", "gemini", "cursor", "copilot":
+		hookAgent(e, args[0], args[1])
+		return nil
 	case "git":
 		switch args[1] {
 		case "pre-commit":
@@ -44,15 +59,43 @@ func runHook(e *env, args []string) error {
 		}
 		return usagef("unknown git hook %q (want pre-commit or post-checkout)", args[1])
 	}
-	return usagef("unknown hook target %q (want claude or git)", args[0])
+	return usagef("unknown hook target %q (want claude, codex, gemini, cursor, copilot or git)", args[0])
+}
+
+// agentEnv is what every agent adapter is given.
+func agentEnv() agent.Env {
+	home, _ := os.UserHomeDir()
+	return agent.Env{
+		Getenv: os.Getenv, Home: home, Self: self(), Version: Version(),
+		ShippedProviders: providers.Definitions(), ShippedPipelines: pipelines.Definitions(),
+	}
+}
+
+// hookAgent answers one event of another agent's hooks: only its JSON on
+// standard output, always exit 0.
+func hookAgent(e *env, platform, event string) {
+	ae := agentEnv()
+	var err error
+	switch platform {
+	case "codex":
+		err = codex.WriteOutput(e.stdout, (&codex.Runner{Env: ae}).Run(e.ctx, event, e.stdin))
+	case "gemini":
+		err = gemini.WriteOutput(e.stdout, (&gemini.Runner{Env: ae}).Run(e.ctx, event, e.stdin))
+	case "cursor":
+		err = cursor.WriteOutput(e.stdout, (&cursor.Runner{Env: ae}).Run(e.ctx, event, e.stdin))
+	case "copilot":
+		err = copilot.WriteOutput(e.stdout, (&copilot.Runner{Env: ae, Stderr: e.stderr}).Run(e.ctx, event, e.stdin))
+	}
+	// A failed write means standard output is gone; nobody is left to tell.
+	_ = err
 }
 
 // hookClaude prints only JSON on standard output and always exits 0.
 func hookClaude(e *env, event string) error {
-	home, _ := os.UserHomeDir()
+	ae := agentEnv()
 	r := &claude.Runner{
-		Getenv: os.Getenv, Home: home, Self: self(), Version: Version(),
-		ShippedProviders: providers.Definitions(), ShippedPipelines: pipelines.Definitions(),
+		Getenv: ae.Getenv, Home: ae.Home, Self: ae.Self, Version: ae.Version,
+		ShippedProviders: ae.ShippedProviders, ShippedPipelines: ae.ShippedPipelines,
 	}
 	out := r.Run(e.ctx, event, e.stdin)
 	if err := claude.WriteOutput(e.stdout, out); err != nil {

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,8 +51,8 @@ type Env struct {
 	Clean func(context.Context, clean.Request) (*report.Run, error)
 }
 
-// getenv reads the environment (os.Getenv unless injected).
-func (e *Env) getenv(k string) string {
+// Var reads the environment (os.Getenv unless injected).
+func (e *Env) Var(k string) string {
 	if e.Getenv == nil {
 		return os.Getenv(k)
 	}
@@ -90,7 +93,7 @@ func (e *Env) Open(platform, id, cwd, fallback string) (*Session, error) {
 	if !filepath.IsAbs(dir) {
 		return nil, fmt.Errorf("hook cwd %q is not an absolute path", dir)
 	}
-	opts := project.Options{Dir: dir, Getenv: e.getenv, Home: e.Home, ShippedProviders: e.ShippedProviders, ShippedPipelines: e.ShippedPipelines}
+	opts := project.Options{Dir: dir, Getenv: e.Var, Home: e.Home, ShippedProviders: e.ShippedProviders, ShippedPipelines: e.ShippedPipelines}
 	p, err := project.Find(opts)
 	if err != nil {
 		return nil, err
@@ -107,11 +110,9 @@ func (e *Env) Open(platform, id, cwd, fallback string) (*Session, error) {
 }
 
 // Lane is the memory lane of the session's project, with this process's
-// environment: it measures what the session's platform loads, starting
-// from the session's directory. It is the one place the lane is built for
-// a hook.
+// environment. It is the one place the lane is built for a hook.
 func (s *Session) Lane() *lane.Lane {
-	return lane.New(s.Project, lane.Options{Home: s.env.Home, Getenv: s.env.getenv, Now: s.env.Now, Start: s.Cwd, Platform: s.Platform})
+	return lane.New(s.Project, lane.Options{Home: s.env.Home, Getenv: s.env.Var, Now: s.env.Now, Start: s.Cwd, Platform: s.Platform})
 }
 
 // Written is one path a tool wrote: the absolute path and the spelling the
@@ -329,7 +330,71 @@ func (s *Session) endClean(ctx context.Context) (Turn, error) {
 	if d.Verdict.Mode == approval.Confirm {
 		return Turn{Continue: confirmReason(stateDir, s.ID, rep, sel)}, nil
 	}
+	var cleaned []string
+	for _, f := range rep.Files {
+		if f.Status == report.Cleaned {
+			cleaned = append(cleaned, f.Path)
+		}
+	}
+	if len(cleaned) > 0 {
+		// The model's view of these files predates the clean: tell it at
+		// the start of its next turn (TakeRewritten). Losing the note only
+		// costs a failed patch, never a byte.
+		_ = noteRewritten(stateDir, s.ID, cleaned)
+	}
 	return Turn{User: automaticLine(stateDir, s.ID, rep, sel)}, nil
+}
+
+func rewrittenFile(stateDir, session string) string {
+	sum := sha256.Sum256([]byte(session))
+	return filepath.Join(stateDir, "notices", "rewritten-"+hex.EncodeToString(sum[:12]))
+}
+
+func noteRewritten(stateDir, session string, rel []string) error {
+	p := rewrittenFile(stateDir, session)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	_, werr := f.WriteString(strings.Join(rel, "\n") + "\n")
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
+}
+
+// TakeRewritten returns, once, the files prosewash rewrote at the end of
+// this session's earlier turns (project-relative), for an adapter to tell
+// the model at the start of the next one: the model's view of them
+// predates the clean. Two hooks racing for the note get it once between
+// them.
+func (s *Session) TakeRewritten() []string {
+	stateDir, err := s.Project.StateDir()
+	if err != nil {
+		return nil
+	}
+	p := rewrittenFile(stateDir, s.ID)
+	claim := p + ".taken-" + strconv.Itoa(os.Getpid())
+	if os.Rename(p, claim) != nil {
+		return nil
+	}
+	b, err := os.ReadFile(claim)
+	os.Remove(claim)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l != "" && !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // automaticLine is the one line the user sees after an unattended run. A
@@ -408,12 +473,20 @@ func (s *Session) Once(key string) bool {
 	return mode.Once(stateDir, key)
 }
 
-// RewrittenContext is what an adapter tells the model after a file it
-// just wrote was rewritten on disk (the tool's output still shows the old
-// text).
+// RewrittenContext is what an adapter tells the model about files
+// prosewash rewrote after the model last saw them (its earlier tool output
+// still shows the old text), or "" for none.
 func RewrittenContext(rel []string) string {
-	return fmt.Sprintf("prosewash rewrote %s on disk after your edit; re-read %s before editing again.",
-		strings.Join(rel, ", "), map[bool]string{true: "it", false: "them"}[len(rel) == 1])
+	if len(rel) == 0 {
+		return ""
+	}
+	shown := rel
+	if len(shown) > 10 {
+		shown = append(append([]string{}, shown[:10]...), fmt.Sprintf("and %d more", len(rel)-10))
+	}
+	return fmt.Sprintf("prosewash removed invisible Unicode characters from the comments and documentation text of %s after your last turn; "+
+		"the file contents you saw before are stale, so re-read %s before editing.",
+		strings.Join(shown, ", "), map[bool]string{true: "it", false: "them"}[len(rel) == 1])
 }
 
 // FailMessage is the one line every adapter shows the user when it failed
