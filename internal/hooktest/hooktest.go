@@ -217,3 +217,13 @@ func (f *Fixture) MoveTo(dir string) {
 		f.T.Fatal(err)
 	}
 }
+
+// Fixture reads testdata/name with $PROJ replaced by the project root.
+func (f *Fixture) Fixture(name string) []byte {
+	f.T.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		f.T.Fatal(err)
+	}
+	return bytes.ReplaceAll(b, []byte("$PROJ"), []byte(f.Root))
+}
