@@ -141,54 +141,6 @@ type handler struct {
 	Timeout int    `json:"timeout,omitempty"`
 }
 
-// stripOurs removes prosewash's handlers from one event's groups; groups
-// left without handlers go too. Everything else is kept verbatim.
-func stripOurs(groups []json.RawMessage) ([]json.RawMessage, bool, error) {
-	var out []json.RawMessage
-	changed := false
-	for _, g := range groups {
-		obj, err := parseObject(g)
-		if err != nil {
-			out = append(out, g)
-			continue
-		}
-		hv, ok := obj.get("hooks")
-		if !ok {
-			out = append(out, g)
-			continue
-		}
-		var hs []json.RawMessage
-		if err := json.Unmarshal(hv, &hs); err != nil {
-			out = append(out, g)
-			continue
-		}
-		var keep []json.RawMessage
-		for _, h := range hs {
-			var x struct {
-				Command string `json:"command"`
-			}
-			if json.Unmarshal(h, &x) == nil && OursCommand(x.Command) {
-				changed = true
-				continue
-			}
-			keep = append(keep, h)
-		}
-		if len(keep) == len(hs) {
-			out = append(out, g)
-			continue
-		}
-		if len(keep) == 0 {
-			continue
-		}
-		nb, err := marshal(keep)
-		if err != nil {
-			return nil, false, err
-		}
-		out = append(out, obj.set("hooks", nb).marshal())
-	}
-	return out, changed, nil
-}
-
 // readSettings loads settings.json; a missing file is an empty object.
 func readSettings(path string) (object, bool, error) {
 	data, err := os.ReadFile(path)
@@ -208,71 +160,18 @@ func readSettings(path string) (object, bool, error) {
 	return o, true, nil
 }
 
-// mergeHooks rebuilds the "hooks" object: ours removed everywhere, then
-// (when add) one group per event appended after the user's own.
+// mergeHooks rebuilds the "hooks" object of a Claude Code settings file:
+// ours removed everywhere, then (when add) one group per event appended
+// after the user's own.
 func mergeHooks(settings object, bin string, add bool) (object, error) {
-	var hooks object
-	if hv, ok := settings.get("hooks"); ok {
-		h, err := parseObject(hv)
-		if err != nil {
-			return nil, fmt.Errorf("\"hooks\" is not a JSON object; not touched")
-		}
-		hooks = h
+	var defs []hookDef
+	for _, h := range claudeHooks() {
+		defs = append(defs, hookDef{event: h.event, matcher: h.matcher, arg: h.arg, timeout: h.timeout})
 	}
-	var events []string
-	for _, m := range hooks {
-		events = append(events, m.key)
-	}
-	if add {
-		for _, h := range claudeHooks() {
-			if _, ok := hooks.get(h.event); !ok {
-				events = append(events, h.event)
-			}
-		}
-	}
-	var out object
-	for _, ev := range events {
-		var groups []json.RawMessage
-		if v, ok := hooks.get(ev); ok {
-			if err := json.Unmarshal(v, &groups); err != nil {
-				out = append(out, member{ev, v}) // not ours to judge
-				continue
-			}
-		}
-		groups, _, err := stripOurs(groups)
-		if err != nil {
-			return nil, err
-		}
-		if add {
-			for _, h := range claudeHooks() {
-				if h.event != ev {
-					continue
-				}
-				g := object{}
-				if h.matcher != "" {
-					m, _ := marshal(h.matcher)
-					g = append(g, member{"matcher", m})
-				}
-				hb, err := marshal([]handler{{Type: "command", Command: ClaudeCommand(bin, h.arg), Timeout: h.timeout}})
-				if err != nil {
-					return nil, err
-				}
-				groups = append(groups, g.set("hooks", hb).marshal())
-			}
-		}
-		if len(groups) == 0 {
-			continue
-		}
-		gb, err := marshal(groups)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, member{ev, gb})
-	}
-	if len(out) == 0 {
-		return settings.del("hooks"), nil
-	}
-	return settings.set("hooks", out.marshal()), nil
+	return mergeSpec(settings, hookSpec{defs: defs, grouped: true, ours: OursCommand,
+		handler: func(d hookDef) any {
+			return handler{Type: "command", Command: ClaudeCommand(bin, d.arg), Timeout: d.timeout}
+		}}, add)
 }
 
 // marshal encodes without HTML escaping: a command's "&&" or ">" stays

@@ -1,0 +1,214 @@
+package install
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// userFiles are hook configurations a user may already have, laid out in
+// ways a re-render would change (tabs, key order, one-line arrays).
+var userFiles = map[string]string{
+	"codex":   "{\n\t\"hooks\": {\"PostToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint\"}]}]}\n}",
+	"gemini":  "{ \"general\": {\"vimMode\": true},\n  \"hooks\": { \"AfterTool\": [ {\"matcher\": \"write_file\", \"hooks\": [{\"type\":\"command\",\"command\":\"fmt\",\"name\":\"fmt\"}]} ] } }\n",
+	"cursor":  "{\"version\": 1, \"hooks\": {\"afterFileEdit\": [{\"command\": \"./format.sh\"}]}}",
+	"copilot": "",
+}
+
+func commandsOf(t *testing.T, a Agent, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Hooks map[string][]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("%s: %v\n%s", path, err, b)
+	}
+	var out []string
+	for ev, entries := range doc.Hooks {
+		for _, e := range entries {
+			var g struct {
+				Hooks []json.RawMessage `json:"hooks"`
+			}
+			hs := []json.RawMessage{e}
+			if json.Unmarshal(e, &g) == nil && g.Hooks != nil {
+				hs = g.Hooks
+			}
+			for _, h := range hs {
+				if c := handlerCommand(h); a.ours(c) {
+					out = append(out, ev+" "+c[strings.LastIndex(c, " hook ")+1:])
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestAgentInstallFreshAndUninstallLeavesNothing(t *testing.T) {
+	for _, a := range Agents() {
+		t.Run(a.Name, func(t *testing.T) {
+			root, state := t.TempDir(), t.TempDir()
+			act, err := a.Install(root, state, "/opt/bin/prosewash")
+			if err != nil || act != Installed {
+				t.Fatalf("install: %s %v", act, err)
+			}
+			p := filepath.Join(root, filepath.FromSlash(a.File))
+			if got := commandsOf(t, a, p); len(got) != len(a.spec("").defs) {
+				t.Fatalf("commands %v, want one per event", got)
+			}
+			first, _ := os.ReadFile(p)
+			if act, err := a.Install(root, state, "/opt/bin/prosewash"); err != nil || act != Unchanged {
+				t.Fatalf("second install: %s %v", act, err)
+			}
+			if act, err := a.Install(root, state, "/usr/bin/prosewash"); err != nil || act != Updated {
+				t.Fatalf("install with a new path: %s %v", act, err)
+			}
+			if got := commandsOf(t, a, p); len(got) != len(a.spec("").defs) {
+				t.Fatalf("after a path change: %v, want ours replaced, not duplicated", got)
+			}
+			_ = first
+			if act, err := a.Uninstall(root, state); err != nil || act != Removed {
+				t.Fatalf("uninstall: %s %v", act, err)
+			}
+			if ents, _ := os.ReadDir(root); len(ents) != 0 {
+				t.Fatalf("uninstall left %v in the project", ents)
+			}
+			if act, err := a.Uninstall(root, state); err != nil || act != Absent {
+				t.Fatalf("second uninstall: %s %v", act, err)
+			}
+		})
+	}
+}
+
+func TestAgentUninstallRestoresTheUsersBytes(t *testing.T) {
+	for _, a := range Agents() {
+		if userFiles[a.Name] == "" {
+			continue
+		}
+		t.Run(a.Name, func(t *testing.T) {
+			root, state := t.TempDir(), t.TempDir()
+			p := filepath.Join(root, filepath.FromSlash(a.File))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			orig := userFiles[a.Name]
+			os.WriteFile(p, []byte(orig), 0o600)
+			if act, err := a.Install(root, state, "/opt/bin/prosewash"); err != nil || act != Updated {
+				t.Fatalf("install: %s %v", act, err)
+			}
+			b, _ := os.ReadFile(p)
+			if !strings.Contains(string(b), "lint") && !strings.Contains(string(b), "fmt") && !strings.Contains(string(b), "format.sh") {
+				t.Fatalf("the user's hook is gone:\n%s", b)
+			}
+			if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+				t.Errorf("mode %v, want 0600 kept", fi.Mode().Perm())
+			}
+			if act, err := a.Uninstall(root, state); err != nil || act != Removed {
+				t.Fatalf("uninstall: %s %v", act, err)
+			}
+			if b, _ := os.ReadFile(p); string(b) != orig {
+				t.Errorf("uninstall left\n%q\nwant the user's bytes\n%q", b, orig)
+			}
+		})
+	}
+}
+
+// A file edited after install keeps the edit; only our entries go.
+func TestAgentUninstallKeepsLaterEdits(t *testing.T) {
+	a, _ := LookupAgent("gemini")
+	root, state := t.TempDir(), t.TempDir()
+	if _, err := a.Install(root, state, "/opt/bin/prosewash"); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, ".gemini", "settings.json")
+	b, _ := os.ReadFile(p)
+	edited := strings.Replace(string(b), "{", "{\n  \"theme\": \"dark\",", 1)
+	os.WriteFile(p, []byte(edited), 0o644)
+	if act, err := a.Uninstall(root, state); err != nil || act != Removed {
+		t.Fatalf("uninstall: %s %v", act, err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil || !strings.Contains(string(b), `"theme": "dark"`) || strings.Contains(string(b), "prosewash") {
+		t.Fatalf("after uninstall: %v\n%s", err, b)
+	}
+}
+
+func TestAgentInstallRefusesInvalidJSON(t *testing.T) {
+	a, _ := LookupAgent("cursor")
+	root := t.TempDir()
+	p := filepath.Join(root, ".cursor", "hooks.json")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte("{\"version\": 1, "), 0o644)
+	if _, err := a.Install(root, t.TempDir(), "/bin/prosewash"); err == nil || !strings.Contains(err.Error(), p) {
+		t.Fatalf("install over invalid JSON: %v, want an error naming %s", err, p)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "{\"version\": 1, " {
+		t.Errorf("invalid file was touched: %q", b)
+	}
+}
+
+func TestCodexTrustBlockRoundTrip(t *testing.T) {
+	a, _ := LookupAgent("codex")
+	root, state, home := t.TempDir(), t.TempDir(), t.TempDir()
+	if _, err := a.Install(root, state, "/opt/bin/prosewash"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(home, "config.toml")
+	orig := "model = \"gpt-5.5\"\n\n[projects.\"" + root + "\"]\ntrust_level = \"trusted\" # mine"
+	os.WriteFile(cfg, []byte(orig), 0o600)
+	if !CodexProjectTrusted(home, root) {
+		t.Fatal("project trust not read")
+	}
+	n, err := AddCodexTrust(home, root)
+	if err != nil || n != 4 {
+		t.Fatalf("add trust: %d %v", n, err)
+	}
+	b, _ := os.ReadFile(cfg)
+	if !strings.HasPrefix(string(b), orig) || strings.Count(string(b), "trusted_hash = \"sha256:") != 4 {
+		t.Fatalf("config after trust:\n%s", b)
+	}
+	if n, err := AddCodexTrust(home, root); err != nil || n != 4 {
+		t.Fatalf("again: %d %v", n, err)
+	}
+	if b2, _ := os.ReadFile(cfg); string(b2) != string(b) {
+		t.Errorf("adding trust twice changed the file:\n%s", b2)
+	}
+	if act, err := RemoveCodexTrust(home, root); err != nil || act != Removed {
+		t.Fatalf("remove: %s %v", act, err)
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != orig {
+		t.Errorf("after removal\n%q\nwant\n%q", b, orig)
+	}
+	// An entry the user already has is not written twice (TOML would refuse it).
+	es, _ := CodexTrust(root)
+	mine := orig + "\n[hooks.state." + tomlQuote(es[0].Key) + "]\nenabled = true\n"
+	os.WriteFile(cfg, []byte(mine), 0o600)
+	if n, err := AddCodexTrust(home, root); err != nil || n != 3 {
+		t.Fatalf("with one entry already there: %d %v", n, err)
+	}
+}
+
+// The hash is Codex's: a known identity from the feasibility study's
+// hooks.json (the Python re-implementation verified on 0.169.0 and 0.171.0).
+func TestCodexHookHashKnownValue(t *testing.T) {
+	m := "*"
+	to := 30
+	got, err := CodexHookHash("PostToolUse", &m, "/run/hook_log.sh PostToolUse", &to, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// codex_hook_trust.py of the feasibility study on the same identity.
+	const want = "sha256:5b12871b599a8752d740faa5f4355fcab8e391edab05c2aa1c6f1552e5f66403"
+	if got != want {
+		t.Fatalf("hash %q, want %q", got, want)
+	}
+	// Stop ignores its matcher: the identity leaves it out.
+	a, _ := CodexHookHash("Stop", &m, "x", nil, false)
+	b, _ := CodexHookHash("Stop", nil, "x", nil, false)
+	if a != b {
+		t.Errorf("Stop's matcher changed the hash")
+	}
+}
