@@ -299,3 +299,11 @@ func parseOutcome(stdout []byte) (*Outcome, error) {
 	}
 	return &o, nil
 }
+
+// Contain makes cmd lead a process group that a timeout ends whole, the
+// hooks the CLI spawned included (other harnesses driving agent CLIs use
+// it too); call Reap after the command ends.
+func Contain(cmd *exec.Cmd) { setProcessGroup(cmd) }
+
+// Reap ends whatever is left in cmd's process group after it exited.
+func Reap(cmd *exec.Cmd) { killProcessGroup(cmd) }
