@@ -28,7 +28,12 @@ Legitimate uses (emoji sequences, joiners in Persian or Hindi words, French spac
 Directories are walked in sorted order, skipping .git, git-ignored paths (unless
 --no-ignore), binary files and symlinks.
 
-  --format text|json   json prints one document with findings and skipped paths
+  --format text|json|sarif|github
+                       json prints one document with findings and skipped paths;
+                       sarif a SARIF 2.1.0 log for GitHub code scanning (one rule per
+                       carrier class, columns in Unicode code points, fingerprints that
+                       survive lines moving); github one workflow command per finding
+                       (::warning file=...,line=...::) for plain Actions logs
   --profile standard|strict
   --no-ignore          also walk git-ignored paths
 
@@ -43,8 +48,10 @@ func runCheck(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *format != "text" && *format != "json" {
-		return usagef("--format must be text or json, not %q", *format)
+	switch *format {
+	case "text", "json", "sarif", "github":
+	default:
+		return usagef("--format must be text, json, sarif or github, not %q", *format)
 	}
 	profile, err := carrier.ParseProfile(*profileName)
 	if err != nil {
@@ -66,6 +73,7 @@ func runCheck(e *env, args []string) error {
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	defer out.Flush()
 	var all []check.Finding
+	var sarif []sarifFinding
 	var skips []map[string]any
 	found, ioErr := 0, false
 	skipCounts := map[walk.SkipReason]int{}
@@ -73,8 +81,22 @@ func runCheck(e *env, args []string) error {
 	scan := func(data []byte, lang string) []carrier.Finding {
 		return ucarrier.Scan(nil, data, nil, ucarrier.Options{Profile: profile, Lang: lang, FileStart: true})
 	}
+	type withPrints struct {
+		res    *check.Result
+		prints []string
+	}
 	process := func(f walk.File) (any, error) {
-		return check.File(f.Path, f.Data, scan), nil
+		r := check.File(f.Path, f.Data, scan)
+		if *format != "sarif" || r == nil {
+			return withPrints{res: r}, nil
+		}
+		// Fingerprints read the lines now: the walker reuses its buffers.
+		fp := newFingerprinter(f.Data)
+		w := withPrints{res: r}
+		for _, x := range r.Findings {
+			w.prints = append(w.prints, fp.of(x))
+		}
+		return w, nil
 	}
 	emit := func(path string, res any, err error) error {
 		if err != nil {
@@ -82,7 +104,8 @@ func runCheck(e *env, args []string) error {
 			e.ui.errorf("%s: %v", report.Quote(path), err)
 			return nil
 		}
-		r := res.(*check.Result)
+		wp := res.(withPrints)
+		r := wp.res
 		if r == nil {
 			return nil
 		}
@@ -90,8 +113,14 @@ func runCheck(e *env, args []string) error {
 			e.ui.warnf("%s: %s", report.Quote(path), r.Note)
 		}
 		found += len(r.Findings)
-		if *format == "json" {
+		switch *format {
+		case "json", "github":
 			all = append(all, r.Findings...)
+			return nil
+		case "sarif":
+			for i, x := range r.Findings {
+				sarif = append(sarif, sarifFinding{Finding: x, print: wp.prints[i]})
+			}
 			return nil
 		}
 		for _, f := range r.Findings {
@@ -119,6 +148,15 @@ func runCheck(e *env, args []string) error {
 	opt := walk.Options{NoIgnore: *noIgnore}
 	if err := walk.Walk(e.ctx, paths, opt, process, emit, skipped); err != nil {
 		return err
+	}
+	switch *format {
+	case "sarif":
+		sortFindings(sarif)
+		if err := writeSARIF(out, Version(), sarif); err != nil {
+			return err
+		}
+	case "github":
+		writeGitHub(out, all)
 	}
 	if *format == "json" {
 		if all == nil {
