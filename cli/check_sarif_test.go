@@ -13,7 +13,6 @@ import (
 	"github.com/prosewash/prosewash/internal/testtool"
 )
 
-
 // checkIn runs check with args in dir and returns standard output.
 func checkIn(t *testing.T, dir string, args ...string) string {
 	t.Helper()

@@ -52,7 +52,7 @@ func (x *geminiE2E) session(trace bool) *agentharness.Session {
 func (x *geminiE2E) sessionID() string {
 	x.T.Helper()
 	var r struct {
-		Session string `json:"session"`
+		Session string                 `json:"session"`
 		Files   []struct{ Rel string } `json:"files"`
 	}
 	out := x.Prosewash("recorded", "--json")
