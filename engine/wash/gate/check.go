@@ -3,6 +3,7 @@ package gate
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,7 +16,8 @@ type Drop struct {
 	// Line is the 1-based line in the original (for a merge, in the named source) where the
 	// lost value sat; for a binding swap, the original line whose bindings were permuted.
 	Line int
-	// Occurrences are the distinct-line occurrence counts in the original and in the result.
+	// Occurrences are the counts in the original and in the result: per section, the most
+	// occurrences on one line, summed over sections.
 	Occurrences [2]int
 	// Source names the file the line belongs to when the original was several files (merges,
 	// deletes); empty for a single-file check.
@@ -42,7 +44,7 @@ func (d Drop) String() string {
 		parts = append(parts, d.Source)
 	}
 	if d.Occurrences[1] > 0 {
-		parts = append(parts, fmt.Sprintf("on %d distinct lines, now %d", d.Occurrences[0], d.Occurrences[1]))
+		parts = append(parts, fmt.Sprintf("counted %d by section, now %d", d.Occurrences[0], d.Occurrences[1]))
 	}
 	if d.Note != "" {
 		parts = append(parts, d.Note)
@@ -63,6 +65,16 @@ type checks struct {
 	noUnion    bool            // merges compare against their first source only
 	noDelete   bool            // deleted files' tokens are not accounted for
 	noMoved    bool            // a line moved verbatim to another file is not excused
+	noUnits    bool            // numbers ignore unit words and ranges (25 MB = 25 GB)
+	noDomains  bool            // scheme-less hosts (example.chat/team) are not links
+	noHandles  bool            // @handles are not inventoried
+	noStray    bool            // a fence the result leaves unclosed is not reported
+	// noStrayRead reads the lines a stray fence swallows as code, as CommonMark does.
+	noStrayRead bool
+	// noPolarityMatch compares polarity facts by exact key only (no rewording allowance).
+	noPolarityMatch bool
+	// noNameWords counts a name only where it is a name in the result, not as any word.
+	noNameWords bool
 }
 
 // Check compares the inventories of an original and a result and returns what the result lost,
@@ -118,23 +130,38 @@ func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 	}
 	var drops []Drop
 	for t, oc := range o.counts {
-		if cfg.skipType[t.Type] {
+		if cfg.skipType[t.Type] || t.Type == TypePolarity || t.Type == TypeOrder {
 			continue
 		}
 		rc := r.counts[t] + moved[t]
+		if t.Type == TypeName && !cfg.noNameWords {
+			// A name may come back as a plain word: "Move" at a label, "move" in the summary.
+			rc = max(rc, r.words[t.Value]+moved[t])
+		}
 		if setSemantics(t.Type) || cfg.noMultiset {
 			if rc > 0 {
 				continue
 			}
-		} else if rc >= oc {
+		} else if rc >= oc || o.keptWhole(t, r, extra) {
 			continue
 		}
 		dl := o.locate(t, kept)
 		d := Drop{Token: t, Line: dl.line(), Source: o.source(dl), Occurrences: [2]int{oc, rc}}
 		if setSemantics(t.Type) {
 			d.Occurrences = [2]int{1, 0}
+		} else if ln := o.sectionLost(t, r); ln > 0 && rc > 0 {
+			d.Line = ln
 		}
 		drops = append(drops, d)
+	}
+	if !cfg.skipType[TypePolarity] {
+		drops = append(drops, polarityDrops(o, r, cfg, kept)...)
+	}
+	if !cfg.skipType[TypeOrder] {
+		drops = append(drops, orderDrops(o, r)...)
+	}
+	if !cfg.noStray {
+		drops = append(drops, strayDrops(o, r)...)
 	}
 	if !cfg.noBinding && !cfg.skipType[TypeBindingSwap] {
 		drops = append(drops, bindingSwaps(o, r)...)
@@ -198,6 +225,75 @@ func bindingSwaps(o, r *Inv) []Drop {
 				Note:   fmt.Sprintf("result line %d binds %s", r.lines[k].first, rb.show),
 			})
 		}
+	}
+	return drops
+}
+
+// polarityDrops finds the rules of the original that the result lost or flipped: a polarity
+// fact is kept by a result fact of the same class carrying most of its content words (see
+// covers), or by its line surviving verbatim (kept also holds lines moved to other files).
+func polarityDrops(o, r *Inv, cfg checks, kept map[lineKey]bool) []Drop {
+	var drops []Drop
+	for i, f := range o.pol {
+		if r.counts[f.tok] > 0 || kept[o.polAt[i]] && !cfg.noMoved && r.lines[o.polAt[i]] == nil {
+			continue
+		}
+		if !cfg.noPolarityMatch && slices.ContainsFunc(r.pol, func(g polFact) bool { return covers(f, g) }) {
+			continue
+		}
+		dl := o.lines[o.polAt[i]]
+		d := Drop{Token: f.tok, Line: dl.line(), Source: o.source(dl)}
+		if n := flipped(f, r.pol); n != "" {
+			d.Note = "result says " + n
+		}
+		drops = append(drops, d)
+	}
+	return drops
+}
+
+// flipped names a result fact with the same words but another class ("not" become "must").
+func flipped(f polFact, res []polFact) string {
+	for _, g := range res {
+		if g.class != f.class && covers(polFact{class: g.class, stems: f.stems}, g) && len(f.stems) > 0 {
+			return g.tok.Value
+		}
+	}
+	return ""
+}
+
+// orderDrops reports an ordered pair the result states the other way round ("prefer `==`
+// over `errors.Is`"). A pair that is only reworded away loses nothing this check can see:
+// its operands and its rule word are inventoried on their own.
+func orderDrops(o, r *Inv) []Drop {
+	have := make(map[string]int, len(r.pairs))
+	for _, p := range r.pairs {
+		have[p.key()] = r.lines[p.at].line()
+	}
+	var drops []Drop
+	for _, p := range o.pairs {
+		if _, ok := have[p.key()]; ok {
+			continue
+		}
+		at, ok := have[pairFact{first: p.second, second: p.first}.key()]
+		if !ok {
+			continue
+		}
+		dl := o.lines[p.at]
+		drops = append(drops, Drop{Token: Token{TypeOrder, p.key()}, Line: dl.line(), Source: o.source(dl),
+			Note: fmt.Sprintf("result line %d says %s > %s", at, p.second, p.first)})
+	}
+	return drops
+}
+
+// strayDrops reports fences the result leaves stray beyond those the original already had.
+func strayDrops(o, r *Inv) []Drop {
+	if len(r.stray) <= len(o.stray) {
+		return nil
+	}
+	var drops []Drop
+	for _, s := range r.stray[len(o.stray):] {
+		drops = append(drops, Drop{Token: Token{TypeStrayFence, fmt.Sprintf("result line %d", s.Line)},
+			Note: fmt.Sprintf("its code block swallows result lines %d-%d", s.Line+1, s.End)})
 	}
 	return drops
 }

@@ -3,6 +3,7 @@ package gate
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +26,25 @@ const (
 	TypeIndented    = "indented"
 	TypeFrontKey    = "frontmatter-key"
 	TypeBindingSwap = "binding-swap"
+	// TypeIdent is a hyphenated identifier with a numeric part (E-023, CVE-2024-1234, UTF-8):
+	// a fact, but not a number.
+	TypeIdent = "identifier"
+	// TypeHandle is an @handle or @path mention (@mira, @docs/architecture.md, @types/node).
+	TypeHandle = "handle"
+	// TypeName is a tool, language, product or version name (pnpm, Vite, C17, German), keyed
+	// lowercase.
+	TypeName = "name"
+	// TypePolarity is a rule word with the content words it governs: "not(force-push main)".
+	// Rewording that keeps the class and most of the words keeps it.
+	TypePolarity = "polarity"
+	// TypeOrder is an ordered pair ("errors.Is > ==" from "prefer `errors.Is` over `==`"); it
+	// is lost when the result states the reverse.
+	TypeOrder = "order"
+	// TypeFrontValue is a front matter value, keyed "key=value" (nested lines under their key).
+	TypeFrontValue = "frontmatter-value"
+	// TypeStrayFence is a code fence the result leaves unclosed that the original did not: the
+	// rest of the file silently turns into code.
+	TypeStrayFence = "stray-fence"
 	// TypeFrontIncomplete is reported when either side's front matter is unverifiable, so its
 	// keys could not be inventoried; the value names the side: orig, result or both.
 	TypeFrontIncomplete = "frontmatter-incomplete"
@@ -39,7 +59,8 @@ func (t Token) Key() string { return t.Type + ":" + t.Value }
 // setSemantics reports the classes compared by presence only: a code line or a key has no
 // meaningful multiplicity, and re-indenting or reordering code is not a loss.
 func setSemantics(typ string) bool {
-	return typ == TypeFenced || typ == TypeIndented || typ == TypeFrontKey
+	return typ == TypeFenced || typ == TypeIndented || typ == TypeFrontKey || typ == TypeFrontValue ||
+		typ == TypePolarity || typ == TypeOrder
 }
 
 // valuePos is a value found on a line, with its byte span in the line (for bindings).
@@ -48,16 +69,29 @@ type valuePos struct {
 	start, end int
 }
 
+// lineScan is what the line-local classes leave for the sentence reader: the line with every
+// recognised span blanked (code spans, links, dates, numbers...) and its code spans in order.
+type lineScan struct {
+	masked []byte
+	codes  []codeSpan
+}
+
+type codeSpan struct {
+	start, end int
+	text       string
+}
+
 // lineTokens extracts the inline token classes of one prose line. It masks each recognised
 // span before the next class runs so that, for example, the digits of a date or a URL never
 // count as numbers. Values that take part in subject bindings are returned in line order.
-func lineTokens(s string, ordinal int, add func(Token)) []valuePos {
+func lineTokens(s string, ordinal int, add func(Token), cfg checks) ([]valuePos, lineScan) {
 	m := []byte(s)
 	if ordinal > 0 {
 		mask(m, 0, ordinal)
 	}
+	var sc lineScan
 	if strings.IndexByte(s, '`') >= 0 {
-		codeSpans(s, m, add)
+		sc.codes = codeSpans(s, m, add)
 	}
 	if strings.Contains(s, "[[") {
 		wikilinks(s, m, add)
@@ -65,18 +99,25 @@ func lineTokens(s string, ordinal int, add func(Token)) []valuePos {
 	if strings.Contains(s, "[^") {
 		footnoteLabels(m)
 	}
-	links(s, m, add)
+	links(s, m, add, cfg)
+	if !cfg.noHandles && strings.IndexByte(s, '@') >= 0 {
+		handles(s, m, add)
+	}
 	if strings.IndexByte(s, '"') >= 0 || strings.Contains(s, "\u201c") {
 		quotes(s, m, add)
 	}
+	sc.masked = m
 	if !hasDigit(m) {
-		return nil
+		return nil, sc
+	}
+	if !cfg.skipType[TypeIdent] && strings.IndexByte(s, '-') >= 0 {
+		identifiers(m, add)
 	}
 	var vals []valuePos
 	vals = dates(m, vals, add)
 	vals = versions(m, vals, add)
-	vals = numbers(m, vals, add)
-	return vals
+	vals = numbers(m, vals, add, !cfg.noUnits)
+	return vals, sc
 }
 
 func mask(m []byte, a, b int) {
@@ -96,7 +137,8 @@ func hasDigit(m []byte) bool {
 
 // codeSpans follows CommonMark: a run of n backticks opens a span closed by the next run of
 // exactly n backticks on the line. The content is kept verbatim: renaming an identifier is a drop.
-func codeSpans(s string, m []byte, add func(Token)) {
+func codeSpans(s string, m []byte, add func(Token)) []codeSpan {
+	var spans []codeSpan
 	for i := 0; i < len(s); {
 		if s[i] != '`' || escaped(s, i) {
 			i++
@@ -123,10 +165,12 @@ func codeSpans(s string, m []byte, add func(Token)) {
 		}
 		if v := s[i+n : found]; strings.TrimSpace(v) != "" {
 			add(Token{TypeCode, v})
+			spans = append(spans, codeSpan{i, found + n, v})
 		}
 		mask(m, i, found+n)
 		i = found + n
 	}
+	return spans
 }
 
 func run(s string, i int, c byte) int {
@@ -200,6 +244,7 @@ func footnoteLabels(m []byte) {
 // links this package, and most (a hook that records a path) never inventory a file.
 type patterns struct {
 	refDef, autolink, bareURL *regexp.Regexp
+	domain, ident             *regexp.Regexp
 	dates                     []datePattern
 	version3, versionV        *regexp.Regexp
 	number                    *regexp.Regexp
@@ -216,6 +261,10 @@ var res = sync.OnceValue(func() *patterns {
 		refDef:   regexp.MustCompile(`^ {0,3}\[[^\]]+\]:[ \t]*(<[^>]*>|\S+)`),
 		autolink: regexp.MustCompile(`<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_{|}~\-]+@[A-Za-z0-9](?:[A-Za-z0-9.\-]*[A-Za-z0-9])?)>`),
 		bareURL:  regexp.MustCompile(`(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>()\[\]{}"` + "`" + `]+`),
+		// A scheme-less host (two or more labels, letters-only top level) with an optional port
+		// and path; which top levels count is decided in code (see domains).
+		domain:   regexp.MustCompile(`(?i)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?::\d{2,5})?(?:/[^\s<>()\[\]{}"'` + "`" + `]*)?`),
+		ident:    regexp.MustCompile(`[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z][A-Za-z0-9_]*)*-[0-9][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*`),
 		version3: regexp.MustCompile(`[vV]?\d+\.\d+(?:\.\d+)+(?:-[0-9A-Za-z][0-9A-Za-z.\-]*)?(?:\+[0-9A-Za-z][0-9A-Za-z.\-]*)?`),
 		versionV: regexp.MustCompile(`[vV]\d+(?:\.\d+)?`),
 		// Number forms most specific first (Go's alternation is leftmost-first).
@@ -229,7 +278,7 @@ var res = sync.OnceValue(func() *patterns {
 
 // links extracts link destinations only (inline links and images, reference definitions,
 // autolinks, bare URLs), so restyling a link between these forms keeps the same key.
-func links(s string, m []byte, add func(Token)) {
+func links(s string, m []byte, add func(Token), cfg checks) {
 	if loc := res().refDef.FindSubmatchIndex(m); loc != nil {
 		d := strings.Trim(s[loc[2]:loc[3]], "<>")
 		if d != "" {
@@ -291,6 +340,9 @@ func links(s string, m []byte, add func(Token)) {
 			}
 			mask(m, a, loc[1])
 		}
+	}
+	if !cfg.noDomains && bytes.IndexByte(m, '.') >= 0 {
+		domains(s, m, add)
 	}
 }
 
@@ -506,57 +558,326 @@ func versions(m []byte, vals []valuePos, add func(Token)) []valuePos {
 	return vals
 }
 
-// numbers keeps sign, percent and a short unit suffix (30s, 5ms, 44k, 2x) as part of the value:
-// "timeout 30s" becoming "timeout 30m" is a changed fact. Single digits count (the original
-// ignored them); renumbering noise is avoided by masking list and heading ordinals before this
-// runs. A digit run glued to letters (sha256, x86, a 3f2a hash) is an identifier, not a number.
-func numbers(m []byte, vals []valuePos, add func(Token)) []valuePos {
-	for _, loc := range res().number.FindAllIndex(m, -1) {
-		a, b := loc[0], loc[1]
-		sign := ""
-		if c, n := utf8.DecodeRune(m[a:]); c == '-' || c == '+' || c == '\u2212' {
-			if a > 0 && (wordBefore(m, a) || m[a-1] == '.') {
-				a += n
-			} else {
-				sign = "+"
-				if c != '+' {
-					sign = "-"
+// numbers keeps sign, percent and unit as part of the value: "timeout 30s" becoming "timeout
+// 30m" is a changed fact, and so is "every 2 hours" becoming "every 2 minutes". Units are
+// normalised (30 seconds = 30sec = 30s; 25 MB = 25mb, but not 25 GB), a dash between two
+// numbers makes one range (3-5, ~3–5 minutes = 3-5min), and a digit run glued to letters (sha256,
+// x86, a 3f2a hash) is an identifier, not a number. Single digits count (the original ignored
+// them); renumbering noise is avoided by masking list and heading ordinals before this runs.
+func numbers(m []byte, vals []valuePos, add func(Token), units bool) []valuePos {
+	// Context is read from the line as it was before this pass masks its own finds: masking
+	// "3" first would make the "-5" of "3-5" look like a negative number.
+	src := append([]byte(nil), m...)
+	locs := res().number.FindAllIndex(src, -1)
+	for k := 0; k < len(locs); k++ {
+		from, b := locs[k][0], locs[k][1]
+		a, sign, ok := numberStart(src, from)
+		if !ok {
+			continue
+		}
+		digits := plainDigits(src[a:b])
+		hi := ""
+		if units {
+			if next, hb, ok := rangeEnd(src, b, locs, k); ok {
+				hi, b, k = plainDigits(src[next:hb]), hb, k+1
+			}
+		}
+		unit, end, ok := unitAfter(src, b, units)
+		if !ok {
+			continue
+		}
+		if units && hi == "" && unit == "" {
+			// "3 to 5 minutes": a range only when a unit follows, since "change 3 to 5" is not.
+			if k+1 < len(locs) && bytes.HasPrefix(src[b:], []byte(" to ")) && locs[k+1][0] == b+4 {
+				if hn, hs, ok := numberStart(src, locs[k+1][0]); ok && hs == "" {
+					if u, e, ok := unitAfter(src, locs[k+1][1], true); ok && u != "" && u != "%" {
+						hi, unit, end, k = plainDigits(src[hn:locs[k+1][1]]), u, e, k+1
+					}
 				}
-				a += n
 			}
 		}
-		if a > 0 && (wordBefore(m, a) || m[a-1] == '.' && a > 1 && isDigit(m[a-2])) {
-			continue
+		v := sign + currencyBefore(src, from) + digits
+		if hi != "" {
+			v += "-" + hi
 		}
-		digits := string(m[a:b])
-		end := b
-		suffix := ""
-		switch {
-		case b < len(m) && m[b] == '%':
-			suffix = "%"
-			end = b + 1
-		case b < len(m) && isLetterByte(m[b]):
-			k := b
-			for k < len(m) && isLetterByte(m[k]) {
-				k++
-			}
-			if k-b > 4 || k < len(m) && (isDigit(m[k]) || m[k] == '_' || wordAt(m, k)) {
-				continue
-			}
-			suffix = string(m[b:k])
-			end = k
-		case b < len(m) && wordAt(m, b):
-			continue
-		}
-		if strings.IndexByte(digits, ',') >= 0 && !strings.Contains(digits, "/") {
-			digits = strings.ReplaceAll(digits, ",", "")
-		}
-		tok := Token{TypeNumber, sign + digits + suffix}
+		tok := Token{TypeNumber, v + unit}
 		add(tok)
-		vals = append(vals, valuePos{tok, loc[0], end})
-		mask(m, loc[0], end)
+		vals = append(vals, valuePos{tok, from, end})
+		mask(m, from, end)
 	}
 	return vals
+}
+
+// numberStart reads the sign of a number match starting at a and returns where its digits
+// begin; ok is false when the digits are glued to a word (x86, v2) and are no number.
+func numberStart(src []byte, a int) (int, string, bool) {
+	sign := ""
+	if c, n := utf8.DecodeRune(src[a:]); c == '-' || c == '+' || c == '\u2212' {
+		if !(a > 0 && (wordBefore(src, a) || src[a-1] == '.')) {
+			sign = "+"
+			if c != '+' {
+				sign = "-"
+			}
+		}
+		a += n
+	}
+	if a > 0 && (wordBefore(src, a) || src[a-1] == '.' && a > 1 && isDigit(src[a-2])) {
+		return a, "", false
+	}
+	return a, sign, true
+}
+
+// plainDigits drops comma grouping (44,192 = 44192) except in slash forms.
+func plainDigits(d []byte) string {
+	s := string(d)
+	if strings.IndexByte(s, ',') >= 0 && strings.IndexByte(s, '/') < 0 {
+		s = strings.ReplaceAll(s, ",", "")
+	}
+	return s
+}
+
+// rangeEnd recognises "3-5", "3–5" and "3—5": a dash directly between two plain numbers. It
+// returns where the second number's digits start and end.
+func rangeEnd(src []byte, b int, locs [][]int, k int) (int, int, bool) {
+	if k+1 >= len(locs) || b >= len(src) {
+		return 0, 0, false
+	}
+	next := locs[k+1][0]
+	switch {
+	case src[b] == '-' && next == b:
+		next = b + 1
+	case bytes.HasPrefix(src[b:], []byte("\u2013")) && next == b+3, bytes.HasPrefix(src[b:], []byte("\u2014")) && next == b+3:
+	default:
+		return 0, 0, false
+	}
+	hb := locs[k+1][1]
+	if next >= hb || !isDigit(src[next]) || bytes.IndexAny(src[next:hb], "/:") >= 0 || bytes.IndexAny(src[locs[k][0]:b], "/:") >= 0 {
+		return 0, 0, false
+	}
+	return next, hb, true
+}
+
+// currencyBefore returns a currency sign written directly before a number ("$5").
+func currencyBefore(src []byte, a int) string {
+	r, _ := utf8.DecodeLastRune(src[:a])
+	switch r {
+	case '$', '\u20ac', '\u00a3', '\u00a5':
+		return string(r)
+	}
+	return ""
+}
+
+// unitAfter reads the unit of a number ending at b: a percent sign, letters glued to the digits
+// (30s, 25MB, 44k, 1st), or a unit word after one space (6 hours, 25 MB), with an optional rate
+// ("/s"). It returns the normalised unit and where it ends; ok is false when the digits turn
+// out to be part of an identifier (3f2a, 30s_old). With units off (a mutation test) only the
+// glued suffix is kept, verbatim, as before unit words were read.
+func unitAfter(src []byte, b int, units bool) (string, int, bool) {
+	if b >= len(src) {
+		return "", b, true
+	}
+	if src[b] == '%' {
+		return "%", b + 1, true
+	}
+	if bytes.HasPrefix(src[b:], []byte("\u00b0")) {
+		e := b + 2
+		u := "\u00b0"
+		if e < len(src) && (src[e] == 'C' || src[e] == 'F') {
+			u += string(src[e])
+			e++
+		}
+		return u, e, true
+	}
+	if isLetterByte(src[b]) {
+		k := b
+		for k < len(src) && isLetterByte(src[k]) {
+			k++
+		}
+		if k < len(src) && (isDigit(src[k]) || src[k] == '_' || wordAt(src, k)) {
+			return "", b, false
+		}
+		word := string(src[b:k])
+		if !units {
+			if k-b > 4 {
+				return "", b, false
+			}
+			return word, k, true
+		}
+		u, known := unitWord(word, true)
+		if !known {
+			if k-b > 4 {
+				return "", b, false
+			}
+			u = word
+		}
+		u, k = rate(src, k, u)
+		return u, k, true
+	}
+	if !units {
+		if wordAt(src, b) {
+			return "", b, false
+		}
+		return "", b, true
+	}
+	if wordAt(src, b) {
+		return "", b, false
+	}
+	// One space (or a no-break or thin space) and a unit word of two letters or more.
+	sp := 0
+	switch {
+	case src[b] == ' ':
+		sp = 1
+	case bytes.HasPrefix(src[b:], []byte("\u00a0")):
+		sp = 2
+	case bytes.HasPrefix(src[b:], []byte("\u202f")), bytes.HasPrefix(src[b:], []byte("\u2009")):
+		sp = 3
+	}
+	if sp == 0 {
+		return "", b, true
+	}
+	w := b + sp
+	k := w
+	for k < len(src) && isLetterByte(src[k]) {
+		k++
+	}
+	if k-w < 2 || k < len(src) && (isDigit(src[k]) || src[k] == '_' || wordAt(src, k) || src[k] == '-' && k+1 < len(src) && isLetterByte(src[k+1])) {
+		if k-w == 0 && w < len(src) && src[w] == '%' {
+			return "%", w + 1, true
+		}
+		return "", b, true
+	}
+	u, known := unitWord(string(src[w:k]), false)
+	if !known {
+		return "", b, true
+	}
+	u, k = rate(src, k, u)
+	return u, k, true
+}
+
+// unitWord normalises a unit word or symbol. Symbols whose case carries meaning (MB bytes, Mb
+// bits, M million) are matched exactly first; glued single letters are accepted (30s, 5m, 2x),
+// spaced ones are not ("page 3 of", "2 x 3").
+func unitWord(w string, glued bool) (string, bool) {
+	l := lex()
+	if u, ok := l.unitsCase[w]; ok && (glued || len(w) > 1) {
+		return u, true
+	}
+	lw := strings.ToLower(w)
+	if u, ok := l.units[lw]; ok && (glued || len(lw) > 1) {
+		return u, true
+	}
+	return "", false
+}
+
+// rate appends a per-time suffix: 25 MB/s, 100 req/min.
+func rate(src []byte, k int, u string) (string, int) {
+	if k+1 >= len(src) || src[k] != '/' || !isLetterByte(src[k+1]) {
+		return u, k
+	}
+	e := k + 1
+	for e < len(src) && isLetterByte(src[e]) {
+		e++
+	}
+	if e < len(src) && (isDigit(src[e]) || wordAt(src, e) || src[e] == '/') {
+		return u, k
+	}
+	if t, ok := unitWord(string(src[k+1:e]), true); ok {
+		return u + "/" + t, e
+	}
+	if w := string(src[k+1 : e]); w == "op" {
+		return u + "/op", e
+	}
+	return u, k
+}
+
+// identifiers keeps hyphenated identifiers with a numeric part (E-023, PR-118, CVE-2024-1234,
+// UTF-8, x86-64) verbatim, so their digits are neither numbers nor ranges nor signs.
+func identifiers(m []byte, add func(Token)) {
+	for _, loc := range res().ident.FindAllIndex(m, -1) {
+		a, b := loc[0], loc[1]
+		if a > 0 && (wordBefore(m, a) || strings.IndexByte("-./@$#\\", m[a-1]) >= 0) {
+			continue
+		}
+		if b < len(m) && (wordAt(m, b) || (m[b] == '.' || m[b] == '-') && b+1 < len(m) && (isDigit(m[b+1]) || isLetterByte(m[b+1]))) {
+			continue
+		}
+		add(Token{TypeIdent, string(m[a:b])})
+		mask(m, a, b)
+	}
+}
+
+// commonTLDs are top-level domains a scheme-less host may end in. fileTLDs are top-level
+// domains that are also file extensions (README.md, setup.py, run.sh): a host ending in one
+// counts only with a path after it (docs.rs/serde).
+const commonTLDs = "com org net io dev app ai co chat gov edu me xyz cloud so gg tv info biz page site tech tools run " +
+	"build codes link live ly to us uk de fr jp cn ru eu ca au nl se es ch be at pl br kr tw hk nz ie fi dk cz " +
+	"gr il za mx ar cl tr vn id my sg ph ua ro hu sk bg lt lv ee si hr email social team world network systems " +
+	"md py sh rs pl pm in it do am ps cc ms"
+
+const fileTLDs = "md py sh rs pl pm in it do am ps cc ms"
+
+// domains keeps scheme-less hosts with their path (example.chat/team, docs.github.com) and bare
+// e-mail addresses as link destinations; file names (package.json, README.md) are not hosts.
+func domains(s string, m []byte, add func(Token)) {
+	tld := strings.Fields(commonTLDs)
+	for _, loc := range res().domain.FindAllIndex(m, -1) {
+		a, b := loc[0], trimURL(s, loc[0], loc[1])
+		if a > 0 && (wordBefore(m, a) || strings.IndexByte(".-/:_\\~", m[a-1]) >= 0) {
+			continue
+		}
+		if b < len(m) && (wordAt(m, b) || m[b] == '.' && b+1 < len(m) && isWordByte(m[b+1])) {
+			continue
+		}
+		host := s[a:b]
+		path := ""
+		if i := strings.IndexAny(host, "/:"); i >= 0 {
+			host, path = host[:i], host[i:]
+		}
+		dot := strings.LastIndexByte(host, '.')
+		top := strings.ToLower(host[dot+1:])
+		if !slices.Contains(tld, top) || strings.Contains(" "+fileTLDs+" ", " "+top+" ") && path == "" && strings.Count(host, ".") < 2 {
+			continue
+		}
+		if first := host[:strings.IndexByte(host, '.')]; strings.Trim(first, "0123456789") == "" {
+			continue // 1.2.3 is a version, not a host
+		}
+		// A bare e-mail address: the host with its local part.
+		if a > 0 && m[a-1] == '@' {
+			la := a - 1
+			for la > 0 && (isWordByte(m[la-1]) && m[la-1] < 0x80 || strings.IndexByte(".+-", m[la-1]) >= 0) {
+				la--
+			}
+			if la < a-1 {
+				add(Token{TypeLink, s[la:b]})
+				mask(m, la, b)
+				continue
+			}
+		}
+		add(Token{TypeLink, s[a:b]})
+		mask(m, a, b)
+	}
+}
+
+// handles keeps @handles and @path mentions (@mira, @docs/architecture.md, @~/.claude/x.md,
+// @types/node) verbatim; an e-mail address is not one.
+func handles(s string, m []byte, add func(Token)) {
+	for i := 0; i+1 < len(m); i++ {
+		if m[i] != '@' || i > 0 && (wordBefore(m, i) || strings.IndexByte("@.\\`", m[i-1]) >= 0) {
+			continue
+		}
+		j := i + 1
+		for j < len(m) && (isWordByte(m[j]) && m[j] < 0x80 || strings.IndexByte("-./~", m[j]) >= 0) {
+			j++
+		}
+		end := trimURL(s, i, j)
+		v := s[i+1 : end]
+		if !strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) }) {
+			continue
+		}
+		add(Token{TypeHandle, s[i:end]})
+		mask(m, i, j)
+		i = j - 1
+	}
 }
 
 // wordRune reports a rune that glues to an adjacent digit run: ASCII letters, digits and

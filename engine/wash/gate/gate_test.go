@@ -66,7 +66,7 @@ var classCases = []classCase{
 	{TypeFrontKey,
 		"---\nname: deploy\ntype: feedback\n---\nbody\n",
 		"---\nname: deploy\n---\nbody\n",
-		"---\nname: deploy-notes\ntype: feedback\n---\nbody\n",
+		"---\ntype: feedback\nname: \"deploy\"\n---\nbody\n",
 		checks{skipType: map[string]bool{TypeFrontKey: true}}},
 	{TypeBindingSwap,
 		"- pass 878 / fail 0\n",
@@ -112,10 +112,11 @@ func TestMutationEachCheckStopsItsLoss(t *testing.T) {
 		})
 	}
 	t.Run("multiset", func(t *testing.T) {
-		orig := "- build 878 ok\n- test 878 ok\n- lint 878 ok\n"
-		lossy := "- build, test, lint 878 ok\n"
+		// Counted per section: the value leaves the Staging section although Production keeps it.
+		orig := "## Production\n- timeout 30s\n## Staging\n- timeout 30s\n## Dev\n- timeout 30s\n"
+		lossy := "## Production\n- timeout 30s\n## Staging\n- no timeout\n## Dev\n- timeout 30s\n"
 		d := checkWith([]byte(orig), []byte(lossy), checks{})
-		if len(d) != 1 || d[0].Key() != "number:878" || d[0].Occurrences != [2]int{3, 1} {
+		if len(d) != 1 || d[0].Key() != "number:30s" || d[0].Occurrences != [2]int{3, 2} || d[0].Line != 4 {
 			t.Fatalf("baseline drops %v", d)
 		}
 		if d := checkWith([]byte(orig), []byte(lossy), checks{noMultiset: true}); len(d) != 0 {
@@ -142,7 +143,10 @@ func TestDistinctLineSemantics(t *testing.T) {
 		{"dup line free", "a 12\nb\na 12\n", "a 12\nb\n", nil},
 		{"dup line with trailing space free", "a 12  \nb\na 12\n", "a 12\nb\n", nil},
 		{"two on one line", "pass 878 fail 878\n", "pass 878 fail 0\n", []string{"number:878"}},
-		{"fewer lines", "x 5 y\nz 5 w\n", "x and z 5\n", []string{"number:5"}},
+		{"fewer mentions in one section", "x 5 y\nz 5 w\n", "x and z 5\n", nil},
+		{"fewer sections", "# A\nx 5 y\n# B\nz 5 w\n", "# A\nx and z 5\n# B\nz w\n", []string{"number:5"}},
+		{"twice on one line", "pass 7 and fail 7\n", "pass 7\nfail 7\n", []string{"number:7"}},
+		{"same heading path merges", "# A\nx 5\n# A\ny 5\n", "# A\nx 5 y\n", nil},
 		{"moved within file", "a 1\nb 2\n", "b 2\na 1\n", nil},
 		{"renumbered list", "1. first\n2. second\n3. third\n", "1. first\n2. third\n", nil},
 		{"heading number", "## 2. Setup\n", "## 3. Setup\n", nil},
@@ -154,7 +158,7 @@ func TestDistinctLineSemantics(t *testing.T) {
 		{"date inside url not date", "see https://x.io/2024-01-02/a\n", "see https://x.io/2024-01-02/a\n", nil},
 		{"url digits not numbers", "[a](https://x.io/p/123)\n", "<https://x.io/p/123>\n", nil},
 		{"version not number", "v1.2.3\n", "v1.2.4\n", []string{"version:v1.2.3"}},
-		{"identifier digits ignored", "use sha256 on x86\n", "use sha1 on arm\n", nil},
+		{"glued digits are names, not numbers", "use sha256 on x86\n", "use sha1 on arm\n", []string{"name:sha256", "name:x86"}},
 		{"cjk glued number", "在庫は5件\n", "在庫は6件\n", []string{"number:5"}},
 		{"footnote label", "fact[^1]\n\n[^1]: note\n", "fact[^2]\n\n[^2]: note\n", nil},
 		{"code digits not numbers", "`port 8080`\n", "`port 8080`\n", nil},
@@ -202,9 +206,9 @@ func TestBindingSwap(t *testing.T) {
 }
 
 func TestRenderAndVerify(t *testing.T) {
-	d := Verify([]byte("a 12\nb 12\n"), []byte("a 12\n"))
+	d := Verify([]byte("# A\na 12\n# B\nb 12\n"), []byte("# A\na 12\n# B\nb\n"))
 	got := Render(d)
-	want := "number:12 (line 2; on 2 distinct lines, now 1)\n"
+	want := "number:12 (line 4; counted 2 by section, now 1)\n"
 	if got != want {
 		t.Errorf("Render = %q, want %q", got, want)
 	}

@@ -29,8 +29,12 @@ type lineKey struct {
 // distinctLine is one distinct line of a file with the tokens it carries (with multiplicity).
 type distinctLine struct {
 	first int // 1-based line number of its first occurrence
-	toks  []Token
-	bind  *binding
+	n     int // occurrences in the file
+	// local are the tokens read from the line alone; toks adds those its first occurrence got
+	// from its paragraph and front matter (names, front matter values).
+	local, toks []Token
+	bind        *binding
+	scan        lineScan
 }
 
 // binding records which subject word precedes each value on a prose line carrying two or more
@@ -42,7 +46,7 @@ type binding struct {
 	show  string // word=value pairs in line order, for the report and the approval key
 }
 
-// Inv is the structured-token inventory of one file under distinct-line multiset semantics.
+// Inv is the structured-token inventory of one file.
 type Inv struct {
 	keys   []lineKey // per line, index = line number - 1
 	lines  map[lineKey]*distinctLine
@@ -53,6 +57,21 @@ type Inv struct {
 	fm     frontmatter.Result
 	// srcOf names the source file of each distinct line when the inventory is a union.
 	srcOf map[*distinctLine]string
+	// sect holds, per section (keyed by its heading path), each token's most occurrences on
+	// one line of the section; counts are their sums. A value said three times in one section
+	// counts once, so a summary may say it once.
+	sect map[string]map[Token]int
+	// sectFirst is the 1-based line where a token first occurs in a section; sectOrder lists
+	// the sections in file order. Both only serve to point a drop at the section that lost it.
+	sectFirst map[string]map[Token]int
+	sectOrder []string
+	// words counts every prose word (lowercased) the same way, so a name the original spelled
+	// "Move" survives as "move" in the result.
+	words map[string]int
+	pol   []polFact  // polarity facts, one per key
+	polAt []lineKey  // the distinct line of each polarity fact
+	pairs []pairFact // ordered pairs, one per key
+	stray []mdline.Stray
 }
 
 // Inventory extracts the structured tokens of text.
@@ -63,36 +82,40 @@ func Inventory(text []byte) *Inv {
 func inventory(text []byte, cfg checks) *Inv {
 	doc := mdline.Parse(text)
 	inv := &Inv{
-		keys:   make([]lineKey, len(doc.Lines)),
-		lines:  make(map[lineKey]*distinctLine),
-		counts: make(map[Token]int),
-		where:  make(map[Token][]lineKey),
-		binds:  make(map[string][]*binding),
-		fm:     doc.FM,
+		keys:      make([]lineKey, len(doc.Lines)),
+		lines:     make(map[lineKey]*distinctLine),
+		counts:    make(map[Token]int),
+		where:     make(map[Token][]lineKey),
+		binds:     make(map[string][]*binding),
+		fm:        doc.FM,
+		sect:      make(map[string]map[Token]int),
+		sectFirst: make(map[string]map[Token]int),
+		words:     make(map[string]int),
+		stray:     doc.StrayFences(),
 	}
+	kinds := readKinds(doc, text, cfg)
 	for i, l := range doc.Lines {
 		raw := bytes.TrimRight(l.Text(text), " \t\r")
 		key := lineKey{text: string(raw)}
-		switch l.Kind {
-		case mdline.Fenced:
+		switch kinds[i] {
+		case mdline.Fenced, mdline.Fence:
+			// A fence delimiter carries its info string (the language) but no facts.
 			key.class = classFenced
 		case mdline.Indented:
 			key.class = classIndented
 		case mdline.FrontMatter:
 			key.class = classFront
-		case mdline.Fence:
-			// A fence delimiter carries its info string (the language) but no facts.
-			key.class = classFenced
 		}
 		inv.keys[i] = key
-		if _, ok := inv.lines[key]; ok {
+		if dl, ok := inv.lines[key]; ok {
+			dl.n++
 			continue
 		}
-		dl := &distinctLine{first: i + 1}
+		dl := &distinctLine{first: i + 1, n: 1}
 		inv.lines[key] = dl
 		inv.order = append(inv.order, key)
-		add := func(t Token) { dl.toks = append(dl.toks, t) }
-		switch l.Kind {
+		add := func(t Token) { dl.local = append(dl.local, t) }
+		switch kinds[i] {
 		case mdline.Blank, mdline.Fence, mdline.ThematicBreak, mdline.SetextUnderline, mdline.TableSep:
 		case mdline.Fenced:
 			if v := collapse(raw); v != "" {
@@ -104,10 +127,11 @@ func inventory(text []byte, cfg checks) *Inv {
 			}
 		default:
 			ord := 0
-			if l.Kind == mdline.Text || l.Kind == mdline.Heading {
+			if kinds[i] == mdline.Text || kinds[i] == mdline.Heading {
 				ord = ordinalLen(raw)
 			}
-			vals := lineTokens(key.text, ord, add)
+			var vals []valuePos
+			vals, dl.scan = lineTokens(key.text, ord, add, cfg)
 			if !cfg.noBinding {
 				dl.bind = makeBinding(key.text, vals)
 			}
@@ -115,20 +139,14 @@ func inventory(text []byte, cfg checks) *Inv {
 		if dl.bind != nil {
 			inv.binds[dl.bind.sig] = append(inv.binds[dl.bind.sig], dl.bind)
 		}
-		for _, t := range dl.toks {
-			if setSemantics(t.Type) {
-				if inv.counts[t] == 0 {
-					inv.counts[t] = 1
-				}
-			} else {
-				inv.counts[t]++
-			}
-			w := inv.where[t]
-			if len(w) == 0 || w[len(w)-1] != key {
-				inv.where[t] = append(w, key)
-			}
-		}
 	}
+	ctx := make([][]Token, len(doc.Lines)) // per line: tokens from its paragraph and front matter
+	wordsAt := make([][]string, len(doc.Lines))
+	inv.readSentences(doc, text, kinds, cfg, ctx, wordsAt)
+	if !cfg.skipType[TypeFrontValue] {
+		frontValues(doc, text, func(i int, t Token) { ctx[i] = append(ctx[i], t) })
+	}
+	inv.count(doc, text, kinds, ctx, wordsAt)
 	if doc.FM.State == frontmatter.Closed {
 		for _, k := range doc.FM.Keys {
 			t := Token{TypeFrontKey, k}
@@ -139,6 +157,321 @@ func inventory(text []byte, cfg checks) *Inv {
 		}
 	}
 	return inv
+}
+
+// readKinds returns the kind the gate reads each line as. It is mdline's, except after a stray
+// fence: the lines a fence swallows by mistake are read as the Markdown their author wrote
+// (headings, lists, tables), and only those that look like code stay code. Reading them all as
+// code would make every honest edit of that prose a dropped code line; reading them all as prose
+// would let a real code line go unnoticed.
+func readKinds(doc *mdline.Doc, text []byte, cfg checks) []mdline.Kind {
+	kinds := make([]mdline.Kind, len(doc.Lines))
+	for i, l := range doc.Lines {
+		kinds[i] = l.Kind
+	}
+	if cfg.noStrayRead {
+		return kinds
+	}
+	for _, st := range doc.StrayFences() {
+		last := st.End // 1-based, inclusive
+		if st.Inner > 0 {
+			last = st.Inner - 1
+			kinds[st.Inner-1] = mdline.Fence
+		}
+		if last <= st.Line {
+			continue
+		}
+		from, to := doc.Lines[st.Line].Start, doc.Lines[last-1].End
+		sub := mdline.Parse(text[from:to])
+		for j, sl := range sub.Lines {
+			i := st.Line + j
+			if i >= last {
+				break
+			}
+			k := sl.Kind
+			if k == mdline.FrontMatter {
+				k = mdline.Text
+			}
+			if (k == mdline.Text || k == mdline.TableRow) && looksLikeCode(sl.Text(sub.Src)) {
+				k = mdline.Fenced
+			}
+			kinds[i] = k
+		}
+	}
+	return kinds
+}
+
+// readSentences hands the prose paragraphs to the sentence reader and files what it finds:
+// names into ctx (per line), words into wordsAt, polarity facts and ordered pairs into inv.
+func (inv *Inv) readSentences(doc *mdline.Doc, text []byte, kinds []mdline.Kind, cfg checks, ctx [][]Token, wordsAt [][]string) {
+	var para []paraLine
+	seenPol := map[string]bool{}
+	seenPair := map[string]bool{}
+	flush := func() {
+		if len(para) == 0 {
+			return
+		}
+		f := readParagraph(para, cfg)
+		para = para[:0]
+		for _, n := range f.names {
+			ctx[n.line] = append(ctx[n.line], n.tok)
+		}
+		for _, w := range f.words {
+			wordsAt[w.line] = append(wordsAt[w.line], w.tok.Value)
+		}
+		for _, p := range f.pol {
+			if !seenPol[p.tok.Value] {
+				seenPol[p.tok.Value] = true
+				inv.pol = append(inv.pol, p)
+				inv.polAt = append(inv.polAt, inv.keys[p.line])
+			}
+		}
+		for _, p := range f.pairs {
+			if !seenPair[p.key()] {
+				seenPair[p.key()] = true
+				p.at = inv.keys[p.line]
+				inv.pairs = append(inv.pairs, p)
+			}
+		}
+	}
+	prev := mdline.Blank
+	for i, l := range doc.Lines {
+		k := kinds[i]
+		switch k {
+		case mdline.Text, mdline.Heading, mdline.TableRow:
+			dl := inv.lines[inv.keys[i]]
+			if dl.scan.masked == nil {
+				// A later occurrence of a line first seen as another kind (stray reading).
+				prev = k
+				continue
+			}
+			from, item := blockPrefix(l.Text(text))
+			if k != mdline.Text || prev != mdline.Text || item {
+				flush()
+			}
+			para = append(para, paraLine{idx: i, text: dl.scan.masked, codes: dl.scan.codes, from: from, table: k == mdline.TableRow})
+			if k != mdline.Text {
+				flush()
+			}
+		default:
+			flush()
+		}
+		prev = k
+	}
+	flush()
+}
+
+// blockPrefix returns the length of a line's block markers (indentation, "> ", a list marker
+// and task box, heading hashes) and whether it starts a list item.
+func blockPrefix(b []byte) (int, bool) {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '>') {
+		i++
+	}
+	item := false
+	if i+1 < len(b) && (b[i] == '-' || b[i] == '*' || b[i] == '+') && b[i+1] == ' ' {
+		i += 2
+		item = true
+	} else if n := mdline.OrdinalPrefix(b[i:]); n > 0 && !bytes.HasPrefix(b[i:], []byte("#")) {
+		i += n
+		item = true
+	}
+	for i < len(b) && b[i] == '#' {
+		i++
+	}
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	if bytes.HasPrefix(b[i:], []byte("[ ] ")) || bytes.HasPrefix(b[i:], []byte("[x] ")) || bytes.HasPrefix(b[i:], []byte("[X] ")) {
+		i += 4
+	}
+	return i, item
+}
+
+// count tallies every line occurrence into its section: per section each token counts its most
+// occurrences on one line, and a file's count of a token is the sum over its sections.
+func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, ctx [][]Token, wordsAt [][]string) {
+	var path []string
+	sec := ""
+	lineCount := map[Token]int{}
+	wordSect := map[string]map[string]int{}
+	wordLine := map[string]int{}
+	for i, l := range doc.Lines {
+		if kinds[i] == mdline.Heading {
+			level := l.Level
+			if level == 0 {
+				level = 1
+			}
+			for len(path) >= level {
+				path = path[:len(path)-1]
+			}
+			for len(path) < level-1 {
+				path = append(path, "")
+			}
+			path = append(path, mdline.HeadingText(l.Text(text)))
+			sec = strings.Join(path, "\x00")
+		}
+		key := inv.keys[i]
+		dl := inv.lines[key]
+		if dl.first == i+1 {
+			dl.toks = append(append([]Token(nil), dl.local...), ctx[i]...)
+		}
+		clear(lineCount)
+		for _, toks := range [][]Token{dl.local, ctx[i]} {
+			for _, t := range toks {
+				lineCount[t]++
+				w := inv.where[t]
+				if len(w) == 0 || w[len(w)-1] != key {
+					inv.where[t] = append(w, key)
+				}
+			}
+		}
+		if len(lineCount) > 0 {
+			m, first := inv.sect[sec], inv.sectFirst[sec]
+			if m == nil {
+				m, first = map[Token]int{}, map[Token]int{}
+				inv.sect[sec], inv.sectFirst[sec] = m, first
+				inv.sectOrder = append(inv.sectOrder, sec)
+			}
+			for t, n := range lineCount {
+				if n > m[t] {
+					m[t] = n
+				}
+				if first[t] == 0 {
+					first[t] = i + 1
+				}
+			}
+		}
+		if len(wordsAt[i]) > 0 {
+			clear(wordLine)
+			for _, w := range wordsAt[i] {
+				wordLine[w]++
+			}
+			m := wordSect[sec]
+			if m == nil {
+				m = map[string]int{}
+				wordSect[sec] = m
+			}
+			for w, n := range wordLine {
+				if n > m[w] {
+					m[w] = n
+				}
+			}
+		}
+	}
+	inv.sumSections()
+	for _, m := range wordSect {
+		for w, n := range m {
+			inv.words[w] += n
+		}
+	}
+	for i, p := range inv.pol {
+		inv.counts[p.tok] = 1
+		inv.where[p.tok] = []lineKey{inv.polAt[i]}
+	}
+	for _, p := range inv.pairs {
+		t := Token{TypeOrder, p.key()}
+		inv.counts[t] = 1
+		inv.where[t] = []lineKey{p.at}
+	}
+}
+
+// keptWhole reports that every line of the original carrying t survives verbatim in r as often
+// as it occurred (or moved to another file of the transaction): t's count can then only have
+// dropped because sections were merged or renamed around unchanged statements, which loses no
+// statement.
+func (inv *Inv) keptWhole(t Token, r *Inv, extra map[lineKey]bool) bool {
+	w := inv.where[t]
+	if len(w) == 0 {
+		return false
+	}
+	for _, k := range w {
+		if extra[k] {
+			continue
+		}
+		rl := r.lines[k]
+		if rl == nil || rl.n < inv.lines[k].n {
+			return false
+		}
+	}
+	return true
+}
+
+// sectionLost returns the line where t first occurs in the first section (in file order) that
+// counts it less in r, or 0 when no section of the same heading path does.
+func (inv *Inv) sectionLost(t Token, r *Inv) int {
+	for _, sec := range inv.sectOrder {
+		if inv.sect[sec][t] > r.sect[sec][t] {
+			return inv.sectFirst[sec][t]
+		}
+	}
+	return 0
+}
+
+// sumSections derives counts from the per-section tallies (set classes count 1).
+func (inv *Inv) sumSections() {
+	for _, m := range inv.sect {
+		for t, n := range m {
+			if setSemantics(t.Type) {
+				inv.counts[t] = 1
+			} else {
+				inv.counts[t] += n
+			}
+		}
+	}
+}
+
+// frontValues reports every front matter value as "key=value": a top-level key's scalar
+// (quotes removed, whitespace collapsed) and every line nested under a key (list items, child
+// keys, block scalar lines) under that key.
+func frontValues(doc *mdline.Doc, text []byte, add func(int, Token)) {
+	if doc.FM.State != frontmatter.Closed {
+		return
+	}
+	root := ""
+	for i, l := range doc.Lines {
+		if l.Kind != mdline.FrontMatter {
+			break
+		}
+		raw := l.Text(text)
+		t := strings.TrimSpace(string(raw))
+		if i == 0 || t == "---" || t == "..." || t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if raw[0] != ' ' && raw[0] != '\t' && raw[0] != '-' {
+			if k, v, ok := splitKey(t); ok {
+				root = k
+				if v != "" && strings.Trim(v, "|>-+0123456789") != "" {
+					add(i, Token{TypeFrontValue, k + "=" + unquote(v)})
+				}
+				continue
+			}
+		}
+		if root != "" {
+			add(i, Token{TypeFrontValue, root + "=" + strings.Join(strings.Fields(t), " ")})
+		}
+	}
+}
+
+// splitKey splits a top-level "key: value" line; the key may be quoted.
+func splitKey(t string) (string, string, bool) {
+	for i := 0; i < len(t); i++ {
+		if t[i] == ':' && (i+1 == len(t) || t[i+1] == ' ' || t[i+1] == '\t') {
+			k := unquote(strings.TrimSpace(t[:i]))
+			if k == "" {
+				return "", "", false
+			}
+			return k, strings.Join(strings.Fields(t[i+1:]), " "), true
+		}
+	}
+	return "", "", false
+}
+
+func unquote(v string) string {
+	if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
+		return v[1 : len(v)-1]
+	}
+	return v
 }
 
 // frontKeyLine finds the line index of a top-level front matter key, or -1.

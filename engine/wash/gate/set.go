@@ -2,6 +2,7 @@ package gate
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/prosewash/prosewash/engine/wash/frontmatter"
 )
@@ -90,11 +91,13 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 	}
 	var lineCount map[lineKey]int // number of non-deleted results carrying a distinct line
 	var present map[Token]bool
+	var presentWord map[string]bool
+	var presentPol []polFact
 	all := func() {
 		if lineCount != nil {
 			return
 		}
-		lineCount, present = map[lineKey]int{}, map[Token]bool{}
+		lineCount, present, presentWord = map[lineKey]int{}, map[Token]bool{}, map[string]bool{}
 		for i, c := range changes {
 			if c.Kind == Delete {
 				continue
@@ -108,6 +111,10 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 					present[t] = true
 				}
 			}
+			for w := range inv.words {
+				presentWord[w] = true
+			}
+			presentPol = append(presentPol, inv.pol...)
 		}
 	}
 	v := Verdict{OK: true}
@@ -121,9 +128,25 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 			}
 			all()
 			o := inventory(c.Orig, cfg)
+			pol := map[Token]polFact{}
+			for _, f := range o.pol {
+				pol[f.tok] = f
+			}
 			for _, tc := range o.Tokens() {
-				if present[tc.Token] {
+				if present[tc.Token] || cfg.skipType[tc.Type] {
 					continue
+				}
+				switch tc.Type {
+				case TypeOrder:
+					continue // a deleted file states no pair the other way round
+				case TypeName:
+					if !cfg.noNameWords && presentWord[tc.Value] {
+						continue
+					}
+				case TypePolarity:
+					if !cfg.noPolarityMatch && slices.ContainsFunc(presentPol, func(g polFact) bool { return covers(pol[tc.Token], g) }) {
+						continue
+					}
 				}
 				drops = append(drops, Drop{Token: tc.Token, Line: o.locate(tc.Token, nil).line(), Occurrences: [2]int{tc.Count, 0}, Source: c.Path, Note: "deleted file"})
 			}
@@ -186,52 +209,84 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 }
 
 // union builds the inventory of several originals as if they were one file with their distinct
-// lines merged, remembering which source each distinct line came from.
+// lines merged, remembering which source each distinct line came from. Sections with the same
+// heading path merge: the same rule under "## Testing" in two sources is one rule.
 func union(parts []*Inv, names []string) *Inv {
 	u := &Inv{
+		keys:   nil,
 		lines:  map[lineKey]*distinctLine{},
 		counts: map[Token]int{},
 		where:  map[Token][]lineKey{},
 		binds:  map[string][]*binding{},
 		fm:     parts[0].fm,
 		srcOf:  map[*distinctLine]string{},
+		sect:   map[string]map[Token]int{},
+		words:  map[string]int{},
 	}
+	seenPol, seenPair := map[string]bool{}, map[string]bool{}
 	for pi, p := range parts {
 		if p.fm.State == frontmatter.Unverifiable {
 			u.fm = p.fm
 		}
 		for _, k := range p.order {
-			if _, ok := u.lines[k]; ok {
+			dl := p.lines[k]
+			if ul, ok := u.lines[k]; ok {
+				// The same line in two sources: the union holds it as often as both together.
+				c := *ul
+				c.n += dl.n
+				u.lines[k] = &c
+				u.srcOf[&c] = u.srcOf[ul]
 				continue
 			}
-			dl := p.lines[k]
 			u.lines[k] = dl
 			u.srcOf[dl] = names[pi]
 			u.order = append(u.order, k)
 			if dl.bind != nil {
 				u.binds[dl.bind.sig] = append(u.binds[dl.bind.sig], dl.bind)
 			}
-			for _, t := range dl.toks {
-				if setSemantics(t.Type) {
-					u.counts[t] = 1
-				} else {
-					u.counts[t]++
-				}
-				w := u.where[t]
-				if len(w) == 0 || w[len(w)-1] != k {
-					u.where[t] = append(w, k)
+		}
+		for t, w := range p.where {
+			for _, k := range w {
+				if !slices.Contains(u.where[t], k) {
+					u.where[t] = append(u.where[t], k)
 				}
 			}
 		}
-		for t, w := range p.where {
-			if t.Type != TypeFrontKey {
-				continue
+		for sec, m := range p.sect {
+			um := u.sect[sec]
+			if um == nil {
+				um = map[Token]int{}
+				u.sect[sec] = um
 			}
-			u.counts[t] = 1
-			if len(u.where[t]) == 0 {
-				u.where[t] = w
+			for t, n := range m {
+				um[t] = max(um[t], n)
+			}
+		}
+		for w, n := range p.words {
+			u.words[w] = max(u.words[w], n)
+		}
+		for i, f := range p.pol {
+			if !seenPol[f.tok.Value] {
+				seenPol[f.tok.Value] = true
+				u.pol = append(u.pol, f)
+				u.polAt = append(u.polAt, p.polAt[i])
+				u.counts[f.tok] = 1
+			}
+		}
+		for _, f := range p.pairs {
+			if !seenPair[f.key()] {
+				seenPair[f.key()] = true
+				u.pairs = append(u.pairs, f)
+				u.counts[Token{TypeOrder, f.key()}] = 1
+			}
+		}
+		u.stray = append(u.stray, p.stray...)
+		for t := range p.counts {
+			if t.Type == TypeFrontKey {
+				u.counts[t] = 1
 			}
 		}
 	}
+	u.sumSections()
 	return u
 }

@@ -66,13 +66,14 @@ func TestMutationGateInApply(t *testing.T) {
 }
 
 func TestMutationPinRefusal(t *testing.T) {
-	const pinnedNote = "---\npinned: true\n---\n# Incident\n\nNever restart the queue during a backfill; it drops jobs silently.\n"
+	const pinnedNote = "---\npinned: true\n---\n# Incident\n\nA queue restart during a backfill drops jobs silently.\n"
 	for _, off := range []bool{false, true} {
 		f := newFixture(t)
 		planWorld(f)
 		p0 := f.memFile("incident.md", pinnedNote)
 		f.lane.off.pin = off
-		// The rewrite keeps every structured token, so only the pin stands in the way.
+		// The rewrite keeps every structured token (the dropped sentence states no rule), so only
+		// the pin stands in the way.
 		p := mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "actions": []any{
 			map[string]any{"type": "rewrite", "path": p0, "expect": sha(pinnedNote), "content": "---\npinned: true\n---\n# Incident\n", "reason": "trim"}}})
 		_, err := f.lane.ApplyPlan(p, PlanOptions{})

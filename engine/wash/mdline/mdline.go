@@ -70,6 +70,33 @@ type Doc struct {
 	Src   []byte
 	Lines []Line
 	FM    frontmatter.Result
+	stray []Stray
+}
+
+// Stray is a code fence that no matching fence closes: CommonMark runs its block to the end of
+// the file (or of the list item holding it), so everything after it silently reads as code.
+// A block that does close but holds a line opening a fence with an info string ("```bash") is
+// stray too: its opener was left unclosed and the author's next block closed it instead.
+type Stray struct {
+	// Line is the 1-based line of the stray opening fence.
+	Line int
+	// End is the 1-based last line its block swallows.
+	End int
+	// Inner is the 1-based line of the fence opener found inside the block, 0 if none: from
+	// there on the block is the author's own code block.
+	Inner int
+}
+
+// StrayFences lists the stray fences of the document in file order.
+func (d *Doc) StrayFences() []Stray { return d.stray }
+
+// StrayFence returns the 1-based line of the first stray code fence of src (one that is never
+// closed, or whose block swallows the opener of the next one), or 0 when every fence closes.
+func StrayFence(src []byte) int {
+	if s := Parse(src).stray; len(s) > 0 {
+		return s[0].Line
+	}
+	return 0
 }
 
 // Split cuts src into lines. Only "\n" ends a line; a "\r" directly before it belongs to the
@@ -106,6 +133,19 @@ type fence struct {
 	char   byte
 	length int
 	indent int
+	// container is the content column of the list item holding the fence (0 at top level): a
+	// line indented less ends the item, and the code block with it.
+	container int
+	line      int // index of the opening line
+	inner     int // index of the first content line that opens a fence with an info string, or -1
+}
+
+func (f *fence) stray(end int) Stray {
+	s := Stray{Line: f.line + 1, End: end + 1}
+	if f.inner >= 0 {
+		s.Inner = f.inner + 1
+	}
+	return s
 }
 
 // classify is a line-state machine approximating CommonMark block structure. Where it must
@@ -133,12 +173,25 @@ func classify(d *Doc) {
 		text := l.Text(src)
 		l.Indent = indentWidth(text)
 		blank := len(bytes.TrimSpace(text)) == 0
+		if open != nil && open.container > 0 && !blank && l.Indent < open.container {
+			// The list item ends here and its unclosed code block with it (CommonMark: lazy
+			// continuation applies to paragraphs only); the line is read afresh.
+			d.stray = append(d.stray, open.stray(i-1))
+			open = nil
+			listCol = 0
+		}
 		if open != nil {
 			if isFenceClose(text, open, l.Indent) {
 				l.Kind = Fence
+				if open.inner >= 0 {
+					d.stray = append(d.stray, open.stray(i-1))
+				}
 				open = nil
 			} else {
 				l.Kind = Fenced
+				if open.inner < 0 && innerOpener(text, open, l.Indent) {
+					open.inner = i
+				}
 			}
 			prevBlank = false
 			continue
@@ -166,6 +219,10 @@ func classify(d *Doc) {
 		}
 		if f, ok := fenceOpen(text, l.Indent, listCol); ok {
 			l.Kind = Fence
+			f.line, f.inner = i, -1
+			if listCol > 0 && l.Indent >= listCol {
+				f.container = listCol
+			}
 			open = &f
 			paragraph = false
 			prevBlank = false
@@ -205,6 +262,9 @@ func classify(d *Doc) {
 		prevBlank = false
 	}
 	// An unclosed fence runs to the end of the file (CommonMark), which is already encoded.
+	if open != nil {
+		d.stray = append(d.stray, open.stray(len(d.Lines)-1))
+	}
 	// A trailing blank run after indented code is not part of the code block.
 	for i := len(d.Lines) - 1; i >= start; i-- {
 		l := &d.Lines[i]
@@ -280,6 +340,21 @@ func fenceOpen(text []byte, indent, listCol int) (fence, bool) {
 		return fence{}, false
 	}
 	return fence{char: c, length: n, indent: indent}, true
+}
+
+// innerOpener reports a content line that opens a fence of the same kind with an info string
+// ("```bash" inside a "```" block): no closing fence can carry one, so it is where the author
+// meant a new block to start, and the block holding it was never closed.
+func innerOpener(text []byte, f *fence, indent int) bool {
+	if indent > f.indent+3 {
+		return false
+	}
+	g, ok := fenceOpen(text, indent, 0)
+	if !ok || g.char != f.char || g.length < f.length {
+		return false
+	}
+	t := bytes.TrimLeft(text, " \t")
+	return len(bytes.TrimSpace(t[g.length:])) > 0
 }
 
 func isFenceClose(text []byte, f *fence, indent int) bool {

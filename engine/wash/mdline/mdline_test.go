@@ -28,12 +28,53 @@ func TestClassify(t *testing.T) {
 		{"thematic break", "a\n\n---\n\n* * *\n", "text,blank,thematic-break,blank,thematic-break"},
 		{"table", "| a | b |\n|---|:-:|\n| 1 | 2 |\nafter\n", "table-row,table-sep,table-row,text"},
 		{"fence in list", "- step\n  ```\n  x\n  ```\n", "text,fence,fenced,fence"},
+		// CommonMark: a code block inside a list item ends with the item, closed or not.
+		{"unclosed fence ends with its list item", "- step\n  ```svelte\n  <br />\n\nNext\n", "text,fence,fenced,fenced,text"},
+		{"unclosed fence in list, continued item", "- step\n  ```\n  a\n\n  b\n", "text,fence,fenced,fenced,fenced"},
 		{"crlf", "a\r\n\r\n", "text,blank"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := kinds(tt.src); got != tt.want {
 				t.Errorf("kinds = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStrayFences(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []Stray
+	}{
+		{"balanced", "```go\nx\n```\ntext\n", nil},
+		{"unclosed to the end", "a\n```\nb\nc\n", []Stray{{Line: 2, End: 4}}},
+		{"unclosed last line", "a\n```", []Stray{{Line: 2, End: 2}}},
+		// mission-control CLAUDE.md: a surplus closing fence turns the prose after it into
+		// code until the author's next opener ("```bash") is taken for its closer.
+		{"swallows the next opener", "```\ntree\n```\n```\n## Rules\n- x\n```bash\nnpm run dev\n```\n",
+			[]Stray{{Line: 4, End: 8, Inner: 7}}},
+		{"longer outer fence nests legitimately", "````md\n```bash\nx\n```\n````\n", nil},
+		{"tilde inner is content", "```\n~~~py\n```\n", nil},
+		{"list item ends the block", "- a\n  ```\n  x\nB\n", []Stray{{Line: 2, End: 3}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Parse([]byte(tt.src)).StrayFences()
+			if len(got) != len(tt.want) {
+				t.Fatalf("stray = %+v, want %+v", got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Fatalf("stray = %+v, want %+v", got, tt.want)
+				}
+			}
+			line := 0
+			if len(tt.want) > 0 {
+				line = tt.want[0].Line
+			}
+			if StrayFence([]byte(tt.src)) != line {
+				t.Errorf("StrayFence = %d, want %d", StrayFence([]byte(tt.src)), line)
 			}
 		})
 	}

@@ -1,0 +1,644 @@
+package gate
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The sentence reader runs over prose paragraphs after the line-local classes have blanked what
+// they recognised. It finds three classes that need more than one line or one word of context:
+// named values (a capitalised word is a name in mid-sentence, not at a sentence start), polarity
+// facts (a rule word and the content words it governs) and ordered pairs (two operands joined by
+// "over", "instead of", "not"...). It is lexical and deterministic: no model, no dictionary
+// beyond the word lists in lexicon.go.
+
+type itemKind uint8
+
+const (
+	itemWord   itemKind = iota // a Latin-script word (letters, digits, internal - . ' + #)
+	itemCode                   // an inline code span
+	itemCJK                    // a run of Han or katakana text (content)
+	itemMarker                 // a polarity marker found inside CJK text
+	itemStop                   // a sentence end: . ! ? ; and their CJK forms, a table cell bar
+	itemSoft                   // a clause start for capitalisation: an opening quote or a dash
+	itemComma
+)
+
+type item struct {
+	kind itemKind
+	text string // as written (code: the span's content)
+	line int    // index of the line in the document
+	// class and dir describe a CJK marker or joiner found inside CJK text.
+	class string
+	dir   int
+}
+
+// paraLine is one line of a paragraph handed to the sentence reader.
+type paraLine struct {
+	idx   int    // line index in the document
+	text  []byte // masked line
+	codes []codeSpan
+	from  int  // first byte after the line's block prefix (list marker, heading hashes, "> ")
+	table bool // a table row: cell bars end sentences
+}
+
+// sentenceFacts are what the reader found in one paragraph.
+type sentenceFacts struct {
+	names []lineTok // per-line name tokens
+	words []lineTok // per-line content words (lowercased), for lenient name matching
+	pol   []polFact
+	pairs []pairFact
+}
+
+type lineTok struct {
+	line int
+	tok  Token
+}
+
+// polFact is one polarity fact: a rule word's class and the content words it governs.
+type polFact struct {
+	tok   Token
+	class string
+	stems []string // distinct stems of the governed words
+	line  int      // line index of the marker
+}
+
+// pairFact is an ordered pair: first is the chosen or first-named operand.
+type pairFact struct {
+	first, second string
+	line          int     // line index in its document
+	at            lineKey // its distinct line (set by the inventory)
+}
+
+func (p pairFact) key() string { return p.first + " > " + p.second }
+
+// readParagraph lexes the lines of one paragraph and reads its sentences.
+func readParagraph(lines []paraLine, cfg checks) sentenceFacts {
+	var items []item
+	for _, pl := range lines {
+		items = lexLine(items, pl)
+	}
+	var out sentenceFacts
+	start := 0
+	for i := 0; i <= len(items); i++ {
+		if i < len(items) && items[i].kind != itemStop {
+			continue
+		}
+		if i > start {
+			readSentence(items[start:i], cfg, &out)
+		}
+		start = i + 1
+	}
+	return out
+}
+
+// lexLine appends the items of one line. Code spans were blanked in text; they come back as
+// items at their place.
+func lexLine(items []item, pl paraLine) []item {
+	m := pl.text
+	ci := 0
+	for i := pl.from; i < len(m); {
+		for ci < len(pl.codes) && pl.codes[ci].start < i {
+			ci++
+		}
+		if ci < len(pl.codes) && pl.codes[ci].start == i {
+			items = append(items, item{kind: itemCode, text: pl.codes[ci].text, line: pl.idx})
+			i = pl.codes[ci].end
+			ci++
+			continue
+		}
+		r, n := utf8.DecodeRune(m[i:])
+		switch {
+		case isCJK(r):
+			j := i
+			for j < len(m) {
+				r2, n2 := utf8.DecodeRune(m[j:])
+				if !isCJK(r2) {
+					break
+				}
+				j += n2
+			}
+			items = splitCJK(items, string(m[i:j]), pl.idx, len(items) == 0 || items[len(items)-1].kind >= itemStop)
+			i = j
+		case r < 0x80 && isWordByte(byte(r)) || r >= 0x80 && unicode.IsLetter(r):
+			j := i + n
+			for j < len(m) {
+				r2, n2 := utf8.DecodeRune(m[j:])
+				if r2 < 0x80 && isWordByte(byte(r2)) || r2 >= 0x80 && unicode.IsLetter(r2) && !isCJK(r2) || unicode.Is(unicode.Mn, r2) {
+					j += n2
+					continue
+				}
+				// Joiners inside a word: force-push, next.js, don't, c++, c#.
+				if strings.ContainsRune("-.'\u2019", r2) && j+n2 < len(m) {
+					r3, _ := utf8.DecodeRune(m[j+n2:])
+					if r3 < 0x80 && isWordByte(byte(r3)) || r3 >= 0x80 && unicode.IsLetter(r3) && !isCJK(r3) {
+						j += n2
+						continue
+					}
+				}
+				if (r2 == '+' || r2 == '#') && j-i <= 2 {
+					k := j
+					for k < len(m) && (m[k] == '+' || m[k] == '#') {
+						k++
+					}
+					if k == len(m) || !isWordByte(m[k]) {
+						j = k
+					}
+				}
+				break
+			}
+			w := strings.Trim(strings.ReplaceAll(string(m[i:j]), "\u2019", "'"), "_")
+			if w != "" {
+				items = append(items, item{kind: itemWord, text: w, line: pl.idx})
+			}
+			i = j
+		default:
+			switch {
+			case r == '!' || r == '?' || r == ';' || r == '\u3002' || r == '\uff01' || r == '\uff1f' || r == '\uff1b':
+				items = append(items, item{kind: itemStop, line: pl.idx})
+			case r == '.':
+				if sentenceEnd(m, i, items) {
+					items = append(items, item{kind: itemStop, line: pl.idx})
+				}
+			case r == '|' && pl.table:
+				items = append(items, item{kind: itemStop, line: pl.idx})
+			case r == ':' && (i+1 == len(m) || m[i+1] == ' '):
+				// "Fix: Move the export": a label's value starts like a sentence.
+				items = append(items, item{kind: itemSoft, line: pl.idx})
+			case r == ',' || r == '\u3001' || r == '\uff0c':
+				items = append(items, item{kind: itemComma, line: pl.idx})
+			case r == '"' || r == '\u201c' || r == '\u2014' || r == '\u2013' || r == '\u300c':
+				items = append(items, item{kind: itemSoft, line: pl.idx})
+			case r == '-' && i > 0 && m[i-1] == ' ' && i+1 < len(m) && m[i+1] == ' ':
+				items = append(items, item{kind: itemSoft, line: pl.idx})
+			}
+			i += n
+		}
+	}
+	return items
+}
+
+// sentenceEnd decides whether the full stop at i ends a sentence: it must be followed by a space,
+// a closing mark or the end of the line, must not end an abbreviation (e.g., etc.), and the next
+// word must not start in lower case ("approx. 5 minutes").
+func sentenceEnd(m []byte, i int, items []item) bool {
+	if i+1 < len(m) && !strings.ContainsRune(" \t)]*_\"'\u201d", rune(m[i+1])) {
+		return false
+	}
+	if len(items) > 0 && items[len(items)-1].kind == itemWord && lex().abbrev[strings.ToLower(items[len(items)-1].text)] {
+		return false
+	}
+	for j := i + 1; j < len(m); j++ {
+		r, _ := utf8.DecodeRune(m[j:])
+		if unicode.IsLetter(r) {
+			return !unicode.IsLower(r)
+		}
+		if r != ' ' && r != '\t' && !strings.ContainsRune(")]*_\"'\u201d", r) {
+			break
+		}
+	}
+	return true
+}
+
+// isCJK reports Han, hiragana and katakana (Japanese and Chinese write words without spaces).
+func isCJK(r rune) bool {
+	return r >= 0x3040 && r <= 0x30ff || unicode.Is(unicode.Han, r) || r == 0x30fc
+}
+
+// splitCJK splits a run of Chinese or Japanese text into markers, joiners and content: Han and
+// katakana runs are content; hiragana outside markers is grammar (particles, endings).
+func splitCJK(items []item, s string, line int, clauseStart bool) []item {
+	l := lex()
+	content := func(t string) {
+		var b strings.Builder
+		flush := func() {
+			if b.Len() > 0 {
+				items = append(items, item{kind: itemCJK, text: b.String(), line: line})
+				b.Reset()
+			}
+		}
+		for _, r := range t {
+			if r >= 0x3040 && r <= 0x309f {
+				flush()
+				continue
+			}
+			if b.Len() > 0 {
+				prev, _ := utf8.DecodeLastRuneInString(b.String())
+				if unicode.Is(unicode.Han, prev) != unicode.Is(unicode.Han, r) {
+					flush()
+				}
+			}
+			b.WriteRune(r)
+		}
+		flush()
+	}
+	last := 0
+	for i := 0; i < len(s); {
+		skipped := false
+		for _, w := range l.cjkNotMarker {
+			if strings.HasPrefix(s[i:], w) {
+				i += len(w)
+				skipped = true
+				break
+			}
+		}
+		if skipped {
+			continue
+		}
+		found := false
+		for _, mk := range l.cjk {
+			if !strings.HasPrefix(s[i:], mk.text) || mk.clauseStart && !(i == 0 && clauseStart) {
+				continue
+			}
+			content(s[last:i])
+			items = append(items, item{kind: itemMarker, text: mk.text, class: mk.class, dir: l.joiner[mk.text], line: line})
+			i += len(mk.text)
+			last = i
+			found = true
+			break
+		}
+		if found {
+			continue
+		}
+		if d, ok := cjkJoiner(s[i:]); ok {
+			content(s[last:i])
+			items = append(items, item{kind: itemMarker, text: d, dir: l.joiner[d], line: line})
+			i += len(d)
+			last = i
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+	}
+	content(s[last:])
+	return items
+}
+
+// cjkJoiner finds a CJK pair joiner that is not also a polarity marker ("より", "比").
+func cjkJoiner(s string) (string, bool) {
+	for _, j := range []string{"の代わりに", "優先于", "而不用", "胜过", "より"} {
+		if strings.HasPrefix(s, j) {
+			return j, true
+		}
+	}
+	return "", false
+}
+
+// readSentence finds the names, polarity facts and ordered pairs of one sentence.
+func readSentence(it []item, cfg checks, out *sentenceFacts) {
+	l := lex()
+	titleCase := isTitleCase(it)
+	name := make([]string, len(it)) // lowercased name of each name item
+	start := true
+	for i, x := range it {
+		switch x.kind {
+		case itemSoft, itemComma:
+			if x.kind == itemSoft {
+				start = true
+			}
+			continue
+		case itemWord:
+			lw := strings.ToLower(x.text)
+			out.words = append(out.words, lineTok{x.line, Token{TypeName, trimPossessive(lw)}})
+			if n := nameOf(x.text, lw, start, titleCase, it, i); n != "" && !cfg.skipType[TypeName] {
+				name[i] = n
+				out.names = append(out.names, lineTok{x.line, Token{TypeName, n}})
+			}
+		}
+		start = false
+	}
+	if !cfg.skipType[TypePolarity] {
+		polarity(it, out)
+	}
+	if !cfg.skipType[TypeOrder] {
+		pairs(it, name, l, out)
+	}
+}
+
+func trimPossessive(w string) string {
+	if strings.HasSuffix(w, "'s") && len(w) > 3 {
+		return w[:len(w)-2]
+	}
+	return w
+}
+
+// isTitleCase reports a sentence with most words capitalised (a heading, a table header): its
+// capitals mark a title, not names.
+func isTitleCase(it []item) bool {
+	words, caps := 0, 0
+	for _, x := range it {
+		if x.kind != itemWord {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(x.text)
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		words++
+		if unicode.IsUpper(r) {
+			caps++
+		}
+	}
+	return words >= 3 && caps*5 >= words*3
+}
+
+// nameOf decides whether a word is a named value and returns its key (lowercase), or "".
+func nameOf(w, lw string, start, titleCase bool, it []item, i int) string {
+	l := lex()
+	base := trimPossessive(lw)
+	if l.marker[base] != "" || l.stop[base] {
+		return ""
+	}
+	if l.tools[base] {
+		return base
+	}
+	hasDigit, hasLetter, upperInside, lower := false, false, false, false
+	for k, r := range w {
+		switch {
+		case r >= '0' && r <= '9':
+			hasDigit = true
+		case unicode.IsLetter(r):
+			hasLetter = true
+			if unicode.IsUpper(r) && k > 0 {
+				upperInside = true
+			}
+			if unicode.IsLower(r) {
+				lower = true
+			}
+		}
+	}
+	first, _ := utf8.DecodeRuneInString(w)
+	switch {
+	case hasDigit && hasLetter && len(w) >= 2 && unicode.IsLetter(first):
+		return base // C17, ES2022, sha256, arm64
+	case upperInside && lower:
+		if l.emphasis[base] {
+			return ""
+		}
+		return base // TypeScript, GitHub, macOS, useEffect
+	case !lower && hasLetter && unicode.IsUpper(first):
+		// All capitals: an acronym (API, JSON, CI) unless it is emphasis (NEVER, IMPORTANT).
+		if n := utf8.RuneCountInString(w); n >= 2 && n <= 5 && !l.emphasis[base] {
+			return base
+		}
+		return ""
+	case unicode.IsUpper(first) && strings.Contains(w, ".") && !l.emphasis[base]:
+		return base // Next.js, Node.js, Socket.IO
+	case unicode.IsUpper(first) && !start && !titleCase && !l.emphasis[base]:
+		return base // Vite, German, Postgres in mid-sentence
+	}
+	// A lowercase tool-shaped word (next.js, vue-router) right after "use", "prefer", "switch
+	// to"..., or before "for" ("esbuild for the library").
+	if strings.ContainsAny(w, ".-+#") && hasLetter && unicode.IsLower(first) {
+		if i > 0 && it[i-1].kind == itemWord && l.useVerbs[strings.ToLower(it[i-1].text)] ||
+			i > 1 && it[i-1].kind == itemWord && (it[i-1].text == "to" || it[i-1].text == "the") && it[i-2].kind == itemWord && l.useVerbs[strings.ToLower(it[i-2].text)] ||
+			i+1 < len(it) && it[i+1].kind == itemWord && strings.EqualFold(it[i+1].text, "for") {
+			return base
+		}
+	}
+	return ""
+}
+
+// polarity turns the markers of a sentence into facts. The first marker governs the words
+// before it too (the subject: "Tests must not be skipped"); each later marker governs the words
+// up to the next ("ONLY use pnpm, NEVER npm" -> only(use pnpm), not(npm)). A marker directly
+// followed by another, with no content word between, gives way to it ("must never" is never).
+func polarity(it []item, out *sentenceFacts) {
+	type mark struct {
+		at, end int // item range of the marker (two words for "do not")
+		class   string
+		line    int
+	}
+	l := lex()
+	var marks []mark
+	for i := 0; i < len(it); i++ {
+		x := it[i]
+		if x.kind == itemMarker && x.class != "" {
+			marks = append(marks, mark{i, i + 1, x.class, x.line})
+			continue
+		}
+		if x.kind != itemWord {
+			continue
+		}
+		lw := strings.ToLower(x.text)
+		if i+1 < len(it) && it[i+1].kind == itemWord {
+			if c := l.marker2[lw+" "+strings.ToLower(it[i+1].text)]; c != "" {
+				marks = append(marks, mark{i, i + 2, c, x.line})
+				i++
+				continue
+			}
+		}
+		if c := l.marker[lw]; c != "" {
+			marks = append(marks, mark{i, i + 1, c, x.line})
+		}
+	}
+	// A marker directly followed by another gives way to it: "must never" is a prohibition.
+	kept := marks[:0]
+	for k, mk := range marks {
+		if k+1 < len(marks) && marks[k+1].at == mk.end {
+			continue
+		}
+		kept = append(kept, mk)
+	}
+	marks = kept
+	if len(marks) == 0 {
+		return
+	}
+	inMark := make([]bool, len(it))
+	for _, mk := range marks {
+		for j := mk.at; j < mk.end; j++ {
+			inMark[j] = true
+		}
+	}
+	for k, mk := range marks {
+		a, b := mk.end, len(it)
+		if k == 0 {
+			a = 0
+		}
+		if k+1 < len(marks) {
+			b = marks[k+1].at
+		}
+		var shown, stems []string
+		seen := map[string]bool{}
+		for j := a; j < b; j++ {
+			x := it[j]
+			if inMark[j] {
+				continue
+			}
+			var ws []string
+			switch x.kind {
+			case itemWord:
+				lw := trimPossessive(strings.ToLower(x.text))
+				if l.stop[lw] || l.marker[lw] != "" || !hasLetterOrDigit(lw) {
+					continue
+				}
+				shown = append(shown, lw)
+				ws = []string{stem(lw)}
+			case itemCode:
+				shown = append(shown, "`"+x.text+"`")
+				ws = []string{x.text}
+			case itemCJK:
+				shown = append(shown, x.text)
+				ws = cjkGrams(x.text)
+			default:
+				continue
+			}
+			for _, w := range ws {
+				if !seen[w] {
+					seen[w] = true
+					stems = append(stems, w)
+				}
+			}
+		}
+		out.pol = append(out.pol, polFact{
+			tok:   Token{TypePolarity, mk.class + "(" + strings.Join(shown, " ") + ")"},
+			class: mk.class, stems: stems, line: mk.line,
+		})
+	}
+}
+
+// pairs records ordered pairs: an operand (code span or name) shortly before a joiner and one
+// shortly after it.
+func pairs(it []item, name []string, l *lexicon, out *sentenceFacts) {
+	operand := func(i int) string {
+		switch {
+		case it[i].kind == itemCode:
+			return "`" + it[i].text + "`"
+		case name[i] != "":
+			return name[i]
+		}
+		return ""
+	}
+	for i := 0; i < len(it); i++ {
+		dir, width := 0, 1
+		switch x := it[i]; x.kind {
+		case itemMarker:
+			dir = x.dir
+		case itemWord:
+			lw := strings.ToLower(x.text)
+			if i+1 < len(it) && it[i+1].kind == itemWord {
+				if d := l.joiner[lw+" "+strings.ToLower(it[i+1].text)]; d != 0 {
+					dir, width = d, 2
+				}
+			}
+			if dir == 0 {
+				dir = l.joiner[lw]
+			}
+		}
+		if dir == 0 {
+			continue
+		}
+		left, right := "", ""
+		for j, n := i-1, 0; j >= 0 && n < 4 && it[j].kind != itemStop; j-- {
+			if left = operand(j); left != "" {
+				break
+			}
+			if it[j].kind != itemComma {
+				n++
+			}
+		}
+		for j, n := i+width, 0; j < len(it) && n < 4 && it[j].kind != itemStop; j++ {
+			if right = operand(j); right != "" {
+				break
+			}
+			if it[j].kind != itemComma {
+				n++
+			}
+		}
+		if left == "" || right == "" || left == right {
+			continue
+		}
+		if dir < 0 {
+			left, right = right, left
+		}
+		out.pairs = append(out.pairs, pairFact{first: left, second: right, line: it[i].line})
+		i += width - 1
+	}
+}
+
+// cjkGrams splits CJK content into comparable units: katakana words whole, Han text as
+// overlapping character pairs (Chinese and Japanese do not mark word boundaries).
+func cjkGrams(s string) []string {
+	rs := []rune(s)
+	if len(rs) == 0 {
+		return nil
+	}
+	if !unicode.Is(unicode.Han, rs[0]) || len(rs) == 1 {
+		return []string{s}
+	}
+	var out []string
+	for i := 0; i+1 < len(rs); i++ {
+		out = append(out, string(rs[i:i+2]))
+	}
+	return out
+}
+
+// stem folds English inflections so rewording keeps a rule's words: tests/test,
+// skipped/skipping/skip, uses/used/use. It is deliberately crude and only ever compared with
+// itself.
+func stem(w string) string {
+	if len(w) < 4 || !isASCIIWord(w) {
+		return w
+	}
+	switch {
+	case len(w) >= 5 && strings.HasSuffix(w, "ing"):
+		w = w[:len(w)-3]
+	case strings.HasSuffix(w, "ied"), strings.HasSuffix(w, "ies"):
+		w = w[:len(w)-3] + "i"
+	case strings.HasSuffix(w, "ed") && w[len(w)-3] != 'e':
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "es") && len(w) >= 5 && strings.ContainsRune("sxzh", rune(w[len(w)-3])):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	}
+	if len(w) > 3 && (strings.HasSuffix(w, "e") || strings.HasSuffix(w, "y")) {
+		if w[len(w)-1] == 'y' {
+			w = w[:len(w)-1] + "i"
+		} else {
+			w = w[:len(w)-1]
+		}
+	}
+	if n := len(w); n > 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiou", rune(w[n-1])) {
+		w = w[:n-1]
+	}
+	return w
+}
+
+func isASCIIWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// covers reports whether a result fact keeps an original fact: the same class and at least
+// two thirds of the original's content words.
+func covers(orig, res polFact) bool {
+	if orig.class != res.class {
+		return false
+	}
+	if len(orig.stems) == 0 {
+		return true
+	}
+	have := make(map[string]bool, len(res.stems))
+	for _, s := range res.stems {
+		have[s] = true
+	}
+	n := 0
+	for _, s := range orig.stems {
+		if have[s] {
+			n++
+		}
+	}
+	return 3*n >= 2*len(orig.stems)
+}
+
+// sortPol orders facts by key so inventories compare deterministically.
+func sortPol(f []polFact) {
+	sort.SliceStable(f, func(i, j int) bool { return f[i].tok.Value < f[j].tok.Value })
+}
