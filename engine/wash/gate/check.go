@@ -65,6 +65,7 @@ type checks struct {
 	noUnion    bool            // merges compare against their first source only
 	noDelete   bool            // deleted files' tokens are not accounted for
 	noMoved    bool            // a line moved verbatim to another file is not excused
+	frontLine  bool            // set by the inventory for the line being read: a front matter line
 	noUnits    bool            // numbers ignore unit words and ranges (25 MB = 25 GB)
 	noDomains  bool            // scheme-less hosts (example.chat/team) are not links
 	noHandles  bool            // @handles are not inventoried
@@ -75,6 +76,11 @@ type checks struct {
 	noPolarityMatch bool
 	// noNameWords counts a name only where it is a name in the result, not as any word.
 	noNameWords bool
+	// noContradiction ignores a rule's words restated without its rule word.
+	noContradiction bool
+	// noSubstitution lets a mention be replaced by a new value when another mention of the
+	// value stays in its section.
+	noSubstitution bool
 }
 
 // Check compares the inventories of an original and a result and returns what the result lost,
@@ -129,6 +135,7 @@ func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 		}
 	}
 	var drops []Drop
+	subst := &substitutes{o: o, r: r, moved: moved}
 	for t, oc := range o.counts {
 		if cfg.skipType[t.Type] || t.Type == TypePolarity || t.Type == TypeOrder {
 			continue
@@ -142,7 +149,7 @@ func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 			if rc > 0 {
 				continue
 			}
-		} else if rc >= oc || o.keptWhole(t, r, extra) {
+		} else if o.keptWhole(t, r, extra) || rc >= oc && (cfg.noSubstitution || subst.of(t) == "") {
 			continue
 		}
 		dl := o.locate(t, kept)
@@ -151,6 +158,9 @@ func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 			d.Occurrences = [2]int{1, 0}
 		} else if ln := o.sectionLost(t, r); ln > 0 && rc > 0 {
 			d.Line = ln
+		}
+		if rc >= oc {
+			d.Note = "a mention became " + subst.of(t)
 		}
 		drops = append(drops, d)
 	}
@@ -229,32 +239,104 @@ func bindingSwaps(o, r *Inv) []Drop {
 	return drops
 }
 
-// polarityDrops finds the rules of the original that the result lost or flipped: a polarity
-// fact is kept by a result fact of the same class carrying most of its content words (see
-// covers), or by its line surviving verbatim (kept also holds lines moved to other files).
+// substitutes finds a value the result introduces in place of a mention of another: when a
+// section says a value less often and a value of its kind that the original never had appears
+// in the same section, one mention was replaced ("every ~30 min" becoming "every ~3 min" while
+// "30 minutes" stays elsewhere in the section), not merged. Kinds are token types; a number's
+// kinds are its unit and its digits ("30s" becoming "30 minutes").
+type substitutes struct {
+	o, r  *Inv
+	moved map[Token]int
+}
+
+func kindsOf(t Token) []string {
+	if t.Type == TypeNumber {
+		u := unitOf(t.Value)
+		return []string{"u\x00" + u, "d\x00" + strings.TrimSuffix(t.Value, u)}
+	}
+	return []string{t.Type}
+}
+
+// of returns the value that replaced a mention of t, or "".
+func (s *substitutes) of(t Token) string {
+	if setSemantics(t.Type) || s.moved[t] > 0 {
+		return ""
+	}
+	kinds := kindsOf(t)
+	for _, sec := range s.o.sectOrder {
+		if s.o.sectOcc[sec][t] <= s.r.sectOcc[sec][t] {
+			continue
+		}
+		best := ""
+		for n, c := range s.r.sectOcc[sec] {
+			if c == 0 || n.Type != t.Type || s.o.raw[n] > 0 || best != "" && n.Value >= best {
+				continue
+			}
+			for _, k := range kindsOf(n) {
+				if slices.Contains(kinds, k) {
+					best = n.Value
+					break
+				}
+			}
+		}
+		if best != "" {
+			return best
+		}
+	}
+	return ""
+}
+
+// unitOf returns the unit part of a number value ("30min" -> "min", "-43%" -> "%").
+func unitOf(v string) string {
+	return strings.TrimLeft(v, "+-$\u20ac\u00a3\u00a5~0123456789.,:/")
+}
+
+// polarityDrops finds the rules of the original that the result lost or flipped. A rule is kept
+// by a result rule of the same class carrying most of its words (see polIndex.keeps), or by its
+// line moving verbatim to another file of the transaction; it is lost anyway when the result
+// states its words in more clauses without its class than the original did (a rule word
+// stripped or swapped while a copy of the rule survives elsewhere).
 func polarityDrops(o, r *Inv, cfg checks, kept map[lineKey]bool) []Drop {
 	var drops []Drop
+	rx, ox := r.polIndex(), o.polIndex()
 	for i, f := range o.pol {
-		if r.counts[f.tok] > 0 || kept[o.polAt[i]] && !cfg.noMoved && r.lines[o.polAt[i]] == nil {
+		moved := kept[o.polAt[i]] && !cfg.noMoved && r.lines[o.polAt[i]] == nil
+		if moved {
 			continue
 		}
-		if !cfg.noPolarityMatch && slices.ContainsFunc(r.pol, func(g polFact) bool { return covers(f, g) }) {
-			continue
+		note := ""
+		switch {
+		case r.counts[f.tok] > 0 || !cfg.noPolarityMatch && rx.keeps(f):
+			if cfg.noContradiction || rx.contradicting(f) <= ox.contradicting(f) {
+				continue
+			}
+			note = "the result also states it without its rule word"
+		default:
+			if n := flipped(f, r.pol); n != "" {
+				note = "result says " + n
+			}
 		}
 		dl := o.lines[o.polAt[i]]
-		d := Drop{Token: f.tok, Line: dl.line(), Source: o.source(dl)}
-		if n := flipped(f, r.pol); n != "" {
-			d.Note = "result says " + n
-		}
-		drops = append(drops, d)
+		drops = append(drops, Drop{Token: f.tok, Line: dl.line(), Source: o.source(dl), Note: note})
 	}
 	return drops
 }
 
-// flipped names a result fact with the same words but another class ("not" become "must").
+// flipped names a result rule with most of the same words but another class ("not" become
+// "must").
 func flipped(f polFact, res []polFact) string {
+	if len(f.stems) == 0 {
+		return ""
+	}
 	for _, g := range res {
-		if g.class != f.class && covers(polFact{class: g.class, stems: f.stems}, g) && len(f.stems) > 0 {
+		if g.class == f.class {
+			continue
+		}
+		have := map[string]bool{}
+		for _, s := range g.sent {
+			have[s] = true
+		}
+		if hits(f.stems, have) >= need(len(f.stems)) {
 			return g.tok.Value
 		}
 	}

@@ -103,7 +103,8 @@ func lineTokens(s string, ordinal int, add func(Token), cfg checks) ([]valuePos,
 	if !cfg.noHandles && strings.IndexByte(s, '@') >= 0 {
 		handles(s, m, add)
 	}
-	if strings.IndexByte(s, '"') >= 0 || strings.Contains(s, "\u201c") {
+	if !cfg.frontLine && (strings.IndexByte(s, '"') >= 0 || strings.Contains(s, "\u201c")) {
+		// In front matter quotes are YAML syntax; the value itself is a frontmatter-value.
 		quotes(s, m, add)
 	}
 	sc.masked = m
@@ -740,13 +741,15 @@ func unitAfter(src []byte, b int, units bool) (string, int, bool) {
 	for k < len(src) && isLetterByte(src[k]) {
 		k++
 	}
-	if k-w < 2 || k < len(src) && (isDigit(src[k]) || src[k] == '_' || wordAt(src, k) || src[k] == '-' && k+1 < len(src) && isLetterByte(src[k+1])) {
+	// A spaced single letter is a unit only for time ("30 s", "2 h"): "2 x 3", "plan 2 B" are not.
+	single := k-w == 1 && strings.IndexByte("shdmwy", src[w]) >= 0
+	if k-w < 2 && !single || k < len(src) && (isDigit(src[k]) || src[k] == '_' || wordAt(src, k) || src[k] == '-' && k+1 < len(src) && isLetterByte(src[k+1])) {
 		if k-w == 0 && w < len(src) && src[w] == '%' {
 			return "%", w + 1, true
 		}
 		return "", b, true
 	}
-	u, known := unitWord(string(src[w:k]), false)
+	u, known := unitWord(string(src[w:k]), single)
 	if !known {
 		return "", b, true
 	}

@@ -65,13 +65,21 @@ type Inv struct {
 	// the sections in file order. Both only serve to point a drop at the section that lost it.
 	sectFirst map[string]map[Token]int
 	sectOrder []string
+	// sectOcc counts a token's occurrences over the distinct lines of a section (see
+	// substitutes): removing an exact duplicate line changes no count.
+	sectOcc map[string]map[Token]int
 	// words counts every prose word (lowercased) the same way, so a name the original spelled
 	// "Move" survives as "move" in the result.
 	words map[string]int
-	pol   []polFact  // polarity facts, one per key
-	polAt []lineKey  // the distinct line of each polarity fact
-	pairs []pairFact // ordered pairs, one per key
-	stray []mdline.Stray
+	// raw counts each token over distinct lines, as the gate once did: it tells a value said
+	// less often (fine, per section) from a value replaced by another (see substituted).
+	raw     map[Token]int
+	pol     []polFact    // polarity facts, one per key
+	clauses []clauseFact // every clause group of the prose, for contradictions
+	polx    *polIndex    // built on first use
+	polAt   []lineKey    // the distinct line of each polarity fact
+	pairs   []pairFact   // ordered pairs, one per key
+	stray   []mdline.Stray
 }
 
 // Inventory extracts the structured tokens of text.
@@ -90,7 +98,9 @@ func inventory(text []byte, cfg checks) *Inv {
 		fm:        doc.FM,
 		sect:      make(map[string]map[Token]int),
 		sectFirst: make(map[string]map[Token]int),
+		sectOcc:   make(map[string]map[Token]int),
 		words:     make(map[string]int),
+		raw:       make(map[Token]int),
 		stray:     doc.StrayFences(),
 	}
 	kinds := readKinds(doc, text, cfg)
@@ -131,7 +141,9 @@ func inventory(text []byte, cfg checks) *Inv {
 				ord = ordinalLen(raw)
 			}
 			var vals []valuePos
-			vals, dl.scan = lineTokens(key.text, ord, add, cfg)
+			lc := cfg
+			lc.frontLine = kinds[i] == mdline.FrontMatter
+			vals, dl.scan = lineTokens(key.text, ord, add, lc)
 			if !cfg.noBinding {
 				dl.bind = makeBinding(key.text, vals)
 			}
@@ -219,6 +231,7 @@ func (inv *Inv) readSentences(doc *mdline.Doc, text []byte, kinds []mdline.Kind,
 		for _, w := range f.words {
 			wordsAt[w.line] = append(wordsAt[w.line], w.tok.Value)
 		}
+		inv.clauses = append(inv.clauses, f.clauses...)
 		for _, p := range f.pol {
 			if !seenPol[p.tok.Value] {
 				seenPol[p.tok.Value] = true
@@ -296,6 +309,7 @@ func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, ctx [][
 	lineCount := map[Token]int{}
 	wordSect := map[string]map[string]int{}
 	wordLine := map[string]int{}
+	seenIn := map[string]map[lineKey]bool{}
 	for i, l := range doc.Lines {
 		if kinds[i] == mdline.Heading {
 			level := l.Level
@@ -315,6 +329,9 @@ func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, ctx [][
 		dl := inv.lines[key]
 		if dl.first == i+1 {
 			dl.toks = append(append([]Token(nil), dl.local...), ctx[i]...)
+			for _, t := range dl.toks {
+				inv.raw[t]++
+			}
 		}
 		clear(lineCount)
 		for _, toks := range [][]Token{dl.local, ctx[i]} {
@@ -327,20 +344,29 @@ func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, ctx [][
 			}
 		}
 		if len(lineCount) > 0 {
-			m, first := inv.sect[sec], inv.sectFirst[sec]
+			m, first, occ := inv.sect[sec], inv.sectFirst[sec], inv.sectOcc[sec]
 			if m == nil {
-				m, first = map[Token]int{}, map[Token]int{}
-				inv.sect[sec], inv.sectFirst[sec] = m, first
+				m, first, occ = map[Token]int{}, map[Token]int{}, map[Token]int{}
+				inv.sect[sec], inv.sectFirst[sec], inv.sectOcc[sec] = m, first, occ
 				inv.sectOrder = append(inv.sectOrder, sec)
 			}
 			for t, n := range lineCount {
 				if n > m[t] {
 					m[t] = n
 				}
+				if !seenIn[sec][key] {
+					occ[t] += n
+				}
 				if first[t] == 0 {
 					first[t] = i + 1
 				}
 			}
+		}
+		if len(lineCount) > 0 {
+			if seenIn[sec] == nil {
+				seenIn[sec] = map[lineKey]bool{}
+			}
+			seenIn[sec][key] = true
 		}
 		if len(wordsAt[i]) > 0 {
 			clear(wordLine)
@@ -374,6 +400,14 @@ func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, ctx [][
 		inv.counts[t] = 1
 		inv.where[t] = []lineKey{p.at}
 	}
+}
+
+// polIndex returns the inventory's polarity index, building it once.
+func (inv *Inv) polIndex() *polIndex {
+	if inv.polx == nil {
+		inv.polx = newPolIndex(inv.pol, inv.clauses)
+	}
+	return inv.polx
 }
 
 // keptWhole reports that every line of the original carrying t survives verbatim in r as often

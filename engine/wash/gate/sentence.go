@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -21,9 +22,9 @@ const (
 	itemCode                   // an inline code span
 	itemCJK                    // a run of Han or katakana text (content)
 	itemMarker                 // a polarity marker found inside CJK text
-	itemStop                   // a sentence end: . ! ? ; and their CJK forms, a table cell bar
+	itemStop                   // a sentence end: . ! ? and their CJK forms, a table cell bar
 	itemSoft                   // a clause start for capitalisation: an opening quote or a dash
-	itemComma
+	itemComma                  // a comma or semicolon: a clause break inside the sentence
 )
 
 type item struct {
@@ -33,6 +34,9 @@ type item struct {
 	// class and dir describe a CJK marker or joiner found inside CJK text.
 	class string
 	dir   int
+	// label marks a word of a bold label ("**Chat Components**:", "**Memory System**"): its
+	// capitals are a title's, not a name's.
+	label bool
 }
 
 // paraLine is one line of a paragraph handed to the sentence reader.
@@ -46,11 +50,23 @@ type paraLine struct {
 
 // sentenceFacts are what the reader found in one paragraph.
 type sentenceFacts struct {
-	names []lineTok // per-line name tokens
-	words []lineTok // per-line content words (lowercased), for lenient name matching
-	pol   []polFact
-	pairs []pairFact
+	names   []lineTok // per-line name tokens
+	words   []lineTok // per-line content words (lowercased), for lenient name matching
+	pol     []polFact
+	pairs   []pairFact
+	clauses []clauseFact
 }
+
+// clauseFact is a clause group of a sentence with the polarity classes its rule words carry
+// (none for a plain statement) and its content stems. A rule whose words reappear in a clause
+// without its class has been stripped or flipped there.
+type clauseFact struct {
+	classes uint8
+	stems   []string
+	line    int
+}
+
+var classBits = map[string]uint8{polNot: 1, polOnly: 2, polExcept: 4, polMust: 8, polPrefer: 16}
 
 type lineTok struct {
 	line int
@@ -62,6 +78,7 @@ type polFact struct {
 	tok   Token
 	class string
 	stems []string // distinct stems of the governed words
+	sent  []string // distinct stems of the whole sentence
 	line  int      // line index of the marker
 }
 
@@ -82,12 +99,14 @@ func readParagraph(lines []paraLine, cfg checks) sentenceFacts {
 	}
 	var out sentenceFacts
 	start := 0
+	var prev []item
 	for i := 0; i <= len(items); i++ {
 		if i < len(items) && items[i].kind != itemStop {
 			continue
 		}
 		if i > start {
-			readSentence(items[start:i], cfg, &out)
+			readSentence(items[start:i], prev, cfg, &out)
+			prev = items[start:i]
 		}
 		start = i + 1
 	}
@@ -99,6 +118,8 @@ func readParagraph(lines []paraLine, cfg checks) sentenceFacts {
 func lexLine(items []item, pl paraLine) []item {
 	m := pl.text
 	ci := 0
+	depth := 0 // parentheses: a comma inside "(e.g., at x)" breaks no clause
+	bold := -1 // index of the first item inside an open "**" span
 	for i := pl.from; i < len(m); {
 		for ci < len(pl.codes) && pl.codes[ci].start < i {
 			ci++
@@ -107,6 +128,16 @@ func lexLine(items []item, pl paraLine) []item {
 			items = append(items, item{kind: itemCode, text: pl.codes[ci].text, line: pl.idx})
 			i = pl.codes[ci].end
 			ci++
+			continue
+		}
+		if i+1 < len(m) && m[i] == '*' && m[i+1] == '*' {
+			if bold < 0 {
+				bold = len(items)
+			} else {
+				markLabel(items[bold:], m, i)
+				bold = -1
+			}
+			i += 2
 			continue
 		}
 		r, n := utf8.DecodeRune(m[i:])
@@ -156,7 +187,7 @@ func lexLine(items []item, pl paraLine) []item {
 			i = j
 		default:
 			switch {
-			case r == '!' || r == '?' || r == ';' || r == '\u3002' || r == '\uff01' || r == '\uff1f' || r == '\uff1b':
+			case r == '!' || r == '?' || r == '\u3002' || r == '\uff01' || r == '\uff1f':
 				items = append(items, item{kind: itemStop, line: pl.idx})
 			case r == '.':
 				if sentenceEnd(m, i, items) {
@@ -165,9 +196,14 @@ func lexLine(items []item, pl paraLine) []item {
 			case r == '|' && pl.table:
 				items = append(items, item{kind: itemStop, line: pl.idx})
 			case r == ':' && (i+1 == len(m) || m[i+1] == ' '):
-				// "Fix: Move the export": a label's value starts like a sentence.
-				items = append(items, item{kind: itemSoft, line: pl.idx})
-			case r == ',' || r == '\u3001' || r == '\uff0c':
+				// "Fix: Move the export": a label's value starts like a sentence (but see
+				// readSentence for short values).
+				items = append(items, item{kind: itemSoft, text: ":", line: pl.idx})
+			case r == '(' || r == '\uff08':
+				depth++
+			case r == ')' || r == '\uff09':
+				depth = max(0, depth-1)
+			case (r == ',' || r == ';' || r == '\u3001' || r == '\uff0c' || r == '\uff1b') && depth == 0:
 				items = append(items, item{kind: itemComma, line: pl.idx})
 			case r == '"' || r == '\u201c' || r == '\u2014' || r == '\u2013' || r == '\u300c':
 				items = append(items, item{kind: itemSoft, line: pl.idx})
@@ -178,6 +214,28 @@ func lexLine(items []item, pl paraLine) []item {
 		}
 	}
 	return items
+}
+
+// markLabel marks the words of a bold span that closes at i as a label when the span ends with
+// a colon (inside or right after it) or all its words are capitalised.
+func markLabel(span []item, m []byte, i int) {
+	colon := i > 0 && m[i-1] == ':' || i+2 < len(m) && m[i+2] == ':'
+	words, caps := 0, 0
+	for _, x := range span {
+		if x.kind != itemWord {
+			continue
+		}
+		words++
+		if r, _ := utf8.DecodeRuneInString(x.text); unicode.IsUpper(r) {
+			caps++
+		}
+	}
+	if !colon && (words < 2 || caps < words) {
+		return
+	}
+	for k := range span {
+		span[k].label = true
+	}
 }
 
 // sentenceEnd decides whether the full stop at i ends a sentence: it must be followed by a space,
@@ -287,7 +345,7 @@ func cjkJoiner(s string) (string, bool) {
 }
 
 // readSentence finds the names, polarity facts and ordered pairs of one sentence.
-func readSentence(it []item, cfg checks, out *sentenceFacts) {
+func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 	l := lex()
 	titleCase := isTitleCase(it)
 	name := make([]string, len(it)) // lowercased name of each name item
@@ -296,13 +354,15 @@ func readSentence(it []item, cfg checks, out *sentenceFacts) {
 		switch x.kind {
 		case itemSoft, itemComma:
 			if x.kind == itemSoft {
-				start = true
+				// After a label's colon a short value is a list of names ("Icons: Lucide
+				// React", "State: Pinia"), a longer one a sentence ("Fix: Move the export").
+				start = x.text != ":" || clauseWords(it[i+1:]) > 4
 			}
 			continue
 		case itemWord:
 			lw := strings.ToLower(x.text)
 			out.words = append(out.words, lineTok{x.line, Token{TypeName, trimPossessive(lw)}})
-			if n := nameOf(x.text, lw, start, titleCase, it, i); n != "" && !cfg.skipType[TypeName] {
+			if n := nameOf(x.text, lw, start, titleCase || x.label, it, i); n != "" && !cfg.skipType[TypeName] {
 				name[i] = n
 				out.names = append(out.names, lineTok{x.line, Token{TypeName, n}})
 			}
@@ -310,11 +370,25 @@ func readSentence(it []item, cfg checks, out *sentenceFacts) {
 		start = false
 	}
 	if !cfg.skipType[TypePolarity] {
-		polarity(it, out)
+		polarity(it, prev, out)
 	}
 	if !cfg.skipType[TypeOrder] {
 		pairs(it, name, l, out)
 	}
+}
+
+// clauseWords counts the words before the next clause or sentence break.
+func clauseWords(it []item) int {
+	n := 0
+	for _, x := range it {
+		if x.kind == itemComma || x.kind == itemStop {
+			break
+		}
+		if x.kind == itemWord {
+			n++
+		}
+	}
+	return n
 }
 
 func trimPossessive(w string) string {
@@ -329,6 +403,9 @@ func trimPossessive(w string) string {
 func isTitleCase(it []item) bool {
 	words, caps := 0, 0
 	for _, x := range it {
+		if x.kind == itemCJK || x.kind == itemMarker {
+			return false // a few Latin names in Chinese or Japanese text are names
+		}
 		if x.kind != itemWord {
 			continue
 		}
@@ -341,7 +418,7 @@ func isTitleCase(it []item) bool {
 			caps++
 		}
 	}
-	return words >= 3 && caps*5 >= words*3
+	return words >= 4 && caps*5 >= words*3
 }
 
 // nameOf decides whether a word is a named value and returns its key (lowercase), or "".
@@ -401,11 +478,13 @@ func nameOf(w, lw string, start, titleCase bool, it []item, i int) string {
 	return ""
 }
 
-// polarity turns the markers of a sentence into facts. The first marker governs the words
-// before it too (the subject: "Tests must not be skipped"); each later marker governs the words
-// up to the next ("ONLY use pnpm, NEVER npm" -> only(use pnpm), not(npm)). A marker directly
-// followed by another, with no content word between, gives way to it ("must never" is never).
-func polarity(it []item, out *sentenceFacts) {
+// polarity turns the rule words of a sentence into facts. A sentence is cut into clauses at
+// commas and semicolons; a rule word governs the content words of its clause ("ONLY use pnpm,
+// NEVER npm" is only(use pnpm) and not(npm)), split between two rule words sharing a clause. A
+// clause holding a rule word and nothing else ("Never, under any circumstances, force-push
+// main") governs the unmarked clauses after it, else those before it. A rule word directly
+// followed by another gives way to it ("must never" is a prohibition).
+func polarity(it, prev []item, out *sentenceFacts) {
 	type mark struct {
 		at, end int // item range of the marker (two words for "do not")
 		class   string
@@ -434,7 +513,6 @@ func polarity(it []item, out *sentenceFacts) {
 			marks = append(marks, mark{i, i + 1, c, x.line})
 		}
 	}
-	// A marker directly followed by another gives way to it: "must never" is a prohibition.
 	kept := marks[:0]
 	for k, mk := range marks {
 		if k+1 < len(marks) && marks[k+1].at == mk.end {
@@ -443,60 +521,159 @@ func polarity(it []item, out *sentenceFacts) {
 		kept = append(kept, mk)
 	}
 	marks = kept
-	if len(marks) == 0 {
-		return
-	}
 	inMark := make([]bool, len(it))
 	for _, mk := range marks {
 		for j := mk.at; j < mk.end; j++ {
 			inMark[j] = true
 		}
 	}
-	for k, mk := range marks {
-		a, b := mk.end, len(it)
-		if k == 0 {
-			a = 0
-		}
-		if k+1 < len(marks) {
-			b = marks[k+1].at
-		}
-		var shown, stems []string
-		seen := map[string]bool{}
-		for j := a; j < b; j++ {
-			x := it[j]
-			if inMark[j] {
-				continue
-			}
-			var ws []string
-			switch x.kind {
-			case itemWord:
-				lw := trimPossessive(strings.ToLower(x.text))
-				if l.stop[lw] || l.marker[lw] != "" || !hasLetterOrDigit(lw) {
-					continue
-				}
-				shown = append(shown, lw)
-				ws = []string{stem(lw)}
-			case itemCode:
-				shown = append(shown, "`"+x.text+"`")
-				ws = []string{x.text}
-			case itemCJK:
-				shown = append(shown, x.text)
-				ws = cjkGrams(x.text)
-			default:
-				continue
-			}
-			for _, w := range ws {
-				if !seen[w] {
-					seen[w] = true
-					stems = append(stems, w)
-				}
-			}
-		}
-		out.pol = append(out.pol, polFact{
-			tok:   Token{TypePolarity, mk.class + "(" + strings.Join(shown, " ") + ")"},
-			class: mk.class, stems: stems, line: mk.line,
-		})
+	words := func(a, b int) ([]string, []string) { return contentWords(it[a:b], inMark[a:b]) }
+	// Clauses, as item ranges. A clause opening with "and", "or" or "nor" continues the one
+	// before it: "PREFER a over b, and c over d" is one rule.
+	type clause struct {
+		a, b  int
+		marks []int // indexes into marks
+		empty bool  // no content word
 	}
+	var cl []clause
+	start := 0
+	for i := 0; i <= len(it); i++ {
+		if i < len(it) && it[i].kind != itemComma {
+			continue
+		}
+		if len(cl) > 0 && start < len(it) && it[start].kind == itemWord {
+			switch strings.ToLower(it[start].text) {
+			case "and", "or", "nor":
+				cl[len(cl)-1].b = i
+				start = i + 1
+				continue
+			}
+		}
+		cl = append(cl, clause{a: start, b: i})
+		start = i + 1
+	}
+	for ci := range cl {
+		c := &cl[ci]
+		for k, mk := range marks {
+			if mk.at >= c.a && mk.at < c.b {
+				c.marks = append(c.marks, k)
+			}
+		}
+		_, st := words(c.a, c.b)
+		c.empty = len(st) == 0
+	}
+	// Group each marked clause with the unmarked clauses it governs; the rest stand alone.
+	type group struct {
+		a, b    int
+		classes uint8
+	}
+	var groups []group
+	taken := make([]bool, len(cl))
+	for ci, c := range cl {
+		if len(c.marks) == 0 {
+			continue
+		}
+		g := group{a: c.a, b: c.b}
+		for _, k := range c.marks {
+			g.classes |= classBits[marks[k].class]
+		}
+		taken[ci] = true
+		if c.empty {
+			j := ci + 1
+			for j < len(cl) && len(cl[j].marks) == 0 {
+				g.b = cl[j].b
+				taken[j] = true
+				j++
+			}
+			if j == ci+1 {
+				for j = ci - 1; j >= 0 && len(cl[j].marks) == 0 && !taken[j]; j-- {
+					g.a = cl[j].a
+					taken[j] = true
+				}
+			}
+		}
+		groups = append(groups, g)
+	}
+	_, sent := words(0, len(it))
+	for _, g := range groups {
+		_, st := words(g.a, g.b)
+		out.clauses = append(out.clauses, clauseFact{classes: g.classes, stems: st, line: it[g.a].line})
+	}
+	for ci, c := range cl {
+		if !taken[ci] {
+			if _, st := words(c.a, c.b); len(st) >= 2 {
+				out.clauses = append(out.clauses, clauseFact{stems: st, line: it[c.a].line})
+			}
+		}
+	}
+	for _, g := range groups {
+		var ks []int
+		for k, mk := range marks {
+			if mk.at >= g.a && mk.at < g.b {
+				ks = append(ks, k)
+			}
+		}
+		for n, k := range ks {
+			a, b := g.a, g.b
+			if n > 0 {
+				a = marks[ks[n-1]].end
+			}
+			if n+1 < len(ks) {
+				b = marks[ks[n+1]].at
+			}
+			shown, stems := words(a, b)
+			if len(stems) < 2 && len(prev) > 0 {
+				// "Do not re-flag." after the finding it is about: a bare rule takes the
+				// sentence before it as its subject, so each such rule stays its own.
+				ps, pst := contentWords(prev, make([]bool, len(prev)))
+				shown = append(append(shown, "|"), ps...)
+				stems = append(stems, pst...)
+			}
+			mk := marks[k]
+			out.pol = append(out.pol, polFact{
+				tok:   Token{TypePolarity, mk.class + "(" + strings.Join(shown, " ") + ")"},
+				class: mk.class, stems: stems, sent: sent, line: mk.line,
+			})
+		}
+	}
+}
+
+// contentWords returns the content words of items (skipping those flagged in skip), as shown
+// and as distinct stems.
+func contentWords(items []item, skip []bool) ([]string, []string) {
+	l := lex()
+	var shown, stems []string
+	seen := map[string]bool{}
+	for j, x := range items {
+		if skip[j] {
+			continue
+		}
+		var ws []string
+		switch x.kind {
+		case itemWord:
+			lw := trimPossessive(strings.ToLower(x.text))
+			if l.stop[lw] || l.marker[lw] != "" || !hasLetterOrDigit(lw) {
+				continue
+			}
+			shown = append(shown, lw)
+			ws = []string{stem(lw)}
+		case itemCode:
+			shown = append(shown, "`"+x.text+"`")
+			ws = []string{x.text}
+		case itemCJK:
+			shown = append(shown, x.text)
+			ws = cjkGrams(x.text)
+		default:
+			continue
+		}
+		for _, w := range ws {
+			if !seen[w] {
+				seen[w] = true
+				stems = append(stems, w)
+			}
+		}
+	}
+	return shown, stems
 }
 
 // pairs records ordered pairs: an operand (code span or name) shortly before a joiner and one
@@ -530,50 +707,60 @@ func pairs(it []item, name []string, l *lexicon, out *sentenceFacts) {
 		if dir == 0 {
 			continue
 		}
-		left, right := "", ""
-		for j, n := i-1, 0; j >= 0 && n < 4 && it[j].kind != itemStop; j-- {
-			if left = operand(j); left != "" {
-				break
-			}
-			if it[j].kind != itemComma {
+		var left, right []string
+		for j, n := i-1, 0; j >= 0 && n < 6 && len(left) < 3 && it[j].kind != itemStop; j-- {
+			if o := operand(j); o != "" {
+				left = append(left, o)
+			} else if it[j].kind != itemComma {
 				n++
 			}
 		}
-		for j, n := i+width, 0; j < len(it) && n < 4 && it[j].kind != itemStop; j++ {
-			if right = operand(j); right != "" {
-				break
-			}
-			if it[j].kind != itemComma {
+		for j, n := i+width, 0; j < len(it) && n < 6 && len(right) < 3 && it[j].kind != itemStop; j++ {
+			if o := operand(j); o != "" {
+				right = append(right, o)
+			} else if it[j].kind != itemComma {
 				n++
 			}
 		}
-		if left == "" || right == "" || left == right {
-			continue
+		for _, a := range left {
+			for _, b := range right {
+				if a == b {
+					continue
+				}
+				if dir < 0 {
+					a, b = b, a
+				}
+				out.pairs = append(out.pairs, pairFact{first: a, second: b, line: it[i].line})
+			}
 		}
-		if dir < 0 {
-			left, right = right, left
-		}
-		out.pairs = append(out.pairs, pairFact{first: left, second: right, line: it[i].line})
 		i += width - 1
 	}
 }
 
-// cjkGrams splits CJK content into comparable units: katakana words whole, Han text as
-// overlapping character pairs (Chinese and Japanese do not mark word boundaries).
+// cjkGrams splits CJK content into comparable units: katakana words whole, Han text character
+// by character (each is a morpheme; Chinese and Japanese mark no word boundaries, and a summary
+// drops function characters and shortens compounds: 使用方法 becomes 用法), function characters
+// left out.
 func cjkGrams(s string) []string {
 	rs := []rune(s)
 	if len(rs) == 0 {
 		return nil
 	}
-	if !unicode.Is(unicode.Han, rs[0]) || len(rs) == 1 {
+	if !unicode.Is(unicode.Han, rs[0]) {
 		return []string{s}
 	}
 	var out []string
-	for i := 0; i+1 < len(rs); i++ {
-		out = append(out, string(rs[i:i+2]))
+	for _, r := range rs {
+		if !strings.ContainsRune(hanFunction, r) {
+			out = append(out, string(r))
+		}
 	}
 	return out
 }
+
+// hanFunction are Han characters that are grammar rather than content (particles, pronouns,
+// measure words, common prepositions).
+const hanFunction = "的了地得着过和与在是就都也又把被将对从向于以及或而并等之其该这那个些时后中上下里来去能会要有为"
 
 // stem folds English inflections so rewording keeps a rule's words: tests/test,
 // skipped/skipping/skip, uses/used/use. It is deliberately crude and only ever compared with
@@ -616,26 +803,89 @@ func isASCIIWord(w string) bool {
 	return true
 }
 
-// covers reports whether a result fact keeps an original fact: the same class and at least
-// two thirds of the original's content words.
-func covers(orig, res polFact) bool {
-	if orig.class != res.class {
-		return false
-	}
-	if len(orig.stems) == 0 {
-		return true
-	}
-	have := make(map[string]bool, len(res.stems))
-	for _, s := range res.stems {
-		have[s] = true
-	}
+// need is how many of n words a rewording must keep: two thirds, rounded up.
+func need(n int) int { return (2*n + 2) / 3 }
+
+// hits counts how many of want are in have.
+func hits(want []string, have map[string]bool) int {
 	n := 0
-	for _, s := range orig.stems {
+	for _, s := range want {
 		if have[s] {
 			n++
 		}
 	}
-	return 3*n >= 2*len(orig.stems)
+	return n
+}
+
+// polIndex finds, among an inventory's polarity facts and clauses, those a rule of the other
+// side survives in or is contradicted by. Both lookups go through a stem index: a file with
+// thousands of rules must not compare every pair.
+type polIndex struct {
+	facts   []polFact
+	clauses []clauseFact
+	byStem  map[string][]int // stem -> facts whose sentence holds it
+	clStem  map[string][]int // stem -> clauses holding it
+}
+
+func newPolIndex(facts []polFact, clauses []clauseFact) *polIndex {
+	x := &polIndex{facts: facts, clauses: clauses, byStem: map[string][]int{}, clStem: map[string][]int{}}
+	for i, f := range facts {
+		for _, s := range f.sent {
+			x.byStem[s] = append(x.byStem[s], i)
+		}
+	}
+	for i, c := range clauses {
+		for _, s := range c.stems {
+			x.clStem[s] = append(x.clStem[s], i)
+		}
+	}
+	return x
+}
+
+// keeps reports whether some fact of the index keeps f: the same class, in a sentence carrying at
+// least two thirds of the words f's rule word governed. The other side is read by sentence,
+// since a summary may regroup a rule's words around its rule words; a word regrouped into a
+// clause no rule word governs is caught by contradicting.
+func (x *polIndex) keeps(f polFact) bool {
+	if len(f.stems) == 0 {
+		return slices.ContainsFunc(x.facts, func(g polFact) bool { return g.class == f.class })
+	}
+	count := map[int]int{}
+	for _, s := range f.stems {
+		for _, i := range x.byStem[s] {
+			count[i]++
+		}
+	}
+	for i, n := range count {
+		if n >= need(len(f.stems)) && x.facts[i].class == f.class {
+			return true
+		}
+	}
+	return false
+}
+
+// contradicting counts the clauses that carry most of f's words without f's class: the rule
+// stripped of its rule word ("never silently ignore" become "silently ignore when harmless") or
+// given another ("never" become "always"). A rule of one word is not checked: a plain mention
+// of that word elsewhere is no contradiction.
+func (x *polIndex) contradicting(f polFact) int {
+	if len(f.stems) < 2 {
+		return 0
+	}
+	bit := classBits[f.class]
+	count := map[int]int{}
+	for _, s := range f.stems {
+		for _, i := range x.clStem[s] {
+			count[i]++
+		}
+	}
+	n := 0
+	for i, h := range count {
+		if h >= max(2, need(len(f.stems))) && x.clauses[i].classes&bit == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // sortPol orders facts by key so inventories compare deterministically.

@@ -93,6 +93,7 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 	var present map[Token]bool
 	var presentWord map[string]bool
 	var presentPol []polFact
+	var presentClauses []clauseFact
 	all := func() {
 		if lineCount != nil {
 			return
@@ -115,6 +116,7 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 				presentWord[w] = true
 			}
 			presentPol = append(presentPol, inv.pol...)
+			presentClauses = append(presentClauses, inv.clauses...)
 		}
 	}
 	v := Verdict{OK: true}
@@ -128,6 +130,7 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 			}
 			all()
 			o := inventory(c.Orig, cfg)
+			var px *polIndex
 			pol := map[Token]polFact{}
 			for _, f := range o.pol {
 				pol[f.tok] = f
@@ -144,8 +147,13 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 						continue
 					}
 				case TypePolarity:
-					if !cfg.noPolarityMatch && slices.ContainsFunc(presentPol, func(g polFact) bool { return covers(pol[tc.Token], g) }) {
-						continue
+					if !cfg.noPolarityMatch {
+						if px == nil {
+							px = newPolIndex(presentPol, presentClauses)
+						}
+						if f := pol[tc.Token]; px.keeps(f) && px.contradicting(f) <= o.polIndex().contradicting(f) {
+							continue
+						}
 					}
 				}
 				drops = append(drops, Drop{Token: tc.Token, Line: o.locate(tc.Token, nil).line(), Occurrences: [2]int{tc.Count, 0}, Source: c.Path, Note: "deleted file"})
@@ -222,6 +230,7 @@ func union(parts []*Inv, names []string) *Inv {
 		srcOf:  map[*distinctLine]string{},
 		sect:   map[string]map[Token]int{},
 		words:  map[string]int{},
+		raw:    map[Token]int{},
 	}
 	seenPol, seenPair := map[string]bool{}, map[string]bool{}
 	for pi, p := range parts {
@@ -281,10 +290,16 @@ func union(parts []*Inv, names []string) *Inv {
 			}
 		}
 		u.stray = append(u.stray, p.stray...)
+		u.clauses = append(u.clauses, p.clauses...)
 		for t := range p.counts {
 			if t.Type == TypeFrontKey {
 				u.counts[t] = 1
 			}
+		}
+	}
+	for _, dl := range u.lines {
+		for _, t := range dl.toks {
+			u.raw[t]++
 		}
 	}
 	u.sumSections()

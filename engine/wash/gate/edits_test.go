@@ -1,0 +1,163 @@
+package gate
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// editCase is one hand edit of an excerpt of a real memory file (testdata/edits/*.txtar). A
+// "block" edit changes meaning and must be refused by a drop of the named class; a "pass" edit
+// is an honest summary or rewording and must pass.
+type editCase struct {
+	archive, name, kind, class, why string
+	old, new                        []byte
+	file                            string // the corpus file the excerpt was cut from
+}
+
+func loadEdits(t *testing.T) []editCase {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("testdata", "edits", "*.txtar"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no edit archives: %v", err)
+	}
+	var out []editCase
+	for _, p := range paths {
+		a, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string][]byte{}
+		for _, f := range a.Files {
+			files[f.Name] = f.Data
+		}
+		old, ok := files["old.md"]
+		if !ok {
+			t.Fatalf("%s: no old.md", p)
+		}
+		file, described := "", map[string]bool{}
+		sc := bufio.NewScanner(bytes.NewReader(a.Comment))
+		for sc.Scan() {
+			line := sc.Text()
+			if v, ok := strings.CutPrefix(line, "file: "); ok {
+				file = v
+				continue
+			}
+			head, rest, ok := strings.Cut(line, ": ")
+			kind, name, ok2 := strings.Cut(head, "/")
+			if !ok || !ok2 || kind != "block" && kind != "pass" {
+				continue
+			}
+			class, why, _ := strings.Cut(rest, " — ")
+			if strings.HasPrefix(rest, "— ") {
+				class, why = "", strings.TrimPrefix(rest, "— ")
+			}
+			data, ok := files[head+".md"]
+			if !ok {
+				t.Fatalf("%s: %s described but missing", p, head)
+			}
+			described[head+".md"] = true
+			out = append(out, editCase{archive: filepath.Base(p), name: name, kind: kind, class: strings.TrimSpace(class), why: why, old: old, new: data, file: file})
+		}
+		for n := range files {
+			if n != "old.md" && !described[n] {
+				t.Fatalf("%s: %s has no description line", p, n)
+			}
+		}
+	}
+	return out
+}
+
+// TestHandEdits runs the gate over every hand edit and prints the block rate on the edits that
+// change meaning and the false-block rate on the honest ones. Every meaning-changing edit must
+// be blocked by its own class and every honest one must pass.
+func TestHandEdits(t *testing.T) {
+	cases := loadEdits(t)
+	var blocks, blocked, byClass, honest, falseBlocks int
+	perClass := map[string][2]int{}
+	for _, c := range cases {
+		drops := Check(c.old, c.new)
+		switch c.kind {
+		case "block":
+			blocks++
+			pc := perClass[c.class]
+			pc[0]++
+			if len(drops) > 0 {
+				blocked++
+			}
+			if hasType(drops, c.class) {
+				byClass++
+				pc[1]++
+			} else {
+				t.Errorf("%s %s/%s (%s): not blocked by %s; drops %v", c.archive, c.kind, c.name, c.why, c.class, drops)
+			}
+			perClass[c.class] = pc
+		case "pass":
+			honest++
+			if len(drops) > 0 {
+				falseBlocks++
+				t.Errorf("%s %s/%s (%s): honest edit blocked: %v", c.archive, c.kind, c.name, c.why, drops)
+			}
+		}
+	}
+	if blocks < 20 || honest < 20 {
+		t.Fatalf("edit set too small: %d meaning-changing, %d honest", blocks, honest)
+	}
+	var classes []string
+	for c := range perClass {
+		classes = append(classes, c)
+	}
+	sort.Strings(classes)
+	var per []string
+	for _, c := range classes {
+		per = append(per, fmt.Sprintf("%s %d/%d", c, perClass[c][1], perClass[c][0]))
+	}
+	t.Logf("hand edits of real files: %d meaning-changing, blocked %d (%.0f%%), by their own class %d (%.0f%%); %d honest, falsely blocked %d (%.0f%%)",
+		blocks, blocked, pct(blocked, blocks), byClass, pct(byClass, blocks), honest, falseBlocks, pct(falseBlocks, honest))
+	t.Logf("blocked by class: %s", strings.Join(per, ", "))
+}
+
+// TestHandEditsWholeFile splices every edit into the whole file its excerpt was cut from and
+// checks the verdict is the same there (sections, stray fences and repeated values elsewhere in
+// the file must not change it). The corpus is not in the repository: point
+// PROSEWASH_MEMORY_CORPUS at a directory holding the files named in the archives.
+func TestHandEditsWholeFile(t *testing.T) {
+	dir := os.Getenv("PROSEWASH_MEMORY_CORPUS")
+	if dir == "" {
+		t.Skip("PROSEWASH_MEMORY_CORPUS not set: the whole-file check needs the development corpus of real memory files")
+	}
+	n := 0
+	for _, c := range loadEdits(t) {
+		full, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil {
+			t.Fatalf("%s: %v", c.archive, err)
+		}
+		if bytes.Count(full, c.old) != 1 {
+			t.Fatalf("%s: the excerpt is not found once in %s", c.archive, c.file)
+		}
+		edited := bytes.Replace(full, c.old, c.new, 1)
+		drops := Check(full, edited)
+		switch {
+		case c.kind == "block" && !hasType(drops, c.class):
+			t.Errorf("%s block/%s in the whole of %s: not blocked by %s; drops %v", c.archive, c.name, c.file, c.class, drops)
+		case c.kind == "pass" && len(drops) > 0:
+			t.Errorf("%s pass/%s in the whole of %s: blocked: %v", c.archive, c.name, c.file, drops)
+		}
+		n++
+	}
+	t.Logf("%d edits checked in their whole files", n)
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
