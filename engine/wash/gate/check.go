@@ -143,7 +143,7 @@ func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 		rc := r.counts[t] + moved[t]
 		if t.Type == TypeName && !cfg.noNameWords {
 			// A name may come back as a plain word: "Move" at a label, "move" in the summary.
-			rc = max(rc, r.words[t.Value]+moved[t])
+			rc = max(rc, r.wordCounts()[t.Value]+moved[t])
 		}
 		if setSemantics(t.Type) || cfg.noMultiset {
 			if rc > 0 {

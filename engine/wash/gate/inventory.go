@@ -2,7 +2,9 @@ package gate
 
 import (
 	"bytes"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -28,8 +30,11 @@ type lineKey struct {
 
 // distinctLine is one distinct line of a file with the tokens it carries (with multiplicity).
 type distinctLine struct {
+	id    int // index in first-occurrence order
 	first int // 1-based line number of its first occurrence
 	n     int // occurrences in the file
+	from  int // prose: the length of its block markers (list marker, heading hashes)
+	words []string
 	// local are the tokens read from the line alone; toks adds those its first occurrence got
 	// from its paragraph and front matter (names, front matter values).
 	local, toks []Token
@@ -69,8 +74,11 @@ type Inv struct {
 	// substitutes): removing an exact duplicate line changes no count.
 	sectOcc map[string]map[Token]int
 	// words counts every prose word (lowercased) the same way, so a name the original spelled
-	// "Move" survives as "move" in the result.
+	// "Move" survives as "move" in the result; built on first use (see wordCounts).
 	words map[string]int
+	dls   []*distinctLine // per line, its distinct line
+	kinds []mdline.Kind   // per line, the kind it is read as
+	secOf []string        // per line, its section
 	// raw counts each token over distinct lines, as the gate once did: it tells a value said
 	// less often (fine, per section) from a value replaced by another (see substituted).
 	raw     map[Token]int
@@ -99,11 +107,11 @@ func inventory(text []byte, cfg checks) *Inv {
 		sect:      make(map[string]map[Token]int),
 		sectFirst: make(map[string]map[Token]int),
 		sectOcc:   make(map[string]map[Token]int),
-		words:     make(map[string]int),
 		raw:       make(map[Token]int),
 		stray:     doc.StrayFences(),
 	}
 	kinds := readKinds(doc, text, cfg)
+	dls := make([]*distinctLine, len(doc.Lines)) // per line, its distinct line
 	for i, l := range doc.Lines {
 		raw := bytes.TrimRight(l.Text(text), " \t\r")
 		key := lineKey{text: string(raw)}
@@ -119,9 +127,11 @@ func inventory(text []byte, cfg checks) *Inv {
 		inv.keys[i] = key
 		if dl, ok := inv.lines[key]; ok {
 			dl.n++
+			dls[i] = dl
 			continue
 		}
-		dl := &distinctLine{first: i + 1, n: 1}
+		dl := &distinctLine{id: len(inv.order), first: i + 1, n: 1}
+		dls[i] = dl
 		inv.lines[key] = dl
 		inv.order = append(inv.order, key)
 		add := func(t Token) { dl.local = append(dl.local, t) }
@@ -153,12 +163,12 @@ func inventory(text []byte, cfg checks) *Inv {
 		}
 	}
 	ctx := make([][]Token, len(doc.Lines)) // per line: tokens from its paragraph and front matter
-	wordsAt := make([][]string, len(doc.Lines))
-	inv.readSentences(doc, text, kinds, cfg, ctx, wordsAt)
+	inv.dls, inv.kinds = dls, kinds
+	inv.readSentences(doc, text, kinds, dls, cfg, ctx)
 	if !cfg.skipType[TypeFrontValue] {
 		frontValues(doc, text, func(i int, t Token) { ctx[i] = append(ctx[i], t) })
 	}
-	inv.count(doc, text, kinds, ctx, wordsAt)
+	inv.count(doc, text, kinds, dls, ctx)
 	if doc.FM.State == frontmatter.Closed {
 		for _, k := range doc.FM.Keys {
 			t := Token{TypeFrontKey, k}
@@ -214,22 +224,43 @@ func readKinds(doc *mdline.Doc, text []byte, cfg checks) []mdline.Kind {
 }
 
 // readSentences hands the prose paragraphs to the sentence reader and files what it finds:
-// names into ctx (per line), words into wordsAt, polarity facts and ordered pairs into inv.
-func (inv *Inv) readSentences(doc *mdline.Doc, text []byte, kinds []mdline.Kind, cfg checks, ctx [][]Token, wordsAt [][]string) {
+// names into ctx (per line), polarity facts, ordered pairs and clauses into inv.
+func (inv *Inv) readSentences(doc *mdline.Doc, text []byte, kinds []mdline.Kind, dls []*distinctLine, cfg checks, ctx [][]Token) {
 	var para []paraLine
 	seenPol := map[string]bool{}
 	seenPair := map[string]bool{}
+	// Memory files repeat paragraphs (list items above all): a paragraph read once is not read
+	// again; its per-line findings are replayed at the new position.
+	type cached struct {
+		f     sentenceFacts
+		first int
+	}
+	cache := map[string]cached{}
+	var key strings.Builder
 	flush := func() {
 		if len(para) == 0 {
 			return
 		}
+		key.Reset()
+		for _, pl := range para {
+			key.WriteString(strconv.Itoa(dls[pl.idx].id))
+			key.WriteByte(':')
+			key.WriteString(strconv.Itoa(pl.from))
+			key.WriteByte(',')
+		}
+		first := para[0].idx
+		if c, ok := cache[key.String()]; ok {
+			para = para[:0]
+			for _, n := range c.f.names {
+				ctx[n.line-c.first+first] = append(ctx[n.line-c.first+first], n.tok)
+			}
+			return // its rules, pairs and clauses are already filed
+		}
 		f := readParagraph(para, cfg)
+		cache[key.String()] = cached{f, first}
 		para = para[:0]
 		for _, n := range f.names {
 			ctx[n.line] = append(ctx[n.line], n.tok)
-		}
-		for _, w := range f.words {
-			wordsAt[w.line] = append(wordsAt[w.line], w.tok.Value)
 		}
 		inv.clauses = append(inv.clauses, f.clauses...)
 		for _, p := range f.pol {
@@ -252,13 +283,14 @@ func (inv *Inv) readSentences(doc *mdline.Doc, text []byte, kinds []mdline.Kind,
 		k := kinds[i]
 		switch k {
 		case mdline.Text, mdline.Heading, mdline.TableRow:
-			dl := inv.lines[inv.keys[i]]
+			dl := dls[i]
 			if dl.scan.masked == nil {
 				// A later occurrence of a line first seen as another kind (stray reading).
 				prev = k
 				continue
 			}
 			from, item := blockPrefix(l.Text(text))
+			dl.from = from
 			if k != mdline.Text || prev != mdline.Text || item {
 				flush()
 			}
@@ -303,13 +335,12 @@ func blockPrefix(b []byte) (int, bool) {
 
 // count tallies every line occurrence into its section: per section each token counts its most
 // occurrences on one line, and a file's count of a token is the sum over its sections.
-func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, ctx [][]Token, wordsAt [][]string) {
+func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, dls []*distinctLine, ctx [][]Token) {
 	var path []string
 	sec := ""
 	lineCount := map[Token]int{}
-	wordSect := map[string]map[string]int{}
-	wordLine := map[string]int{}
-	seenIn := map[string]map[lineKey]bool{}
+	inv.secOf = make([]string, len(doc.Lines))
+	seenIn := map[string]map[*distinctLine]bool{}
 	for i, l := range doc.Lines {
 		if kinds[i] == mdline.Heading {
 			level := l.Level
@@ -326,19 +357,32 @@ func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, ctx [][
 			sec = strings.Join(path, "\x00")
 		}
 		key := inv.keys[i]
-		dl := inv.lines[key]
+		dl := dls[i]
 		if dl.first == i+1 {
 			dl.toks = append(append([]Token(nil), dl.local...), ctx[i]...)
 			for _, t := range dl.toks {
 				inv.raw[t]++
 			}
 		}
+		inv.secOf[i] = sec
+		if len(ctx[i]) == 0 && seenIn[sec][dl] {
+			continue // the same line again in the same section: nothing new to count
+		}
 		clear(lineCount)
 		for _, toks := range [][]Token{dl.local, ctx[i]} {
 			for _, t := range toks {
 				lineCount[t]++
-				w := inv.where[t]
-				if len(w) == 0 || w[len(w)-1] != key {
+			}
+		}
+		if dl.first == i+1 {
+			for t := range lineCount {
+				inv.where[t] = append(inv.where[t], key)
+			}
+		} else {
+			for _, t := range ctx[i] {
+				// A name this occurrence has and the first one had not (another sentence
+				// position): the line carries it too.
+				if w := inv.where[t]; !slices.Contains(dl.toks, t) && !slices.Contains(w, key) {
 					inv.where[t] = append(w, key)
 				}
 			}
@@ -354,7 +398,7 @@ func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, ctx [][
 				if n > m[t] {
 					m[t] = n
 				}
-				if !seenIn[sec][key] {
+				if !seenIn[sec][dl] {
 					occ[t] += n
 				}
 				if first[t] == 0 {
@@ -364,33 +408,13 @@ func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, ctx [][
 		}
 		if len(lineCount) > 0 {
 			if seenIn[sec] == nil {
-				seenIn[sec] = map[lineKey]bool{}
+				seenIn[sec] = map[*distinctLine]bool{}
 			}
-			seenIn[sec][key] = true
+			seenIn[sec][dl] = true
 		}
-		if len(wordsAt[i]) > 0 {
-			clear(wordLine)
-			for _, w := range wordsAt[i] {
-				wordLine[w]++
-			}
-			m := wordSect[sec]
-			if m == nil {
-				m = map[string]int{}
-				wordSect[sec] = m
-			}
-			for w, n := range wordLine {
-				if n > m[w] {
-					m[w] = n
-				}
-			}
-		}
+		inv.secOf[i] = sec
 	}
 	inv.sumSections()
-	for _, m := range wordSect {
-		for w, n := range m {
-			inv.words[w] += n
-		}
-	}
 	for i, p := range inv.pol {
 		inv.counts[p.tok] = 1
 		inv.where[p.tok] = []lineKey{inv.polAt[i]}
@@ -400,6 +424,46 @@ func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, ctx [][
 		inv.counts[t] = 1
 		inv.where[t] = []lineKey{p.at}
 	}
+}
+
+// wordCounts returns every prose word (lowercased) counted as tokens are: per section its most
+// occurrences on one line, summed over sections. Only a name missing from a result needs it.
+func (inv *Inv) wordCounts() map[string]int {
+	if inv.words != nil {
+		return inv.words
+	}
+	inv.words = map[string]int{}
+	sect := map[string]map[string]int{}
+	line := map[string]int{}
+	for i, dl := range inv.dls {
+		if dl == nil || dl.scan.masked == nil {
+			continue
+		}
+		if k := inv.kinds[i]; k != mdline.Text && k != mdline.Heading && k != mdline.TableRow {
+			continue
+		}
+		if dl.words == nil {
+			dl.words = lineWords(paraLine{text: dl.scan.masked, codes: dl.scan.codes, from: dl.from})
+		}
+		clear(line)
+		for _, w := range dl.words {
+			line[w]++
+		}
+		m := sect[inv.secOf[i]]
+		if m == nil {
+			m = map[string]int{}
+			sect[inv.secOf[i]] = m
+		}
+		for w, n := range line {
+			m[w] = max(m[w], n)
+		}
+	}
+	for _, m := range sect {
+		for w, n := range m {
+			inv.words[w] += n
+		}
+	}
+	return inv.words
 }
 
 // polIndex returns the inventory's polarity index, building it once.

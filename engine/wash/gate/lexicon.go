@@ -69,6 +69,7 @@ var lex = sync.OnceValue(func() *lexicon {
 		joiner: map[string]int{
 			"over": 1, "than": 1, "vs": 1, "vs.": 1, "versus": 1, "not": 1, "never": 1,
 			"instead of": 1, "rather than": 1, "in place of": 1, "over using": 1,
+			"favor of": -1, "favour of": -1, // "X is deprecated in favor of Y"
 			"而不是": 1, "而非": 1, "优先于": 1, "胜过": 1, "而不用": 1,
 			"ではなく": -1, "じゃなく": -1, "より": -1, "の代わりに": -1,
 		},

@@ -51,7 +51,6 @@ type paraLine struct {
 // sentenceFacts are what the reader found in one paragraph.
 type sentenceFacts struct {
 	names   []lineTok // per-line name tokens
-	words   []lineTok // per-line content words (lowercased), for lenient name matching
 	pol     []polFact
 	pairs   []pairFact
 	clauses []clauseFact
@@ -361,7 +360,6 @@ func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 			continue
 		case itemWord:
 			lw := strings.ToLower(x.text)
-			out.words = append(out.words, lineTok{x.line, Token{TypeName, trimPossessive(lw)}})
 			if n := nameOf(x.text, lw, start, titleCase || x.label, it, i); n != "" && !cfg.skipType[TypeName] {
 				name[i] = n
 				out.names = append(out.names, lineTok{x.line, Token{TypeName, n}})
@@ -375,6 +373,17 @@ func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 	if !cfg.skipType[TypeOrder] {
 		pairs(it, name, l, out)
 	}
+}
+
+// lineWords returns the words of one masked prose line, lowercased (for lenient name matching).
+func lineWords(pl paraLine) []string {
+	var out []string
+	for _, x := range lexLine(nil, pl) {
+		if x.kind == itemWord {
+			out = append(out, trimPossessive(strings.ToLower(x.text)))
+		}
+	}
+	return out
 }
 
 // clauseWords counts the words before the next clause or sentence break.
@@ -527,7 +536,28 @@ func polarity(it, prev []item, out *sentenceFacts) {
 			inMark[j] = true
 		}
 	}
-	words := func(a, b int) ([]string, []string) { return contentWords(it[a:b], inMark[a:b]) }
+	// Each item's shown form and stems, computed once: clauses and facts gather them.
+	shownOf, stemsOf := itemWords(it)
+	for j := range inMark {
+		if inMark[j] {
+			shownOf[j], stemsOf[j] = "", nil
+		}
+	}
+	words := func(a, b int) ([]string, []string) {
+		var shown, stems []string
+		for j := a; j < b; j++ {
+			if shownOf[j] == "" {
+				continue
+			}
+			shown = append(shown, shownOf[j])
+			for _, w := range stemsOf[j] {
+				if !slices.Contains(stems, w) {
+					stems = append(stems, w)
+				}
+			}
+		}
+		return shown, stems
+	}
 	// Clauses, as item ranges. A clause opening with "and", "or" or "nor" continues the one
 	// before it: "PREFER a over b, and c over d" is one rule.
 	type clause struct {
@@ -641,36 +671,40 @@ func polarity(it, prev []item, out *sentenceFacts) {
 // contentWords returns the content words of items (skipping those flagged in skip), as shown
 // and as distinct stems.
 func contentWords(items []item, skip []bool) ([]string, []string) {
-	l := lex()
+	shownOf, stemsOf := itemWords(items)
 	var shown, stems []string
-	seen := map[string]bool{}
-	for j, x := range items {
-		if skip[j] {
+	for j := range items {
+		if skip[j] || shownOf[j] == "" {
 			continue
 		}
-		var ws []string
+		shown = append(shown, shownOf[j])
+		for _, w := range stemsOf[j] {
+			if !slices.Contains(stems, w) {
+				stems = append(stems, w)
+			}
+		}
+	}
+	return shown, stems
+}
+
+// itemWords returns, per item, its shown form and stems when it is a content word (a word that
+// is neither a function word nor a rule word, a code span, CJK content), else "" and nil.
+func itemWords(items []item) ([]string, [][]string) {
+	l := lex()
+	shown := make([]string, len(items))
+	stems := make([][]string, len(items))
+	for j, x := range items {
 		switch x.kind {
 		case itemWord:
 			lw := trimPossessive(strings.ToLower(x.text))
 			if l.stop[lw] || l.marker[lw] != "" || !hasLetterOrDigit(lw) {
 				continue
 			}
-			shown = append(shown, lw)
-			ws = []string{stem(lw)}
+			shown[j], stems[j] = lw, []string{stem(lw)}
 		case itemCode:
-			shown = append(shown, "`"+x.text+"`")
-			ws = []string{x.text}
+			shown[j], stems[j] = "`"+x.text+"`", []string{x.text}
 		case itemCJK:
-			shown = append(shown, x.text)
-			ws = cjkGrams(x.text)
-		default:
-			continue
-		}
-		for _, w := range ws {
-			if !seen[w] {
-				seen[w] = true
-				stems = append(stems, w)
-			}
+			shown[j], stems[j] = x.text, cjkGrams(x.text)
 		}
 	}
 	return shown, stems
@@ -707,18 +741,22 @@ func pairs(it []item, name []string, l *lexicon, out *sentenceFacts) {
 		if dir == 0 {
 			continue
 		}
+		// Operands are looked for within six content words on each side.
+		content := func(x item) bool {
+			return x.kind == itemWord && !l.stop[strings.ToLower(x.text)] || x.kind == itemCJK
+		}
 		var left, right []string
 		for j, n := i-1, 0; j >= 0 && n < 6 && len(left) < 3 && it[j].kind != itemStop; j-- {
 			if o := operand(j); o != "" {
 				left = append(left, o)
-			} else if it[j].kind != itemComma {
+			} else if content(it[j]) {
 				n++
 			}
 		}
 		for j, n := i+width, 0; j < len(it) && n < 6 && len(right) < 3 && it[j].kind != itemStop; j++ {
 			if o := operand(j); o != "" {
 				right = append(right, o)
-			} else if it[j].kind != itemComma {
+			} else if content(it[j]) {
 				n++
 			}
 		}

@@ -112,7 +112,7 @@ func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
 					present[t] = true
 				}
 			}
-			for w := range inv.words {
+			for w := range inv.wordCounts() {
 				presentWord[w] = true
 			}
 			presentPol = append(presentPol, inv.pol...)
@@ -229,7 +229,6 @@ func union(parts []*Inv, names []string) *Inv {
 		fm:     parts[0].fm,
 		srcOf:  map[*distinctLine]string{},
 		sect:   map[string]map[Token]int{},
-		words:  map[string]int{},
 		raw:    map[Token]int{},
 	}
 	seenPol, seenPair := map[string]bool{}, map[string]bool{}
@@ -270,9 +269,6 @@ func union(parts []*Inv, names []string) *Inv {
 			for t, n := range m {
 				um[t] = max(um[t], n)
 			}
-		}
-		for w, n := range p.words {
-			u.words[w] = max(u.words[w], n)
 		}
 		for i, f := range p.pol {
 			if !seenPol[f.tok.Value] {
