@@ -72,6 +72,8 @@ type checks struct {
 	noStray    bool            // a fence the result leaves unclosed is not reported
 	// noStrayRead reads the lines a stray fence swallows as code, as CommonMark does.
 	noStrayRead bool
+	// noStrayCode reads every line a stray fence swallows as prose, code-like or not.
+	noStrayCode bool
 	// noPolarityMatch compares polarity facts by exact key only (no rewording allowance).
 	noPolarityMatch bool
 	// noNameWords counts a name only where it is a name in the result, not as any word.

@@ -342,9 +342,19 @@ func links(s string, m []byte, add func(Token), cfg checks) {
 			mask(m, a, loc[1])
 		}
 	}
-	if !cfg.noDomains && bytes.IndexByte(m, '.') >= 0 {
+	if !cfg.noDomains && hostLike(m) {
 		domains(s, m, add)
 	}
+}
+
+// hostLike is a cheap prefilter for domains: a dot between a letter or digit and a letter.
+func hostLike(m []byte) bool {
+	for i := 1; i+1 < len(m); i++ {
+		if m[i] == '.' && isLetterByte(m[i+1]) && (isLetterByte(m[i-1]) || isDigit(m[i-1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // trimURL drops trailing punctuation that ends the sentence rather than the URL, as GFM does.

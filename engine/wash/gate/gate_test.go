@@ -311,7 +311,7 @@ func genMemory(r *rand.Rand, n int) string {
 	var lines []string
 	for i := 0; i < n; i++ {
 		var l string
-		switch r.Intn(14) {
+		switch r.Intn(16) {
 		case 0:
 			l = "## " + words[r.Intn(len(words))] + " " + vals[r.Intn(3)]
 		case 1:
@@ -330,6 +330,13 @@ func genMemory(r *rand.Rand, n int) string {
 			l = fmt.Sprintf("%d. %s `%s` see [doc](docs/%s.md)", r.Intn(9)+1, words[r.Intn(len(words))], words[r.Intn(len(words))], words[r.Intn(len(words))])
 		case 7:
 			l = fmt.Sprintf("- “%s %s” per [[%s]] on %s", words[r.Intn(len(words))], words[r.Intn(len(words))], words[r.Intn(len(words))], vals[6])
+		case 8:
+			rules := []string{"Never %s the %s.", "ONLY %s with %s, NEVER npm", "Prefer `%s` over `%s`", "必须先%s `%s`。", "- `%s` を%sしない。", "Use Vite for %s, webpack for %s", "wait ~3-5 minutes before %s %s", "%s: E-023 at example.chat/%s, ask @mira"}
+			l = fmt.Sprintf(rules[r.Intn(len(rules))], words[r.Intn(len(words))], words[r.Intn(len(words))])
+		case 9:
+			if r.Intn(4) == 0 {
+				l = "```" // sometimes stray
+			}
 		default:
 			l = fmt.Sprintf("- %s %s %s %s", words[r.Intn(len(words))], vals[r.Intn(len(vals))], words[r.Intn(len(words))], vals[r.Intn(len(vals))])
 			if r.Intn(4) == 0 {
@@ -341,6 +348,55 @@ func genMemory(r *rand.Rand, n int) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// TestPropertyDeterministic: the same comparison gives the same drops, in the same order, every
+// time (map iteration must never leak into a verdict), and an identical copy of a file never
+// blocks, over generated memory and over the real excerpts of the hand-edit set with lines
+// deleted at random.
+func TestPropertyDeterministic(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	var texts []string
+	for i := 0; i < 60; i++ {
+		texts = append(texts, genMemory(r, 5+r.Intn(40)))
+	}
+	seen := map[string]bool{}
+	for _, c := range loadEdits(t) {
+		if !seen[string(c.old)] {
+			seen[string(c.old)] = true
+			texts = append(texts, string(c.old))
+		}
+	}
+	for _, x := range texts {
+		if d := checkWith([]byte(x), []byte(strings.Clone(x)), checks{noFront: true}); len(d) != 0 {
+			t.Fatalf("an identical copy blocks: %v\n%s", d, x)
+		}
+		lines := strings.SplitAfter(x, "\n")
+		for k := 0; k < 2 && len(lines) > 1; k++ {
+			cut := append([]string(nil), lines...)
+			i := r.Intn(len(cut))
+			cut = append(cut[:i], cut[i+1:]...)
+			y := strings.Join(cut, "")
+			first := Render(Check([]byte(x), []byte(y)))
+			for n := 0; n < 2; n++ {
+				if again := Render(Check([]byte(x), []byte(y))); again != first {
+					t.Fatalf("drops differ between runs:\n%s\n%s", first, again)
+				}
+			}
+			if Render(Inventory([]byte(y)).tokensForTest()) != Render(Inventory([]byte(y)).tokensForTest()) {
+				t.Fatal("inventory not deterministic")
+			}
+		}
+	}
+}
+
+// tokensForTest renders an inventory's tokens as drops, for comparing two inventories.
+func (inv *Inv) tokensForTest() []Drop {
+	var d []Drop
+	for _, tc := range inv.Tokens() {
+		d = append(d, Drop{Token: tc.Token, Occurrences: [2]int{tc.Count, tc.Count}})
+	}
+	return d
 }
 
 func TestPropertySelfAndDuplicateRemoval(t *testing.T) {
@@ -369,13 +425,22 @@ func TestPropertySelfAndDuplicateRemoval(t *testing.T) {
 
 func FuzzCheck(f *testing.F) {
 	f.Add([]byte("- pass 878 / fail 0\n"), []byte("- pass 0 / fail 878\n"))
+	f.Add([]byte("ONLY use pnpm, NEVER npm.\nPrefer `a` over `b`; wait ~3-5 minutes (E-023).\n"), []byte("use npm. Prefer `b` over `a`.\n"))
+	f.Add([]byte("---\nglobs: **/*\nalwaysApply: false\n---\n- Windows から直接 `git commit` しない。\n- 必须先调用 `context7`\n"), []byte("x\n```\n- example.chat/team @mira\n"))
+	f.Add([]byte("- a\n  ```svelte\n  <br />\n\nNext **Label:** Vite for docs, C17\n"), []byte("```\n```bash\nnpm i\n```\n"))
 	f.Add([]byte("---\nname: x\n---\n```\na\n```\n    b\n"), []byte("`x` [[y]] \"q\" 2024-01-02 v1.2.3"))
 	f.Add([]byte("[a](<b c>) <http://x> www.y.z 1,234.5% -3 12:00"), []byte(""))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		if d := Check(a, a); len(d) != 0 {
 			t.Fatalf("Check(a, a) = %v", d)
 		}
+		if d := checkWith(a, append([]byte(nil), a...), checks{noFront: true}); len(d) != 0 {
+			t.Fatalf("an identical copy blocks: %v", d)
+		}
 		d := Check(a, b)
+		if again := Render(Check(a, b)); again != Render(d) {
+			t.Fatalf("not deterministic:\n%s\n%s", Render(d), again)
+		}
 		for i := 1; i < len(d); i++ {
 			if d[i].Line < d[i-1].Line && d[i].Source == d[i-1].Source {
 				t.Fatalf("drops not sorted: %v", d)

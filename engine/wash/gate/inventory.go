@@ -214,7 +214,7 @@ func readKinds(doc *mdline.Doc, text []byte, cfg checks) []mdline.Kind {
 			if k == mdline.FrontMatter {
 				k = mdline.Text
 			}
-			if (k == mdline.Text || k == mdline.TableRow) && looksLikeCode(sl.Text(sub.Src)) {
+			if (k == mdline.Text || k == mdline.TableRow) && !cfg.noStrayCode && looksLikeCode(sl.Text(sub.Src)) {
 				k = mdline.Fenced
 			}
 			kinds[i] = k

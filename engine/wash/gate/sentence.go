@@ -808,6 +808,8 @@ func stem(w string) string {
 		return w
 	}
 	switch {
+	case len(w) >= 6 && strings.HasSuffix(w, "ly"):
+		w = w[:len(w)-2] // locally, silently
 	case len(w) >= 5 && strings.HasSuffix(w, "ing"):
 		w = w[:len(w)-3]
 	case strings.HasSuffix(w, "ied"), strings.HasSuffix(w, "ies"):

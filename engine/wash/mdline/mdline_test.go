@@ -111,5 +111,13 @@ func FuzzParse(f *testing.F) {
 		if n != len(b) {
 			t.Fatalf("lines cover %d of %d bytes", n, len(b))
 		}
+		prev := 0
+		for _, s := range d.StrayFences() {
+			if s.Line <= prev || s.Line > s.End && s.End != s.Line-1 || s.End > len(d.Lines) || d.Lines[s.Line-1].Kind != Fence ||
+				s.Inner != 0 && (s.Inner <= s.Line || s.Inner > s.End) {
+				t.Fatalf("bad stray fence %+v in %d lines", s, len(d.Lines))
+			}
+			prev = s.Line
+		}
 	})
 }
