@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prosewash/prosewash/engine/wash/gate"
+	"github.com/prosewash/prosewash/engine/wash/mdline"
 )
 
 // washCommands are the subcommands of "prosewash wash".
@@ -25,9 +26,12 @@ func washCommands() []command {
 
 const washVerifyHelp = `For anyone who edits memory by hand: compares OLD with NEW through the same fidelity
 gate every wash passes. Exit 0 when nothing was lost; exit 1 with the dropped tokens
-listed as type:value and the line in OLD. Deleting an exact duplicate line is free;
-a value surviving on fewer distinct lines, or two values swapping places between the
-same words on a line, is a drop.`
+listed as type:value and the line in OLD. Values are counted per section: saying a
+value fewer times in the same section is free, dropping it from a section is not.
+A rule dropped or flipped (never, only, unless, must, prefer X over Y; 不要, しない),
+a changed unit (25 MB to 25 GB), a changed name (C17 to C99), a reversed pair or a
+changed front matter value is a drop. A code fence left unclosed is reported with
+the line it starts on; one NEW adds is a drop.`
 
 func runWash(e *env, args []string) error {
 	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
@@ -76,6 +80,17 @@ func runWashVerify(e *env, args []string) error {
 	}
 	drops := gate.Verify(texts[0], texts[1])
 	sort.SliceStable(drops, func(i, j int) bool { return drops[i].Line < drops[j].Line })
+	type stray struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+		End  int    `json:"end"`
+	}
+	strays := []stray{}
+	for i, b := range texts {
+		for _, s := range mdline.Parse(b).StrayFences() {
+			strays = append(strays, stray{paths[i], s.Line, s.End})
+		}
+	}
 	if *asJSON {
 		type drop struct {
 			Key  string `json:"key"`
@@ -84,23 +99,33 @@ func runWashVerify(e *env, args []string) error {
 			Note string `json:"note,omitempty"`
 		}
 		out := struct {
-			Old   string `json:"old"`
-			New   string `json:"new"`
-			Lost  bool   `json:"lost"`
-			Drops []drop `json:"drops"`
-		}{paths[0], paths[1], len(drops) > 0, []drop{}}
+			Old         string  `json:"old"`
+			New         string  `json:"new"`
+			Lost        bool    `json:"lost"`
+			Drops       []drop  `json:"drops"`
+			StrayFences []stray `json:"strayFences"`
+		}{paths[0], paths[1], len(drops) > 0, []drop{}, strays}
 		for _, d := range drops {
 			out.Drops = append(out.Drops, drop{Key: d.Key(), Type: d.Type, Line: d.Line, Note: d.String()})
 		}
 		if err := writeJSON(e, out); err != nil {
 			return err
 		}
-	} else if len(drops) == 0 {
-		e.ui.infof("wash verify: nothing lost between %s and %s", paths[0], paths[1])
 	} else {
-		e.ui.warnf("wash verify: %d structured token(s) of %s are missing from %s:", len(drops), paths[0], paths[1])
-		for _, l := range strings.Split(strings.TrimRight(gate.Render(drops), "\n"), "\n") {
-			fmt.Fprintf(e.stdout, "%s\n", l)
+		for _, s := range strays {
+			swallowed := "nothing after it yet"
+			if s.End > s.Line {
+				swallowed = fmt.Sprintf("lines %d-%d", s.Line+1, s.End)
+			}
+			e.ui.warnf("%s:%d: stray code fence: %s read as code (the gate reads their prose as prose)", s.File, s.Line, swallowed)
+		}
+		if len(drops) == 0 {
+			e.ui.infof("wash verify: nothing lost between %s and %s", paths[0], paths[1])
+		} else {
+			e.ui.warnf("wash verify: %d structured token(s) of %s are missing from %s:", len(drops), paths[0], paths[1])
+			for _, l := range strings.Split(strings.TrimRight(gate.Render(drops), "\n"), "\n") {
+				fmt.Fprintf(e.stdout, "%s\n", l)
+			}
 		}
 	}
 	if len(drops) > 0 {
