@@ -2,31 +2,71 @@
 //
 // # Token classes
 //
-// Wikilinks (target only), dates (ISO, YYYY/MM/DD, DD-Mon-YYYY, "5 March 2024", "March 5,
-// 2024", and month precision "March 2024" / "2024-03", all normalised to ISO; ambiguous slash
-// dates such as 01/02/2025 are kept verbatim as numbers), versions (3+ dotted parts greedily,
-// v-prefixed v2 and v1.2), link destinations (inline links and images, reference definitions,
-// autolinks, bare URLs with trailing sentence punctuation trimmed), double-quoted spans (curly
-// or straight, single line, whitespace-collapsed), numbers, inline code spans (verbatim),
-// fenced and indented code lines (whitespace-collapsed, set semantics) and top-level front
-// matter keys (set semantics).
+// Read from each prose line: wikilinks (target only), dates (ISO, YYYY/MM/DD, DD-Mon-YYYY, "5
+// March 2024", "March 5, 2024", and month precision "March 2024" / "2024-03", all normalised to
+// ISO; ambiguous slash dates such as 01/02/2025 are kept verbatim as numbers), versions (3+
+// dotted parts greedily, v-prefixed v2 and v1.2), link destinations (inline links and images,
+// reference definitions, autolinks, bare URLs with trailing sentence punctuation trimmed,
+// scheme-less hosts with their path such as example.chat/team, bare e-mail addresses), @handles
+// and @path mentions, double-quoted spans (curly or straight, single line, whitespace-collapsed;
+// not in front matter, where quotes are YAML), hyphenated identifiers with a numeric part (E-023,
+// CVE-2024-1234, UTF-8), numbers, inline code spans (verbatim), fenced and indented code lines
+// (whitespace-collapsed, set semantics), and the front matter's top-level keys and its values
+// ("key=value", nested lines under their key; set semantics).
 //
-// Numbers keep their sign, percent sign and a short unit suffix (30s, 5ms, 44k) and drop comma
-// grouping. Unlike the original, single digits count: "retry 3 times" becoming "retry 5 times"
-// is a changed fact. The renumbering noise that made the original ignore them is removed at the
-// source: ordered-list markers, numbered heading prefixes and footnote labels are masked, and a
-// digit run glued to letters (sha256, x86, a hex hash) is an identifier, not a number. Digits
-// inside dates, versions, links and code spans are never numbers.
+// Numbers keep their sign, currency, percent sign and unit, normalised: "30 seconds", "30 sec"
+// and "30s" are one value, "25 MB" and "25mb" another, "25 GB" a third; a case-sensitive symbol
+// keeps its case (Mb is bits). A dash between two numbers makes one range ("3-5", "~3–5 minutes"
+// = 3-5min), never the negative number -5. Single digits count; ordered-list markers, numbered
+// heading prefixes and footnote labels are masked, and a digit run glued to letters (sha256,
+// x86) is not a number but a name. Digits inside dates, versions, identifiers, links and code
+// spans are never numbers.
+//
+// Read from sentences (prose paragraphs, with wrapped lines joined), lexically and without a
+// model: names, rules and ordered pairs.
+//
+//   - A name is a tool, language, product or version name: a word mixing letters and digits
+//     (C17, ES2022), one with inner capitals (TypeScript, macOS), a short acronym (API, JSON),
+//     a capitalised word in mid-sentence (Vite, German) but not in a title or a bold label, a
+//     word of the tool list (pnpm, webpack), and a lowercase tool-shaped word (vue-router) after
+//     "use", "prefer", "install"... or before "for". Names are keyed lowercase; on the result
+//     side any word counts, so "Move" surviving as "move" is no loss.
+//   - A rule (TypePolarity) is a rule word (never, not, no, avoid, without, only, unless, except,
+//     always, must, required, prefer, instead of, rather than; German, French and Spanish ones;
+//     in Chinese and Japanese 不要, 不能, 禁止, 必须, 只, 仅, 除非, 优先, しない, ない, 禁止,
+//     必ず, のみ, だけ, 以外, 推奨...) with the content words of its clause, stemmed. A clause
+//     holding only its rule word governs the clauses after it; a rule of fewer than two words
+//     takes the sentence before it as its subject ("Do not re-flag." after a finding).
+//   - An ordered pair joins two operands (code spans and names) by over, than, vs, not, never,
+//     instead of, rather than, in favor of (and 而不是, ではなく, より): "prefer `errors.Is` over
+//     `==`" is the pair errors.Is > ==.
+//
+// A code fence no fence closes (or whose block swallows the author's next "```bash") is a stray
+// fence (mdline.Doc.StrayFences): the lines it swallows are read as the Markdown their author
+// wrote, except those that look like code, which stay code lines. So an honest edit of that prose
+// is not a dropped code line, and a dropped statement of real code still is.
 //
 // # Comparison
 //
-// Both texts are reduced to distinct lines (trailing whitespace ignored). For every class but
-// the set classes, a value's count is its occurrences summed over distinct lines: deleting an
-// exact duplicate line is free, a value left on fewer distinct lines (or fewer times on a line)
-// is a drop. Beyond the original, a binding check pairs every number, date and version on a line
-// with the nearest content word before it; a result line with an original line's values and
-// subject words but a different pairing is a binding-swap ("pass 878 / fail 0" becoming
-// "pass 0 / fail 878").
+// Values are counted per section, a section being the lines under one heading path: in each
+// section a value counts its most occurrences on one line, and a file's count is the sum over its
+// sections. A summary may say a value fewer times within a section; a value left in fewer sections
+// (or fewer times on one line) is a drop, unless every line that carried it survives verbatim as
+// often as before (sections merged around unchanged statements). A value said less often while a
+// new value of its kind appears in the same section (a unit or the digits of a number, else the
+// type) is a substitution, and a drop: "every ~30 min" becoming "every ~3 min" beside another "30
+// minutes". Set classes (code lines, front matter) compare presence.
+//
+// A rule of the original is kept by a result rule of the same class whose sentence carries at
+// least two thirds of its words (so rewording passes and flipping "never" to "always" does not),
+// and lost anyway when the result restates its words in more clauses without its class than the
+// original did ("never silently ignore" becoming "silently ignore when harmless" while the
+// sentence keeps another prohibition). An ordered pair is lost when the result states it the
+// other way round. A fence the result leaves stray beyond those the original had is a drop.
+//
+// A binding check pairs every number, date and version on a line with the nearest content word
+// before it; a result line with an original line's values and subject words but a different
+// pairing is a binding-swap ("pass 878 / fail 0" becoming "pass 0 / fail 878").
 //
 // [CheckSet] gates a whole transaction: merges against the union of their sources, verbatim
 // line moves between files, and deleted files whose tokens must reappear or be approved.
