@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,13 +122,8 @@ func TestHandEdits(t *testing.T) {
 	if blocks < 20 || honest < 20 {
 		t.Fatalf("edit set too small: %d meaning-changing, %d honest", blocks, honest)
 	}
-	var classes []string
-	for c := range perClass {
-		classes = append(classes, c)
-	}
-	sort.Strings(classes)
 	var per []string
-	for _, c := range classes {
+	for _, c := range slices.Sorted(maps.Keys(perClass)) {
 		per = append(per, fmt.Sprintf("%s %d/%d", c, perClass[c][1], perClass[c][0]))
 	}
 	t.Logf("hand edits of real files: %d meaning-changing, blocked %d (%.0f%%), by their own class %d (%.0f%%), %d known misses; %d honest, falsely blocked %d (%.0f%%)",

@@ -543,21 +543,7 @@ func polarity(it, prev []item, out *sentenceFacts) {
 			shownOf[j], stemsOf[j] = "", nil
 		}
 	}
-	words := func(a, b int) ([]string, []string) {
-		var shown, stems []string
-		for j := a; j < b; j++ {
-			if shownOf[j] == "" {
-				continue
-			}
-			shown = append(shown, shownOf[j])
-			for _, w := range stemsOf[j] {
-				if !slices.Contains(stems, w) {
-					stems = append(stems, w)
-				}
-			}
-		}
-		return shown, stems
-	}
+	words := func(a, b int) ([]string, []string) { return gather(shownOf[a:b], stemsOf[a:b]) }
 	// Clauses, as item ranges. A clause opening with "and", "or" or "nor" continues the one
 	// before it: "PREFER a over b, and c over d" is one rule.
 	type clause struct {
@@ -655,7 +641,7 @@ func polarity(it, prev []item, out *sentenceFacts) {
 			if len(stems) < 2 && len(prev) > 0 {
 				// "Do not re-flag." after the finding it is about: a bare rule takes the
 				// sentence before it as its subject, so each such rule stays its own.
-				ps, pst := contentWords(prev, make([]bool, len(prev)))
+				ps, pst := gather(itemWords(prev))
 				shown = append(append(shown, "|"), ps...)
 				stems = append(stems, pst...)
 			}
@@ -668,13 +654,12 @@ func polarity(it, prev []item, out *sentenceFacts) {
 	}
 }
 
-// contentWords returns the content words of items (skipping those flagged in skip), as shown
-// and as distinct stems.
-func contentWords(items []item, skip []bool) ([]string, []string) {
-	shownOf, stemsOf := itemWords(items)
+// gather collects the content words of a run of items (see itemWords), as shown and as distinct
+// stems.
+func gather(shownOf []string, stemsOf [][]string) ([]string, []string) {
 	var shown, stems []string
-	for j := range items {
-		if skip[j] || shownOf[j] == "" {
+	for j := range shownOf {
+		if shownOf[j] == "" {
 			continue
 		}
 		shown = append(shown, shownOf[j])
