@@ -74,6 +74,7 @@ type valuePos struct {
 type lineScan struct {
 	masked []byte
 	codes  []codeSpan
+	quotes []codeSpan // double-quoted spans (their words stay in masked)
 }
 
 type codeSpan struct {
@@ -105,7 +106,7 @@ func lineTokens(s string, ordinal int, add func(Token), cfg checks) ([]valuePos,
 	}
 	if !cfg.frontLine && (strings.IndexByte(s, '"') >= 0 || strings.Contains(s, "\u201c")) {
 		// In front matter quotes are YAML syntax; the value itself is a frontmatter-value.
-		quotes(s, m, add)
+		sc.quotes = quotes(s, m, add)
 	}
 	sc.masked = m
 	if !hasDigit(m) {
@@ -373,7 +374,8 @@ func trimURL(s string, a, b int) int {
 // quotes extracts single-line double-quoted spans, curly or straight, keyed by their
 // whitespace-collapsed inner text so restyling curly to straight is not a drop. Single quotes
 // are not inventoried: they cannot be told apart from apostrophes.
-func quotes(s string, m []byte, add func(Token)) {
+func quotes(s string, m []byte, add func(Token)) []codeSpan {
+	var spans []codeSpan
 	for i := 0; i < len(m); {
 		c, n := utf8.DecodeRune(m[i:])
 		if c != '"' && c != '\u201c' {
@@ -403,12 +405,14 @@ func quotes(s string, m []byte, add func(Token)) {
 			continue
 		}
 		v := strings.Join(strings.Fields(s[i+n:found]), " ")
+		_, cl := utf8.DecodeRune(m[found:])
 		if hasLetterOrDigit(v) {
 			add(Token{TypeQuote, v})
+			spans = append(spans, codeSpan{i, found + cl, v})
 		}
-		_, cl := utf8.DecodeRune(m[found:])
 		i = found + cl
 	}
+	return spans
 }
 
 func hasLetterOrDigit(v string) bool {

@@ -294,7 +294,7 @@ func (inv *Inv) readSentences(doc *mdline.Doc, text []byte, kinds []mdline.Kind,
 			if k != mdline.Text || prev != mdline.Text || item {
 				flush()
 			}
-			para = append(para, paraLine{idx: i, text: dl.scan.masked, codes: dl.scan.codes, from: from, table: k == mdline.TableRow})
+			para = append(para, paraLine{idx: i, text: dl.scan.masked, codes: dl.scan.codes, quotes: dl.scan.quotes, from: from, table: k == mdline.TableRow, heading: k == mdline.Heading})
 			if k != mdline.Text {
 				flush()
 			}

@@ -25,6 +25,7 @@ const (
 	itemStop                   // a sentence end: . ! ? and their CJK forms, a table cell bar
 	itemSoft                   // a clause start for capitalisation: an opening quote or a dash
 	itemComma                  // a comma or semicolon: a clause break inside the sentence
+	itemQuote                  // the opening of a quoted span (an operand of ordered pairs); its words follow
 )
 
 type item struct {
@@ -41,11 +42,14 @@ type item struct {
 
 // paraLine is one line of a paragraph handed to the sentence reader.
 type paraLine struct {
-	idx   int    // line index in the document
-	text  []byte // masked line
-	codes []codeSpan
-	from  int  // first byte after the line's block prefix (list marker, heading hashes, "> ")
-	table bool // a table row: cell bars end sentences
+	idx    int    // line index in the document
+	text   []byte // masked line
+	codes  []codeSpan
+	quotes []codeSpan
+	from   int  // first byte after the line's block prefix (list marker, heading hashes, "> ")
+	table  bool // a table row: cell bars end sentences
+	// heading: its capitals are a title's, as in a bold label ("## Build Commands").
+	heading bool
 }
 
 // sentenceFacts are what the reader found in one paragraph.
@@ -116,12 +120,18 @@ func readParagraph(lines []paraLine, cfg checks) sentenceFacts {
 // items at their place.
 func lexLine(items []item, pl paraLine) []item {
 	m := pl.text
-	ci := 0
+	ci, qi := 0, 0
 	depth := 0 // parentheses: a comma inside "(e.g., at x)" breaks no clause
 	bold := -1 // index of the first item inside an open "**" span
 	for i := pl.from; i < len(m); {
 		for ci < len(pl.codes) && pl.codes[ci].start < i {
 			ci++
+		}
+		for qi < len(pl.quotes) && pl.quotes[qi].start < i {
+			qi++
+		}
+		if qi < len(pl.quotes) && pl.quotes[qi].start == i {
+			items = append(items, item{kind: itemQuote, text: pl.quotes[qi].text, line: pl.idx})
 		}
 		if ci < len(pl.codes) && pl.codes[ci].start == i {
 			items = append(items, item{kind: itemCode, text: pl.codes[ci].text, line: pl.idx})
@@ -181,7 +191,7 @@ func lexLine(items []item, pl paraLine) []item {
 			}
 			w := strings.Trim(strings.ReplaceAll(string(m[i:j]), "\u2019", "'"), "_")
 			if w != "" {
-				items = append(items, item{kind: itemWord, text: w, line: pl.idx})
+				items = append(items, item{kind: itemWord, text: w, line: pl.idx, label: pl.heading})
 			}
 			i = j
 		default:
@@ -459,6 +469,8 @@ func nameOf(w, lw string, start, titleCase bool, it []item, i int) string {
 	switch {
 	case hasDigit && hasLetter && len(w) >= 2 && unicode.IsLetter(first):
 		return base // C17, ES2022, sha256, arm64
+	case hasDigit && hasLetter && len(w) >= 3:
+		return base // 0o644, 0x1f, a 3f2a9c hash: digits glued to letters are no number
 	case upperInside && lower:
 		if l.emphasis[base] {
 			return ""
@@ -702,6 +714,8 @@ func pairs(it []item, name []string, l *lexicon, out *sentenceFacts) {
 		switch {
 		case it[i].kind == itemCode:
 			return "`" + it[i].text + "`"
+		case it[i].kind == itemQuote:
+			return `"` + it[i].text + `"`
 		case name[i] != "":
 			return name[i]
 		}
