@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // editCase is one hand edit of an excerpt of a real memory file (testdata/edits/*.txtar). A
@@ -139,15 +141,11 @@ func TestHandEdits(t *testing.T) {
 	t.Logf("blocked by class: %s", strings.Join(per, ", "))
 }
 
-// TestHandEditsWholeFile splices every edit into the whole file its excerpt was cut from and
-// checks the verdict is the same there (sections, stray fences and repeated values elsewhere in
-// the file must not change it). The corpus is not in the repository: point
-// PROSEWASH_MEMORY_CORPUS at a directory holding the files named in the archives.
+// TestHandEditsWholeFile splices every edit into the whole file its excerpt was cut from (the
+// development corpus, testdata/corpus/memory) and checks the verdict is the same there: sections,
+// stray fences and values repeated elsewhere in the file must not change it.
 func TestHandEditsWholeFile(t *testing.T) {
-	dir := os.Getenv("PROSEWASH_MEMORY_CORPUS")
-	if dir == "" {
-		t.Skip("PROSEWASH_MEMORY_CORPUS not set: the whole-file check needs the development corpus of real memory files")
-	}
+	dir := testtool.MemoryCorpus(t)
 	n := 0
 	for _, c := range loadEdits(t) {
 		full, err := os.ReadFile(filepath.Join(dir, c.file))
