@@ -16,21 +16,23 @@ import (
 	"github.com/prosewash/prosewash/internal/testtool"
 )
 
-// editCase is one hand edit of an excerpt of a real memory file (testdata/edits/*.txtar). A
-// "block" edit changes meaning and must be refused by a drop of the named class; a "pass" edit
-// is an honest summary or rewording and must pass; a "miss" edit changes meaning in a way the
-// gate is known not to see (it is counted as not blocked, and must stay unblocked until the
-// gate learns it: then it moves to block/); a "falseblock" edit is honest but known to be
-// blocked by the named class (counted as a false block until the gate learns it: then it moves
-// to pass/).
+// editCase is one hand edit of an excerpt of a real memory file of the development corpus
+// (testdata/edits/*.txtar: the file, the excerpt's line range, and per edit the exact
+// substitutions, each "--- old" text found once in the excerpt and replaced by its "+++ new"
+// text). A "block" edit changes meaning and must be refused by a drop of the named class; a
+// "pass" edit is an honest summary or rewording and must pass; a "miss" edit changes meaning in a
+// way the gate is known not to see (counted as not blocked; it must stay unblocked until the gate
+// learns it, then it moves to block/); a "falseblock" edit is honest but known to be blocked by
+// the named class (counted as a false block until the gate learns it, then it moves to pass/).
 type editCase struct {
 	archive, name, kind, class, why string
 	old, new                        []byte
-	file                            string // the corpus file the excerpt was cut from
+	file                            string // the corpus file the excerpt is cut from
 }
 
 func loadEdits(t *testing.T) []editCase {
 	t.Helper()
+	corpus := testtool.MemoryCorpus(t)
 	paths, err := filepath.Glob(filepath.Join("testdata", "edits", "*.txtar"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no edit archives: %v", err)
@@ -45,11 +47,10 @@ func loadEdits(t *testing.T) []editCase {
 		for _, f := range a.Files {
 			files[f.Name] = f.Data
 		}
-		old, ok := files["old.md"]
-		if !ok {
-			t.Fatalf("%s: no old.md", p)
-		}
-		file, described := "", map[string]bool{}
+		var file string
+		var from, to int
+		var heads []string
+		described := map[string]bool{}
 		sc := bufio.NewScanner(bytes.NewReader(a.Comment))
 		for sc.Scan() {
 			line := sc.Text()
@@ -57,29 +58,88 @@ func loadEdits(t *testing.T) []editCase {
 				file = v
 				continue
 			}
-			head, rest, ok := strings.Cut(line, ": ")
-			kind, name, ok2 := strings.Cut(head, "/")
-			if !ok || !ok2 || kind != "block" && kind != "pass" && kind != "miss" && kind != "falseblock" {
+			if v, ok := strings.CutPrefix(line, "lines: "); ok {
+				if _, err := fmt.Sscanf(v, "%d-%d", &from, &to); err != nil {
+					t.Fatalf("%s: lines: %v", p, err)
+				}
 				continue
 			}
+			head, _, ok := strings.Cut(line, ": ")
+			if kind, _, ok2 := strings.Cut(head, "/"); ok && ok2 && (kind == "block" || kind == "pass" || kind == "miss" || kind == "falseblock") {
+				heads = append(heads, line)
+			}
+		}
+		data, err := os.ReadFile(filepath.Join(corpus, file))
+		if err != nil || from < 1 || to < from {
+			t.Fatalf("%s: excerpt %s lines %d-%d: %v", p, file, from, to, err)
+		}
+		lines := strings.Split(string(data), "\n")
+		if to > len(lines) {
+			t.Fatalf("%s: %s has %d lines", p, file, len(lines))
+		}
+		old := strings.Join(lines[from-1:to], "\n") + "\n"
+		for _, line := range heads {
+			head, rest, _ := strings.Cut(line, ": ")
+			kind, name, _ := strings.Cut(head, "/")
 			class, why, _ := strings.Cut(rest, " — ")
 			if strings.HasPrefix(rest, "— ") {
 				class, why = "", strings.TrimPrefix(rest, "— ")
 			}
-			data, ok := files[head+".md"]
+			subs, ok := files[head]
 			if !ok {
 				t.Fatalf("%s: %s described but missing", p, head)
 			}
-			described[head+".md"] = true
-			out = append(out, editCase{archive: filepath.Base(p), name: name, kind: kind, class: strings.TrimSpace(class), why: why, old: old, new: data, file: file})
+			described[head] = true
+			out = append(out, editCase{archive: filepath.Base(p), name: name, kind: kind, class: strings.TrimSpace(class), why: why,
+				old: []byte(old), new: []byte(substitute(t, p+" "+head, old, subs)), file: file})
 		}
 		for n := range files {
-			if n != "old.md" && !described[n] {
+			if !described[n] {
 				t.Fatalf("%s: %s has no description line", p, n)
 			}
 		}
 	}
 	return out
+}
+
+// substitute applies an edit's "--- old" / "+++ new" pairs to text; each old text must occur
+// exactly once. A pair's text is its lines joined by newlines (an empty last line gives a
+// trailing newline).
+func substitute(t *testing.T, where, text string, subs []byte) string {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(string(subs), "\n"), "\n")
+	var olds, news []string
+	var cur *[]string
+	var buf []string
+	flush := func() {
+		if cur != nil {
+			*cur = append(*cur, strings.Join(buf, "\n"))
+		}
+		buf = nil
+	}
+	for _, l := range lines {
+		switch l {
+		case "--- old":
+			flush()
+			cur = &olds
+		case "+++ new":
+			flush()
+			cur = &news
+		default:
+			buf = append(buf, l)
+		}
+	}
+	flush()
+	if len(olds) == 0 || len(olds) != len(news) {
+		t.Fatalf("%s: %d old and %d new texts", where, len(olds), len(news))
+	}
+	for i := range olds {
+		if n := strings.Count(text, olds[i]); n != 1 {
+			t.Fatalf("%s: %q occurs %d times in the excerpt", where, olds[i], n)
+		}
+		text = strings.Replace(text, olds[i], news[i], 1)
+	}
+	return text
 }
 
 // TestHandEdits runs the gate over every hand edit and prints the block rate on the edits that
