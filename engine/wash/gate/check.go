@@ -78,6 +78,8 @@ type checks struct {
 	noPolarityMatch bool
 	// noNameWords counts a name only where it is a name in the result, not as any word.
 	noNameWords bool
+	// noNameSection lets the word in another section stand for a name a section dropped.
+	noNameSection bool
 	// noContradiction ignores a rule's words restated without its rule word.
 	noContradiction bool
 	// noSubstitution lets a mention be replaced by a new value when another mention of the
@@ -145,7 +147,13 @@ func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 		rc := r.counts[t] + moved[t]
 		if t.Type == TypeName && !cfg.noNameWords {
 			// A name may come back as a plain word: "Move" at a label, "move" in the summary.
+			// Per section, though: a section of the result that keeps its heading must still
+			// say the word ("Windows" become "Linux" under a heading is lost even when a list
+			// item of another section still opens with "Windows").
 			rc = max(rc, r.wordCounts()[t.Value]+moved[t])
+			if moved[t] == 0 && !cfg.noNameSection && o.nameLeftSection(t, r) {
+				rc = min(rc, oc-1)
+			}
 		}
 		if setSemantics(t.Type) || cfg.noMultiset {
 			if rc > 0 {
@@ -261,7 +269,9 @@ func kindsOf(t Token) []string {
 
 // of returns the value that replaced a mention of t, or "".
 func (s *substitutes) of(t Token) string {
-	if setSemantics(t.Type) || s.moved[t] > 0 {
+	if setSemantics(t.Type) || t.Type == TypeName || s.moved[t] > 0 {
+		// Whether a word is a name depends on its place in the sentence (a capital at the start
+		// of a sentence or a label is none): restyling alone changes name counts.
 		return ""
 	}
 	kinds := kindsOf(t)

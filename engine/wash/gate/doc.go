@@ -30,7 +30,8 @@
 //     a capitalised word in mid-sentence (Vite, German) but not in a title or a bold label, a
 //     word of the tool list (pnpm, webpack), and a lowercase tool-shaped word (vue-router) after
 //     "use", "prefer", "install"... or before "for". Names are keyed lowercase; on the result
-//     side any word counts, so "Move" surviving as "move" is no loss.
+//     side the plain word counts too, so "Move" surviving as "move" is no loss, but only in its
+//     own section when the result keeps that section's heading.
 //   - A rule (TypePolarity) is a rule word (never, not, no, avoid, without, only, unless, except,
 //     always, must, required, prefer, instead of, rather than; German, French and Spanish ones;
 //     in Chinese and Japanese 不要, 不能, 禁止, 必须, 只, 仅, 除非, 优先, しない, ない, 禁止,

@@ -75,10 +75,11 @@ type Inv struct {
 	sectOcc map[string]map[Token]int
 	// words counts every prose word (lowercased) the same way, so a name the original spelled
 	// "Move" survives as "move" in the result; built on first use (see wordCounts).
-	words map[string]int
-	dls   []*distinctLine // per line, its distinct line
-	kinds []mdline.Kind   // per line, the kind it is read as
-	secOf []string        // per line, its section
+	words    map[string]int
+	wordSect map[string]map[string]int // the same, per section
+	dls      []*distinctLine           // per line, its distinct line
+	kinds    []mdline.Kind             // per line, the kind it is read as
+	secOf    []string                  // per line, its section
 	// raw counts each token over distinct lines, as the gate once did: it tells a value said
 	// less often (fine, per section) from a value replaced by another (see substituted).
 	raw     map[Token]int
@@ -463,7 +464,23 @@ func (inv *Inv) wordCounts() map[string]int {
 			inv.words[w] += n
 		}
 	}
+	inv.wordSect = sect
 	return inv.words
+}
+
+// nameLeftSection reports a name of inv that a section of r with the same heading path no
+// longer says, as a name or as a word.
+func (inv *Inv) nameLeftSection(t Token, r *Inv) bool {
+	r.wordCounts()
+	for _, sec := range inv.sectOrder {
+		if inv.sect[sec][t] == 0 || r.sect[sec] == nil && r.wordSect[sec] == nil {
+			continue
+		}
+		if r.sect[sec][t] == 0 && r.wordSect[sec][t.Value] == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // polIndex returns the inventory's polarity index, building it once.

@@ -1,8 +1,13 @@
 package gate
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/engine/wash/mdline"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // realCase is a token class exercised on real text: an excerpt of a real memory file (named in
@@ -75,6 +80,12 @@ var realCases = []realCase{
 		lossy:  "- Use English for communication when the user writes in Japanese\n",
 		honest: "- Answer in Japanese when the user writes in Japanese\n",
 		class:  TypeName, off: checks{skipType: map[string]bool{TypeName: true}}},
+	{name: "name/per-section", source: "rurusasu/dotfiles AGENTS.md",
+		orig:   "## 最初に決めること\n\n3. 反映先が WSL/NixOS か Windows かを決める。\n\n## 変更先の原則\n\n- Windows パッケージ: `windows/winget/packages.json`\n",
+		lossy:  "## 最初に決めること\n\n3. 反映先が WSL/NixOS か Linux かを決める。\n\n## 変更先の原則\n\n- Windows パッケージ: `windows/winget/packages.json`\n",
+		honest: "## 最初に決めること\n\n3. 反映先（WSL/NixOS か Windows）を決める。\n\n## 変更先の原則\n\n- Windows パッケージ: `windows/winget/packages.json`\n",
+		class:  TypeName, off: checks{noNameSection: true},
+		why: "the other section's list item opens with Windows, a word but no name there; counted over the file it would excuse the loss"},
 	{name: "frontmatter-value", source: "PatrickJS/awesome-cursorrules playwright-defect-tracking-cursorrules-prompt-file.mdc",
 		orig:   "---\ndescription: \"Cursor rules for Playwright development with defect tracking.\"\nglobs: **/*\nalwaysApply: false\n---\n# Persona\n",
 		lossy:  "---\ndescription: \"Cursor rules for Playwright development with defect tracking.\"\nglobs: **/*\nalwaysApply: true\n---\n# Persona\n",
@@ -141,7 +152,7 @@ func TestRealClasses(t *testing.T) {
 func (c checks) zero() bool {
 	return len(c.skipType) == 0 && !c.noMultiset && !c.noBinding && !c.noFront && !c.noUnion && !c.noDelete &&
 		!c.noMoved && !c.noUnits && !c.noDomains && !c.noHandles && !c.noStray && !c.noStrayRead && !c.noStrayCode &&
-		!c.noPolarityMatch && !c.noNameWords && !c.noContradiction && !c.noSubstitution
+		!c.noPolarityMatch && !c.noNameWords && !c.noNameSection && !c.noContradiction && !c.noSubstitution
 }
 
 // TestStrayFenceReading: in the real CLAUDE.md whose surplus fence swallows 215 lines, honest
@@ -169,4 +180,127 @@ func TestStrayFenceReading(t *testing.T) {
 	if d := Check([]byte(orig), []byte(fixed)); len(d) != 0 {
 		t.Errorf("fixing the stray fence blocked: %v", d)
 	}
+}
+
+// restyles are honest rewrites a summary makes without changing a fact: each is applied to the
+// prose of every file of the development corpus (outside code spans and quotes), and the gate
+// must pass every result.
+var restyles = map[string]func(string) string{
+	// A hard-wrapped paragraph joined into one line is handled by rewrap below.
+	"bullets":  func(s string) string { return leading(s, "* ", "- ") },
+	"unbold":   func(s string) string { return strings.ReplaceAll(s, "**", "") },
+	"contract": strings.NewReplacer("Do not ", "Don't ", "do not ", "don't ", "DO NOT ", "DON'T ", "cannot", "can't", "does not", "doesn't").Replace,
+	"filler":   strings.NewReplacer(" really ", " ", " please ", " ", " simply ", " ", " basically ", " ", "Please ", "").Replace,
+	"units": strings.NewReplacer(" seconds", "s", " second", "s", " minutes", " min", " minute", " min", " hours", "h",
+		" hour", "h").Replace,
+	"dashes": numberDashes,
+}
+
+// leading replaces a line's list marker.
+func leading(s, from, to string) string {
+	t := strings.TrimLeft(s, " ")
+	if strings.HasPrefix(t, from) {
+		return s[:len(s)-len(t)] + to + t[len(from):]
+	}
+	return s
+}
+
+// numberDashes writes a hyphen between two short numbers as an en dash (3-5 becomes 3–5).
+func numberDashes(s string) string {
+	b := []byte(s)
+	var out strings.Builder
+	for i := 0; i < len(b); i++ {
+		if b[i] == '-' && i > 0 && i+1 < len(b) && isDigit(b[i-1]) && isDigit(b[i+1]) && digitRun(b, i-1, -1) <= 3 && digitRun(b, i+1, 1) <= 3 &&
+			(i-1-digitRun(b, i-1, -1) < 0 || !isWordByte(b[i-1-digitRun(b, i-1, -1)]) && b[i-1-digitRun(b, i-1, -1)] != '-') {
+			out.WriteString("\u2013")
+			continue
+		}
+		out.WriteByte(b[i])
+	}
+	return out.String()
+}
+
+func digitRun(b []byte, i, step int) int {
+	n := 0
+	for ; i >= 0 && i < len(b) && isDigit(b[i]); i += step {
+		n++
+	}
+	return n
+}
+
+// proseOnly applies f to the parts of a prose line outside code spans and double quotes.
+func proseOnly(line string, f func(string) string) string {
+	var out strings.Builder
+	for line != "" {
+		i := strings.IndexAny(line, "`\"")
+		if i < 0 {
+			out.WriteString(f(line))
+			break
+		}
+		out.WriteString(f(line[:i]))
+		j := strings.IndexByte(line[i+1:], line[i])
+		if j < 0 {
+			out.WriteString(line[i:])
+			break
+		}
+		out.WriteString(line[i : i+2+j])
+		line = line[i+2+j:]
+	}
+	return out.String()
+}
+
+// rewrap joins each hard-wrapped prose paragraph into one line.
+func rewrap(b []byte) []byte {
+	d := mdline.Parse(b)
+	var out []string
+	for i, l := range d.Lines {
+		t := string(l.Text(b))
+		tt := strings.TrimLeft(t, " ")
+		if i > 0 && l.Kind == mdline.Text && d.Lines[i-1].Kind == mdline.Text && len(out) > 0 && tt != "" &&
+			!strings.HasSuffix(out[len(out)-1], "  ") && !strings.ContainsAny(tt[:1], "-*+>|<") && mdline.OrdinalPrefix([]byte(tt)) == 0 {
+			out[len(out)-1] += " " + tt
+			continue
+		}
+		out = append(out, t)
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
+// TestHonestRestylesOfTheCorpus: restyling the prose of every real memory file of the corpus
+// (wrapped paragraphs joined, bullets changed, bold removed, negations contracted, fillers
+// dropped, units abbreviated, ranges written with en dashes) loses nothing the gate can see.
+func TestHonestRestylesOfTheCorpus(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(testtool.MemoryCorpus(t), "*"))
+	if err != nil || len(files) < 30 {
+		t.Fatalf("corpus: %d files, %v", len(files), err)
+	}
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".tsv") || filepath.Base(f) == "README.md" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := mdline.Parse(b)
+		for name, r := range restyles {
+			lines := make([]string, len(d.Lines))
+			for i, l := range d.Lines {
+				lines[i] = string(l.Text(b))
+				if l.Kind == mdline.Text || l.Kind == mdline.Heading {
+					lines[i] = proseOnly(lines[i], r)
+				}
+			}
+			if drops := Check(b, []byte(strings.Join(lines, "\n"))); len(drops) > 0 {
+				t.Errorf("%s restyled (%s): %v", filepath.Base(f), name, drops)
+			}
+			n++
+		}
+		if drops := Check(b, rewrap(b)); len(drops) > 0 {
+			t.Errorf("%s rewrapped: %v", filepath.Base(f), drops)
+		}
+		n++
+	}
+	t.Logf("%d honest restyles of real files, none blocked", n)
 }
