@@ -69,7 +69,22 @@ type clauseFact struct {
 	line    int
 }
 
-var classBits = map[string]uint8{polNot: 1, polOnly: 2, polExcept: 4, polMust: 8, polPrefer: 16}
+// classBit is a polarity class's bit in clauseFact.classes.
+func classBit(class string) uint8 {
+	switch class {
+	case polNot:
+		return 1
+	case polOnly:
+		return 2
+	case polExcept:
+		return 4
+	case polMust:
+		return 8
+	case polPrefer:
+		return 16
+	}
+	return 0
+}
 
 type lineTok struct {
 	line int
@@ -603,7 +618,7 @@ func polarity(it, prev []item, out *sentenceFacts) {
 		}
 		g := group{a: c.a, b: c.b}
 		for _, k := range c.marks {
-			g.classes |= classBits[marks[k].class]
+			g.classes |= classBit(marks[k].class)
 		}
 		taken[ci] = true
 		if c.empty {
@@ -911,7 +926,7 @@ func (x *polIndex) contradicting(f polFact) int {
 	if len(f.stems) < 2 {
 		return 0
 	}
-	bit := classBits[f.class]
+	bit := classBit(f.class)
 	count := map[int]int{}
 	for _, s := range f.stems {
 		for _, i := range x.clStem[s] {
