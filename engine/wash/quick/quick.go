@@ -146,6 +146,9 @@ const (
 	DeadLink           FlagKind = "dead-link"
 	AmbiguousLink      FlagKind = "ambiguous-link"
 	GateRefused        FlagKind = "gate-refused"
+	// StrayFence is a code fence that never closes: everything after it
+	// reads as code to a Markdown reader (and to the gate).
+	StrayFence FlagKind = "stray-fence"
 )
 
 // Flag is a finding about a file that Quick does not fix.
@@ -328,6 +331,9 @@ func (p *planner) planFile(f File) FilePlan {
 		return refuse(Unreadable, "not valid UTF-8 text")
 	}
 	doc := mdline.Parse(f.Content)
+	for _, sf := range doc.StrayFences() {
+		p.flag(f.Path, StrayFence, sf.Line, fmt.Sprintf("stray code fence: lines %d-%d read as code; close it", sf.Line, sf.End))
+	}
 	ls := p.prepare(doc)
 	if f.Inherited || f.ReadOnly {
 		p.crossFile(f, ls, false)
