@@ -18,6 +18,7 @@ import (
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/scope"
+	"github.com/prosewash/prosewash/engine/state"
 	"github.com/prosewash/prosewash/engine/txn"
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/lane"
@@ -259,7 +260,7 @@ func (r *Runner) sessionStart(in *Input) (*Output, error) {
 			out = &Output{HookSpecificOutput: &Specific{HookEventName: "SessionStart"}}
 		}
 		out.HookSpecificOutput.AdditionalContext = joinLines(out.HookSpecificOutput.AdditionalContext, res.Context)
-	} else if err != nil && out == nil && mode.Once(stateDir, "wash-gauge:"+err.Error()) {
+	} else if err != nil && out == nil && state.Once(stateDir, "wash-gauge:"+err.Error()) {
 		out = &Output{SystemMessage: "prosewash: memory gauge skipped: " + oneLine(err.Error())}
 	}
 	return out, nil
@@ -362,7 +363,7 @@ func (r *Runner) stopClean(ctx context.Context, p *project.Project, in *Input) (
 	if err != nil {
 		// An unreadable configuration means manual; say so once per
 		// problem, not at the end of every turn.
-		if mode.Once(stateDir, "config:"+err.Error()) {
+		if state.Once(stateDir, "config:"+err.Error()) {
 			return nil, fmt.Errorf("configuration: %w; nothing cleaned (manual until it is fixed)", err)
 		}
 		return nil, nil
@@ -414,7 +415,7 @@ func (r *Runner) stopClean(ctx context.Context, p *project.Project, in *Input) (
 		// holds the lock and is doing this very run.
 		return nil, nil
 	case errors.As(err, &pending):
-		if mode.Once(stateDir, "pending:"+strings.Join(pending.RunIDs, ",")) {
+		if state.Once(stateDir, "pending:"+strings.Join(pending.RunIDs, ",")) {
 			return &Output{SystemMessage: "prosewash: nothing cleaned: " + err.Error()}, nil
 		}
 		return nil, nil
@@ -453,7 +454,7 @@ func automaticOutput(stateDir, session string, rep *report.Run, sel clean.Select
 	sort.Strings(attention)
 	// Always remember the state, so a run that cleaned and reported is not
 	// followed by the same report at the next turn.
-	fresh := len(attention) > 0 && mode.Once(stateDir, "stop:"+session+":"+strings.Join(attention, "|"))
+	fresh := len(attention) > 0 && state.Once(stateDir, "stop:"+session+":"+strings.Join(attention, "|"))
 	s := rep.Summary
 	if s.Cleaned == 0 && !fresh {
 		return nil
@@ -479,7 +480,7 @@ func confirmOutput(stateDir, session string, rep *report.Run, sel clean.Selectio
 			key = append(key, f.Path+":"+hashes[f.Path])
 		}
 	}
-	if len(files) == 0 || !mode.Once(stateDir, "confirm:"+session+":"+strings.Join(key, "|")) {
+	if len(files) == 0 || !state.Once(stateDir, "confirm:"+session+":"+strings.Join(key, "|")) {
 		return nil
 	}
 	shown := files

@@ -1,19 +1,14 @@
 package mode
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/config"
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/provider"
+	"github.com/prosewash/prosewash/engine/state"
 )
 
 // Subject builds what an approval covers for a project's configured
@@ -116,7 +111,7 @@ func (d Decision) NoteOnce(stateDir string) bool {
 	}
 	if d.Verdict.Lapsed && d.Record != nil {
 		key := d.Configured + ":" + d.Sum
-		if d.Record.LapseReported == key || !Once(stateDir, "lapse:"+key) {
+		if d.Record.LapseReported == key || !state.Once(stateDir, "lapse:"+key) {
 			return false
 		}
 		d.Record.LapseReported = key
@@ -125,27 +120,5 @@ func (d Decision) NoteOnce(stateDir string) bool {
 		_ = approval.Save(stateDir, d.Record)
 		return true
 	}
-	return Once(stateDir, "mode:"+d.Configured+":"+d.Sum+":"+d.Verdict.Why)
-}
-
-// Once returns true the first time it is called with key for a state dir
-// and false afterwards, also across processes running at the same time:
-// the marker is created exclusively, so two hooks racing on one event
-// report a thing once between them.
-func Once(stateDir, key string) bool {
-	dir := filepath.Join(stateDir, "notices")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return true
-	}
-	sum := sha256.Sum256([]byte(key))
-	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:12])), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return false
-	}
-	if err != nil {
-		// Cannot remember: better to repeat a message than to lose it.
-		return true
-	}
-	f.Close()
-	return true
+	return state.Once(stateDir, "mode:"+d.Configured+":"+d.Sum+":"+d.Verdict.Why)
 }

@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,29 +12,6 @@ import (
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"
 )
-
-// Two hooks racing on one event report a thing once between them.
-func TestOnceAcrossRacers(t *testing.T) {
-	dir := t.TempDir()
-	var wins atomic.Int32
-	var wg sync.WaitGroup
-	for i := 0; i < 32; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if Once(dir, "k") {
-				wins.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if wins.Load() != 1 {
-		t.Fatalf("%d winners, want 1", wins.Load())
-	}
-	if !Once(dir, "other") || Once(dir, "other") {
-		t.Error("a new key must report once")
-	}
-}
 
 func proj(t *testing.T, files map[string]string) (*project.Project, string) {
 	t.Helper()
