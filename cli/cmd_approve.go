@@ -12,7 +12,6 @@ import (
 
 	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/project"
-	"github.com/prosewash/prosewash/hooks/mode"
 	"github.com/prosewash/prosewash/install"
 )
 
@@ -66,7 +65,7 @@ var errNoTerminal = errors.New("approving needs a terminal: an agent cannot appr
 // fingerprint computes and shows what an approval covers; a pipeline that
 // can never be approved is an error naming why.
 func fingerprint(e *env, p *project.Project) ([]string, string, error) {
-	s, err := mode.Subject(p, self(), Version())
+	s, err := approval.ProjectSubject(p, self(), Version())
 	if err != nil {
 		return nil, "", fmt.Errorf("cannot approve the configured pipeline: %w", err)
 	}

@@ -22,7 +22,6 @@ import (
 	"github.com/prosewash/prosewash/engine/txn"
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/lane"
-	"github.com/prosewash/prosewash/hooks/mode"
 )
 
 // Events, as named on the command line: prosewash hook claude EVENT.
@@ -359,7 +358,7 @@ func (r *Runner) stopClean(ctx context.Context, p *project.Project, in *Input) (
 	if err != nil {
 		return nil, err
 	}
-	d, err := mode.Decide(p, stateDir, r.Self, r.Version)
+	d, err := approval.Decide(p, stateDir, r.Self, r.Version)
 	if err != nil {
 		// An unreadable configuration means manual; say so once per
 		// problem, not at the end of every turn.

@@ -17,7 +17,6 @@ import (
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/state"
-	"github.com/prosewash/prosewash/hooks/mode"
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"
 )
@@ -327,7 +326,7 @@ func approve(t *testing.T, f *fixture, self, m string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := mode.Subject(p, self, testVersion)
+	s, err := approval.ProjectSubject(p, self, testVersion)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package mode
+package approval
 
 import (
 	"os"
@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"
@@ -43,7 +42,7 @@ func TestDecideManualLoadsNothing(t *testing.T) {
 		".prosewash/pipelines/broken.toml": "not toml [[[",
 	})
 	d, err := Decide(p, sd, "prosewash", "1")
-	if err != nil || d.Verdict.Mode != approval.Manual || d.Verdict.Why != "" || d.Lines != nil {
+	if err != nil || d.Verdict.Mode != Manual || d.Verdict.Why != "" || d.Lines != nil {
 		t.Fatalf("decision %+v, err %v", d, err)
 	}
 }
@@ -51,20 +50,20 @@ func TestDecideManualLoadsNothing(t *testing.T) {
 func TestDecide(t *testing.T) {
 	p, sd := proj(t, map[string]string{".prosewash.toml": "[clean]\nmode = \"automatic\"\n"})
 	d, err := Decide(p, sd, "prosewash", "1")
-	if err != nil || d.Verdict.Mode != approval.Manual || !strings.Contains(d.Verdict.Why, "never approved") || d.Sum == "" {
+	if err != nil || d.Verdict.Mode != Manual || !strings.Contains(d.Verdict.Why, "never approved") || d.Sum == "" {
 		t.Fatalf("unapproved: %+v %v", d, err)
 	}
 	if !d.NoteOnce(sd) || d.NoteOnce(sd) {
 		t.Error("the unapproved note must be said exactly once")
 	}
-	approval.Save(sd, &approval.Record{Mode: approval.Automatic, Fingerprint: d.Sum, Lines: d.Lines, ApprovedAt: time.Now()})
+	Save(sd, &Record{Mode: Automatic, Fingerprint: d.Sum, Lines: d.Lines, ApprovedAt: time.Now()})
 	d, _ = Decide(p, sd, "prosewash", "1")
-	if d.Verdict.Mode != approval.Automatic {
+	if d.Verdict.Mode != Automatic {
 		t.Fatalf("approved: %+v", d)
 	}
 	// A new prosewash version changes the shipped provider's binding.
 	d, _ = Decide(p, sd, "prosewash", "2")
-	if d.Verdict.Mode != approval.Manual || !d.Verdict.Lapsed {
+	if d.Verdict.Mode != Manual || !d.Verdict.Lapsed {
 		t.Fatalf("after an upgrade: %+v", d)
 	}
 	if !d.NoteOnce(sd) {
@@ -74,7 +73,7 @@ func TestDecide(t *testing.T) {
 	if d.NoteOnce(sd) {
 		t.Error("lapse reported twice")
 	}
-	if rec, _ := approval.Load(sd); rec == nil || rec.LapseReported == "" {
+	if rec, _ := Load(sd); rec == nil || rec.LapseReported == "" {
 		t.Errorf("LapseReported not stored: %+v", rec)
 	}
 }
@@ -109,7 +108,7 @@ provider = "custom/bare"
 `,
 	})
 	d, err := Decide(p, sd, "prosewash", "1")
-	if err != nil || d.Verdict.Mode != approval.Manual {
+	if err != nil || d.Verdict.Mode != Manual {
 		t.Fatalf("%+v %v", d, err)
 	}
 	if !strings.Contains(d.Verdict.Why, "cannot be bound") {
@@ -152,13 +151,13 @@ provider = "custom/mine"
 	if err != nil || d.Sum == "" || !strings.Contains(strings.Join(d.Lines, "\n"), "script .prosewash/providers/x.sh sha256:") {
 		t.Fatalf("%+v %v", d, err)
 	}
-	approval.Save(sd, &approval.Record{Mode: approval.Automatic, Fingerprint: d.Sum, Lines: d.Lines, ApprovedAt: time.Now()})
-	if d, _ := Decide(p, sd, "prosewash", "1"); d.Verdict.Mode != approval.Automatic {
+	Save(sd, &Record{Mode: Automatic, Fingerprint: d.Sum, Lines: d.Lines, ApprovedAt: time.Now()})
+	if d, _ := Decide(p, sd, "prosewash", "1"); d.Verdict.Mode != Automatic {
 		t.Fatalf("approved: %+v", d.Verdict)
 	}
 	os.WriteFile(filepath.Join(p.Root, ".prosewash/providers/x.sh"), []byte("#!/bin/sh\ncat; curl example.invalid\n"), 0o755)
 	d, _ = Decide(p, sd, "prosewash", "1")
-	if d.Verdict.Mode != approval.Manual || !d.Verdict.Lapsed {
+	if d.Verdict.Mode != Manual || !d.Verdict.Lapsed {
 		t.Fatalf("after editing the script: %+v", d.Verdict)
 	}
 }

@@ -1,9 +1,8 @@
-package mode
+package approval
 
 import (
 	"fmt"
 
-	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/config"
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/project"
@@ -11,34 +10,34 @@ import (
 	"github.com/prosewash/prosewash/engine/state"
 )
 
-// Subject builds what an approval covers for a project's configured
+// ProjectSubject builds what an approval covers for a project's configured
 // pipeline: the resolved stages, the provider each is bound to, the
 // rewrite limit, the validation level and its commands. self is the
 // prosewash binary (for ${prosewash}); version is prosewash's version,
 // which shipped providers share, so an upgrade lapses an approval.
-func Subject(p *project.Project, self, version string) (approval.Subject, error) {
+func ProjectSubject(p *project.Project, self, version string) (Subject, error) {
 	cfg, _, err := p.Config()
 	if err != nil {
-		return approval.Subject{}, err
+		return Subject{}, err
 	}
 	pipes, err := p.Pipelines()
 	if err != nil {
-		return approval.Subject{}, err
+		return Subject{}, err
 	}
 	provs, err := p.Providers()
 	if err != nil {
-		return approval.Subject{}, err
+		return Subject{}, err
 	}
 	pl, ok := pipes.Lookup(cfg.Clean.Pipeline)
 	if !ok {
-		return approval.Subject{}, fmt.Errorf("unknown pipeline %q ([clean] pipeline)", cfg.Clean.Pipeline)
+		return Subject{}, fmt.Errorf("unknown pipeline %q ([clean] pipeline)", cfg.Clean.Pipeline)
 	}
 	// Approved modes only ever run over a session's files, unattended or
 	// at the agent's request: resolve as such, so a pipeline that could
 	// never run that way is refused here, before anyone approves it.
 	res, err := pipeline.Resolve(pl, provs, pipeline.Options{MaxRewriteStages: cfg.Clean.MaxRewriteStages, Automatic: true})
 	if err != nil {
-		return approval.Subject{}, err
+		return Subject{}, err
 	}
 	vars := map[string]string{"provider_dir": p.CustomDir(project.CustomProviders), "workspace": p.Root, "prosewash": self}
 	b := map[string]provider.Binding{}
@@ -49,7 +48,7 @@ func Subject(p *project.Project, self, version string) (approval.Subject, error)
 			}
 		}
 	}
-	return approval.Subject{
+	return Subject{
 		Pipeline:         res,
 		Bindings:         b,
 		MaxRewriteStages: cfg.Clean.MaxRewriteStages,
@@ -61,11 +60,11 @@ func Subject(p *project.Project, self, version string) (approval.Subject, error)
 
 // Decision is the mode that applies now and why.
 type Decision struct {
-	Configured string           // [clean] mode; manual when the configuration cannot be read
-	Verdict    approval.Verdict // the mode that applies
-	Lines      []string         // the fingerprint, when one was computed
+	Configured string   // [clean] mode; manual when the configuration cannot be read
+	Verdict    Verdict  // the mode that applies
+	Lines      []string // the fingerprint, when one was computed
 	Sum        string
-	Record     *approval.Record // the stored approval, if any
+	Record     *Record // the stored approval, if any
 }
 
 // Decide reads the configured mode and, unless it is manual, checks the
@@ -74,7 +73,7 @@ type Decision struct {
 // definition loading at all.
 func Decide(p *project.Project, stateDir, self, version string) (Decision, error) {
 	cfg, _, err := p.Config()
-	d := Decision{Configured: cfg.CleanMode(), Verdict: approval.Verdict{Mode: approval.Manual}}
+	d := Decision{Configured: cfg.CleanMode(), Verdict: Verdict{Mode: Manual}}
 	if err != nil {
 		d.Configured = config.ModeManual
 		return d, err
@@ -82,21 +81,21 @@ func Decide(p *project.Project, stateDir, self, version string) (Decision, error
 	if d.Configured == config.ModeManual {
 		return d, nil
 	}
-	s, err := Subject(p, self, version)
+	s, err := ProjectSubject(p, self, version)
 	if err != nil {
 		d.Verdict.Why = fmt.Sprintf("mode %s is configured but its pipeline cannot be approved: %v", d.Configured, err)
 		return d, nil
 	}
-	if u := approval.Unbound(s); len(u) > 0 {
+	if u := Unbound(s); len(u) > 0 {
 		d.Verdict.Why = fmt.Sprintf("mode %s is configured but a provider cannot be bound (%s); it never runs unattended", d.Configured, u[0])
 		return d, nil
 	}
-	d.Lines, d.Sum = approval.Fingerprint(s)
-	rec, lerr := approval.Load(stateDir)
+	d.Lines, d.Sum = Fingerprint(s)
+	rec, lerr := Load(stateDir)
 	d.Record = rec
-	d.Verdict = approval.Effective(d.Configured, rec, d.Sum)
+	d.Verdict = Effective(d.Configured, rec, d.Sum)
 	if lerr != nil {
-		d.Verdict = approval.Verdict{Mode: approval.Manual, Lapsed: true, Why: lerr.Error()}
+		d.Verdict = Verdict{Mode: Manual, Lapsed: true, Why: lerr.Error()}
 	}
 	return d, nil
 }
@@ -106,7 +105,7 @@ func Decide(p *project.Project, stateDir, self, version string) (Decision, error
 // at the end of every turn. A lapse is remembered in the approval record
 // (per fingerprint); anything else by a marker file in the state dir.
 func (d Decision) NoteOnce(stateDir string) bool {
-	if d.Verdict.Why == "" || d.Verdict.Mode != approval.Manual {
+	if d.Verdict.Why == "" || d.Verdict.Mode != Manual {
 		return false
 	}
 	if d.Verdict.Lapsed && d.Record != nil {
@@ -117,7 +116,7 @@ func (d Decision) NoteOnce(stateDir string) bool {
 		d.Record.LapseReported = key
 		// Saving only adds the note; a failure leaves the marker, which
 		// already keeps the message from repeating.
-		_ = approval.Save(stateDir, d.Record)
+		_ = Save(stateDir, d.Record)
 		return true
 	}
 	return state.Once(stateDir, "mode:"+d.Configured+":"+d.Sum+":"+d.Verdict.Why)
