@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/prosewash/prosewash/engine/approval"
-	"github.com/prosewash/prosewash/engine/clean"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/txn"
 	"github.com/prosewash/prosewash/engine/wash/lane"
@@ -175,7 +174,7 @@ func runStatus(e *env, args []string) error {
 		e.ui.infof("latest session: %s", s)
 	}
 	if stateErr == nil {
-		if ids := clean.Interrupted(stateDir); len(ids) > 0 {
+		if ids := txn.Interrupted(stateDir); len(ids) > 0 {
 			e.ui.warnf("interrupted run(s) %v: run 'prosewash recover'", ids)
 		} else {
 			e.ui.infof("no interrupted run")

@@ -256,6 +256,22 @@ type PendingRun struct {
 	Err error
 }
 
+// Interrupted lists runs whose journal is unfinished and whose process is
+// gone: they need "prosewash recover". A run still in progress is not one.
+func Interrupted(stateDir string) []string {
+	ps, err := Pending(stateDir)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, p := range ps {
+		if !p.Live {
+			ids = append(ids, p.RunID)
+		}
+	}
+	return ids
+}
+
 // Pending lists the runs whose journals are not finished, without
 // changing anything (it only probes the lock to tell live runs from
 // interrupted ones). A missing state dir has none.

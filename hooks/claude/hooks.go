@@ -242,7 +242,7 @@ func (r *Runner) sessionStart(in *Input) (*Output, error) {
 		}
 	}
 	var out *Output
-	if ids := clean.Interrupted(stateDir); len(ids) > 0 {
+	if ids := txn.Interrupted(stateDir); len(ids) > 0 {
 		runs := strings.Join(ids, ", ")
 		out = &Output{
 			SystemMessage: fmt.Sprintf("prosewash: an interrupted clean run (%s) needs 'prosewash recover' before anything is cleaned", runs),
