@@ -5,6 +5,7 @@ import (
 	"os"
 	"unicode/utf8"
 
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/region"
 	"github.com/prosewash/prosewash/engine/textpos"
 )
@@ -30,7 +31,7 @@ func runClassify(e *env, args []string) error {
 	p := userPath(paths[0])
 	data, err := os.ReadFile(p)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", paths[0], unwrapPathErr(err))
+		return fmt.Errorf("read %s: %w", paths[0], fsx.Cause(err))
 	}
 	m, err := region.Classify(paths[0], data)
 	if err != nil {

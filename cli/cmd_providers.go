@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/provider"
@@ -245,7 +246,7 @@ func runValidatePipeline(e *env, args []string) error {
 			return err
 		}
 	} else if !errors.Is(rerr, os.ErrNotExist) {
-		return fmt.Errorf("read %s: %w", arg, unwrapPathErr(rerr))
+		return fmt.Errorf("read %s: %w", arg, fsx.Cause(rerr))
 	} else {
 		pipes, err := p.Pipelines()
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/wash/gate"
 )
 
@@ -70,7 +71,7 @@ func runWashVerify(e *env, args []string) error {
 	for i, p := range paths {
 		b, err := os.ReadFile(userPath(p))
 		if err != nil {
-			return fmt.Errorf("read %s: %w", p, unwrapPathErr(err))
+			return fmt.Errorf("read %s: %w", p, fsx.Cause(err))
 		}
 		texts[i] = b
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/prosewash/prosewash/engine/config"
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/txn"
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/lane"
@@ -382,7 +383,7 @@ func runWashApply(e *env, args []string) error {
 	path := userPath(rest[0])
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", rest[0], unwrapPathErr(err))
+		return fmt.Errorf("read %s: %w", rest[0], fsx.Cause(err))
 	}
 	plan, err := lane.ParsePlan(b, filepath.Dir(path))
 	if err != nil {

@@ -14,6 +14,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/prosewash/prosewash/engine/fsx"
 )
 
 // ProjectFile is the name of the project configuration file, at the
@@ -158,33 +160,24 @@ func readConfig(path string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, &Error{File: path, Msg: "cannot read: " + errText(err)}
+		return nil, false, &Error{File: path, Msg: "cannot read: " + fsx.Cause(err).Error()}
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, false, &Error{File: path, Msg: "cannot read: " + errText(err)}
+		return nil, false, &Error{File: path, Msg: "cannot read: " + fsx.Cause(err).Error()}
 	}
 	if fi.IsDir() {
 		return nil, false, &Error{File: path, Msg: "is a directory, not a configuration file"}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
 	if err != nil {
-		return nil, false, &Error{File: path, Msg: "cannot read: " + errText(err)}
+		return nil, false, &Error{File: path, Msg: "cannot read: " + fsx.Cause(err).Error()}
 	}
 	if len(data) > maxConfigSize {
 		return nil, false, &Error{File: path, Msg: fmt.Sprintf("larger than %d bytes", maxConfigSize)}
 	}
 	return data, true, nil
-}
-
-// errText drops the path an *fs.PathError repeats.
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // entry is one value read from a file.

@@ -3,6 +3,7 @@ package fsx
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // RefuseKind says why a file was refused.
@@ -108,3 +109,13 @@ func (e *ConflictError) Error() string {
 
 // Is matches [ErrConflict].
 func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// Cause returns the error an [*fs.PathError] wraps, or err itself: for
+// messages that already name the path, so it is not said twice.
+func Cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -507,5 +508,20 @@ func TestInsideBelow(t *testing.T) {
 		if got := Below(tc.root, filepath.Clean(tc.p)); got != tc.below {
 			t.Errorf("Below(%s, %s) = %v", tc.root, tc.p, got)
 		}
+	}
+}
+
+func TestCause(t *testing.T) {
+	_, err := os.Open(filepath.Join(t.TempDir(), "absent"))
+	if c := Cause(err); !errors.Is(c, fs.ErrNotExist) || strings.Contains(c.Error(), "absent") {
+		t.Fatalf("Cause kept the path: %v", Cause(err))
+	}
+	wrapped := fmt.Errorf("read config: %w", err)
+	if !errors.Is(Cause(wrapped), fs.ErrNotExist) || strings.Contains(Cause(wrapped).Error(), "absent") {
+		t.Fatalf("Cause of a wrapped path error: %v", Cause(wrapped))
+	}
+	plain := errors.New("plain")
+	if Cause(plain) != plain {
+		t.Fatal("Cause must return other errors unchanged")
 	}
 }

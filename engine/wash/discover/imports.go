@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/wash/mdline"
 )
 
@@ -63,7 +64,7 @@ func (r *run) imports(from Entry, roots []string, inherited bool) {
 func (r *run) importWalk(from Entry, roots []string, inherited bool, stack []string) {
 	content, err := os.ReadFile(from.Real)
 	if err != nil {
-		r.problem(from.Path, from.Platform, "unreadable: "+errText(err))
+		r.problem(from.Path, from.Platform, "unreadable: "+fsx.Cause(err).Error())
 		return
 	}
 	for _, tok := range Imports(content) {
