@@ -61,7 +61,7 @@ func SetMode(root, mode string) (Action, error) {
 	if next == string(old) {
 		return Unchanged, nil
 	}
-	if err := writeFileAtomic(path, []byte(next)); err != nil {
+	if err := writeFile(path, []byte(next), 0o644); err != nil {
 		return "", err
 	}
 	if existed {

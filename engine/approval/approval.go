@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/provider"
 	"github.com/prosewash/prosewash/engine/validate"
@@ -142,28 +143,8 @@ func Save(stateDir string, r *Record) error {
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return fmt.Errorf("create state dir: %w", err)
 	}
-	tmp, err := os.CreateTemp(stateDir, ".approval-*")
-	if err != nil {
+	if err := fsx.WriteFileAtomic(file(stateDir), append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("write approval: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write approval: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write approval: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write approval: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), file(stateDir)); err != nil {
-		return fmt.Errorf("write approval: %w", err)
-	}
-	if d, err := os.Open(stateDir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }

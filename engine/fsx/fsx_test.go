@@ -388,6 +388,16 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Fatalf("mode %v %v", fi.Mode(), err)
 	}
 	noLeftovers(t, p)
+	// An existing file keeps its mode: perm is only for a new one.
+	hook := filepath.Join(dir, "pre-commit")
+	write(t, hook, "#!/bin/sh\n", 0o700)
+	if err := WriteFileAtomic(hook, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(hook); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o700 {
+		t.Fatalf("mode %v, want the existing 0700 kept", fi.Mode().Perm())
+	}
+	noLeftovers(t, hook)
 }
 
 func TestLeftoversAndLongNames(t *testing.T) {

@@ -206,10 +206,17 @@ func finishRemove(path, grave string, expect Hash) error {
 }
 
 // WriteFileAtomic replaces path with data unconditionally (no compare): temp
-// file in the same directory, fsync, rename, directory fsync. It is meant for
-// prosewash's own private files (journals, records), not for user files.
+// file in the same directory, fsync, rename, directory fsync. A regular file
+// already at path keeps its mode bits (and, where permitted, its owner); a
+// new one gets perm. It is meant for files prosewash owns or installs
+// (journals, records, approvals, hooks, settings), never for a user's file,
+// which only [Replace] may change.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := writeTemp(path, "tmp", data, perm, nil)
+	mode, old := perm, fs.FileInfo(nil)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		mode, old = fi.Mode(), fi
+	}
+	tmp, err := writeTemp(path, "tmp", data, mode, old)
 	if err != nil {
 		return err
 	}
