@@ -144,8 +144,17 @@ func runStatus(e *env, args []string) error {
 		st["config"] = settings
 		st["config_files"] = cfg.Sources
 	}
+	// An invalid configuration exits 2 like every other command, after the
+	// report: status is where one goes to find out what is wrong.
+	var configErr error
+	if cfgErr != nil {
+		configErr = &exitError{code: exitUsage}
+	}
 	if asJSON {
-		return writeJSON(e, st)
+		if err := writeJSON(e, st); err != nil {
+			return err
+		}
+		return configErr
 	}
 	e.ui.infof("prosewash %s (%s)", Version(), runtime.Version())
 	e.ui.infof("project root: %s", p.Root)
@@ -180,7 +189,7 @@ func runStatus(e *env, args []string) error {
 			e.ui.infof("no interrupted run")
 		}
 	}
-	return nil
+	return configErr
 }
 
 func splitLines(s string) []string {

@@ -31,7 +31,12 @@ a value surviving on fewer distinct lines, or two values swapping places between
 same words on a line, is a drop.`
 
 func runWash(e *env, args []string) error {
-	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
+	// "wash help COMMAND" is "wash COMMAND --help", as "prosewash help
+	// COMMAND" is for the top-level commands.
+	if len(args) > 1 && args[0] == "help" {
+		args = []string{args[1], "--help"}
+	}
+	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
 		fmt.Fprintf(e.stdout, "usage: prosewash wash COMMAND [ARGS]\n\nCOMMANDS\n")
 		for _, c := range washCommands() {
 			fmt.Fprintf(e.stdout, "  %-8s %s\n", c.name, c.summary)

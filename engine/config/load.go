@@ -16,6 +16,7 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/prosewash/prosewash/engine/fsx"
+	"github.com/prosewash/prosewash/engine/tomlx"
 )
 
 // ProjectFile is the name of the project configuration file, at the
@@ -177,7 +178,7 @@ func readConfig(path string) ([]byte, bool, error) {
 	if len(data) > maxConfigSize {
 		return nil, false, &Error{File: path, Msg: fmt.Sprintf("larger than %d bytes", maxConfigSize)}
 	}
-	return data, true, nil
+	return tomlx.StripBOM(data), true, nil
 }
 
 // entry is one value read from a file.
