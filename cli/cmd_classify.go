@@ -2,10 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"unicode/utf8"
 
-	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/region"
 	"github.com/prosewash/prosewash/engine/textpos"
 )
@@ -28,10 +26,9 @@ func runClassify(e *env, args []string) error {
 	if len(paths) != 1 {
 		return usagef("classify takes exactly one FILE")
 	}
-	p := userPath(paths[0])
-	data, err := os.ReadFile(p)
+	data, err := readInput(paths[0])
 	if err != nil {
-		return fmt.Errorf("read %s: %w", paths[0], fsx.Cause(err))
+		return err
 	}
 	m, err := region.Classify(paths[0], data)
 	if err != nil {

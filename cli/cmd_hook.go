@@ -2,8 +2,12 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/txn"
@@ -31,20 +35,100 @@ func runHook(e *env, args []string) error {
 	if len(args) < 2 {
 		return usagef("hook needs a target and an event: hook claude EVENT | hook git EVENT")
 	}
+	event := args[1]
 	switch args[0] {
 	case "claude":
-		return hookClaude(e, args[1])
+		return failOpenAfter(e, hookDeadline(args[0], event), func(e *env) error {
+			return hookClaude(e, event)
+		}, func(e *env, d time.Duration) {
+			msg := fmt.Sprintf("prosewash: the %s hook gave up after %v and did nothing more (fail open); run 'prosewash status' to see why", event, d)
+			_ = claude.WriteOutput(e.stdout, &claude.Output{SystemMessage: msg})
+		})
 	case "git":
-		switch args[1] {
+		var run func(e *env) error
+		switch event {
 		case "pre-commit":
-			return hookPreCommit(e, args[2:])
+			run = func(e *env) error { return hookPreCommit(e, args[2:]) }
 		case "post-checkout":
-			hookPostCheckout(e, args[2:])
-			return nil
+			run = func(e *env) error { hookPostCheckout(e, args[2:]); return nil }
+		default:
+			return usagef("unknown git hook %q (want pre-commit or post-checkout)", event)
 		}
-		return usagef("unknown git hook %q (want pre-commit or post-checkout)", args[1])
+		return failOpenAfter(e, hookDeadline(args[0], event), run, func(e *env, d time.Duration) {
+			e.ui.warnf("%s hook gave up after %v and did nothing more (fail open); run 'prosewash status' to see why", event, d)
+		})
 	}
 	return usagef("unknown hook target %q (want claude or git)", args[0])
+}
+
+// hookDeadline is how long a hook may take before it gives up and fails
+// open: below the timeout Claude Code is given in the settings install
+// writes (30 s, and 600 s for Stop, which may run validation commands), so
+// prosewash ends itself rather than being killed; git has no timeout at
+// all, so a hanging hook would hang 'git commit' and 'git checkout'.
+func hookDeadline(target, event string) time.Duration {
+	switch {
+	case target == "claude" && event == "stop", target == "git" && event == "pre-commit":
+		return 570 * time.Second
+	}
+	return 25 * time.Second
+}
+
+// failOpenAfter runs a hook and gives up on it after d: whatever it is
+// blocked on (a FIFO, a stuck filesystem, a stdin never closed), the hook
+// reports that it gave up through onTimeout and the process exits 0, as a
+// hook must. The abandoned hook's later output is discarded, so the agent
+// or git reads exactly one answer. A panic in the hook is reported and
+// fails open too. Giving up in the middle of a transaction is like a kill:
+// the journal stays and the next run says to run 'prosewash recover'.
+func failOpenAfter(e *env, d time.Duration, hook func(*env) error, onTimeout func(*env, time.Duration)) error {
+	out, errOut := &cutoff{w: e.stdout}, &cutoff{w: e.stderr}
+	inner := *e
+	inner.stdout, inner.stderr = out, errOut
+	inner.ui = newUI(out, errOut, e.color)
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				inner.ui.warnf("hook skipped: internal error: %v", v)
+				done <- nil
+			}
+		}()
+		done <- hook(&inner)
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		out.close()
+		errOut.close()
+		onTimeout(e, d)
+		return nil
+	}
+}
+
+// cutoff passes writes through until it is closed, then drops them.
+type cutoff struct {
+	mu     sync.Mutex
+	w      io.Writer
+	closed bool
+}
+
+func (g *cutoff) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return len(p), nil
+	}
+	return g.w.Write(p)
+}
+
+func (g *cutoff) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
 }
 
 // hookClaude prints only JSON on standard output and always exits 0.

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/provider"
@@ -240,13 +239,13 @@ func runValidatePipeline(e *env, args []string) error {
 	}
 	var pl *pipeline.Pipeline
 	arg := rest[0]
-	if data, rerr := os.ReadFile(userPath(arg)); rerr == nil {
+	if data, rerr := readInput(arg); rerr == nil {
 		pl, err = pipeline.Parse(arg, data, false)
 		if err != nil {
 			return err
 		}
 	} else if !errors.Is(rerr, os.ErrNotExist) {
-		return fmt.Errorf("read %s: %w", arg, fsx.Cause(rerr))
+		return rerr
 	} else {
 		pipes, err := p.Pipelines()
 		if err != nil {

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
-	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/wash/gate"
 )
 
@@ -74,9 +72,9 @@ func runWashVerify(e *env, args []string) error {
 	}
 	var texts [2][]byte
 	for i, p := range paths {
-		b, err := os.ReadFile(userPath(p))
+		b, err := readInput(p)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", p, fsx.Cause(err))
+			return err
 		}
 		texts[i] = b
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/prosewash/prosewash/engine/config"
-	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/txn"
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/lane"
@@ -381,9 +380,9 @@ func runWashApply(e *env, args []string) error {
 		return usagef("wash apply takes one PLAN.json")
 	}
 	path := userPath(rest[0])
-	b, err := os.ReadFile(path)
+	b, err := readInput(rest[0])
 	if err != nil {
-		return fmt.Errorf("read %s: %w", rest[0], fsx.Cause(err))
+		return err
 	}
 	plan, err := lane.ParsePlan(b, filepath.Dir(path))
 	if err != nil {

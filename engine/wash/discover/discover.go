@@ -460,7 +460,7 @@ func (r *run) walkRules(dir, platform string, exts []string, recursive bool) []s
 }
 
 func readHead(path string) []byte {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, true)
 	if err != nil {
 		return nil
 	}

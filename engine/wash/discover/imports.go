@@ -61,8 +61,12 @@ func (r *run) imports(from Entry, roots []string, inherited bool) {
 	r.importWalk(from, roots, inherited, []string{from.Real})
 }
 
+// maxImportRead bounds how much of one file the import scan reads: far
+// above any real memory file, never an unbounded read.
+const maxImportRead = 64 << 20
+
 func (r *run) importWalk(from Entry, roots []string, inherited bool, stack []string) {
-	content, err := os.ReadFile(from.Real)
+	content, err := fsx.ReadRegular(from.Real, maxImportRead, true)
 	if err != nil {
 		r.problem(from.Path, from.Platform, "unreadable: "+fsx.Cause(err).Error())
 		return
