@@ -212,11 +212,15 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 		return rep, err
 	}
 	var guard func() error
-	if repo.InRepo() {
-		g, err := repo.NewGuard()
-		if err != nil {
-			return rep, err
-		}
+	paths := make([]string, len(changed))
+	for i, f := range changed {
+		paths[i] = f.Path
+	}
+	// Every repository that owns a file is guarded: a submodule's own
+	// rebase holds back a clean started from the superproject.
+	if g, err := repo.NewGuardFor(paths); err != nil {
+		return rep, err
+	} else if g.Active() {
 		guard = g.Check
 	}
 	ops := make([]txn.Op, len(changed))
