@@ -242,7 +242,7 @@ func TestExchangeSwapBack(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.txt")
 	write(t, p, "foreign edit", 0o644)
-	tmp, err := writeTemp(p, "tmp", []byte("candidate"), 0o644, nil)
+	tmp, err := writeTemp(p, "", "tmp", []byte("candidate"), 0o644, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestRenameCheckedFallback(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.txt")
 	write(t, p, "original", 0o644)
-	tmp, err := writeTemp(p, "tmp", []byte("candidate"), 0o644, nil)
+	tmp, err := writeTemp(p, "", "tmp", []byte("candidate"), 0o644, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestRenameCheckedFallback(t *testing.T) {
 		t.Fatal("overwritten on mismatch")
 	}
 	noLeftovers(t, p)
-	tmp, err = writeTemp(p, "tmp", []byte("candidate"), 0o644, nil)
+	tmp, err = writeTemp(p, "", "tmp", []byte("candidate"), 0o644, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestRemoveRenameBack(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.txt")
 	write(t, p, "foreign edit", 0o644)
-	grave, err := freeTempName(p, "del")
+	grave, err := TempName(p, "del")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +409,7 @@ func TestLeftoversAndLongNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	noLeftovers(t, p)
-	tmp, err := writeTemp(p, "tmp", []byte("x"), 0o600, nil)
+	tmp, err := writeTemp(p, "", "tmp", []byte("x"), 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

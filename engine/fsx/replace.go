@@ -63,12 +63,18 @@ func precheck(path string, expect Hash) (fs.FileInfo, error) {
 // process would be replaced. Neither method can see a write made afterwards
 // through a descriptor opened before the swap: such a writer writes into the
 // old file.
-func Replace(path string, data []byte, expect Hash) error {
+func Replace(path string, data []byte, expect Hash) error { return ReplaceVia(path, data, expect, "") }
+
+// ReplaceVia is [Replace] through the temporary name tmp (from [TempName]),
+// which the caller records first (a journal), so that what a process
+// killed in the middle of the swap leaves can be found and removed; ""
+// picks a fresh name. tmp must not exist.
+func ReplaceVia(path string, data []byte, expect Hash, tmp string) error {
 	fi, err := precheck(path, expect)
 	if err != nil {
 		return err
 	}
-	tmp, err := writeTemp(path, "tmp", data, fi.Mode(), fi)
+	tmp, err = writeTemp(path, tmp, "tmp", data, fi.Mode(), fi)
 	if err != nil {
 		return err
 	}
@@ -136,7 +142,11 @@ func finishExchange(path, tmp string, data []byte, expect Hash) error {
 
 // Create writes data to path only if nothing exists there, with mode's
 // permission bits. An existing file is a [*ConflictError] with Expected zero.
-func Create(path string, data []byte, mode fs.FileMode) error {
+func Create(path string, data []byte, mode fs.FileMode) error { return CreateVia(path, data, mode, "") }
+
+// CreateVia is [Create] through the recorded temporary name tmp (see
+// [ReplaceVia]).
+func CreateVia(path string, data []byte, mode fs.FileMode, tmp string) error {
 	if fi, err := os.Lstat(path); err == nil {
 		var h Hash
 		if fi.Mode().IsRegular() {
@@ -146,7 +156,7 @@ func Create(path string, data []byte, mode fs.FileMode) error {
 	} else if !os.IsNotExist(err) {
 		return err
 	}
-	tmp, err := writeTemp(path, "tmp", data, mode, nil)
+	tmp, err := writeTemp(path, tmp, "tmp", data, mode, nil)
 	if err != nil {
 		return err
 	}
@@ -165,13 +175,21 @@ func Create(path string, data []byte, mode fs.FileMode) error {
 // is first renamed aside (atomic), the renamed file is hashed, and only then
 // unlinked; a file that turns out different is renamed back (never over a
 // file that appeared meanwhile) and reported as a [*ConflictError].
-func Remove(path string, expect Hash) error {
+func Remove(path string, expect Hash) error { return RemoveVia(path, expect, "") }
+
+// RemoveVia is [Remove] through the recorded temporary name grave (see
+// [ReplaceVia]).
+func RemoveVia(path string, expect Hash, grave string) error {
 	if _, err := precheck(path, expect); err != nil {
 		return err
 	}
-	grave, err := freeTempName(path, "del")
-	if err != nil {
-		return err
+	if grave == "" {
+		var err error
+		if grave, err = TempName(path, "del"); err != nil {
+			return err
+		}
+	} else if _, err := os.Lstat(grave); !os.IsNotExist(err) {
+		return fmt.Errorf("remove %s: temporary name %s is taken", path, grave)
 	}
 	if err := rename(path, grave); err != nil {
 		if os.IsNotExist(err) {
@@ -216,7 +234,7 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
 		mode, old = fi.Mode(), fi
 	}
-	tmp, err := writeTemp(path, "tmp", data, mode, old)
+	tmp, err := writeTemp(path, "", "tmp", data, mode, old)
 	if err != nil {
 		return err
 	}
@@ -242,22 +260,46 @@ func Leftovers(path string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		n := e.Name()
-		if strings.HasPrefix(n, prefix) && (strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, ".del")) &&
-			len(n) == len(prefix)+16+4 {
+		if n := e.Name(); strings.HasPrefix(n, prefix) && IsTempFor(path, filepath.Join(dir, n)) {
 			out = append(out, filepath.Join(dir, n))
 		}
 	}
 	return out, nil
 }
 
-// writeTemp writes data to a fresh temporary file beside target and returns
-// its name. The file is fsynced and has mode's kept bits before it is used.
-func writeTemp(target, suffix string, data []byte, mode fs.FileMode, old fs.FileInfo) (string, error) {
+// IsTempFor reports whether tmp is a name [TempName] could have given for
+// path: beside it, with its (shortened) name, 16 hex digits and .tmp or
+// .del. Recovery deletes nothing a journal names unless it passes this.
+func IsTempFor(path, tmp string) bool {
+	if filepath.Dir(tmp) != filepath.Dir(path) {
+		return false
+	}
+	prefix := "." + truncName(filepath.Base(path)) + tempMarker
+	rest, ok := strings.CutPrefix(filepath.Base(tmp), prefix)
+	if !ok {
+		return false
+	}
+	hexPart, suffix, ok := strings.Cut(rest, ".")
+	if !ok || (suffix != "tmp" && suffix != "del") || len(hexPart) != 16 {
+		return false
+	}
+	_, err := hex.DecodeString(hexPart)
+	return err == nil && strings.ToLower(hexPart) == hexPart
+}
+
+// writeTemp writes data to a temporary file beside target, at name (which
+// must not exist) or, when name is "", at a fresh name, and returns the
+// name. The file is fsynced and has mode's kept bits before it is used.
+func writeTemp(target, name, suffix string, data []byte, mode fs.FileMode, old fs.FileInfo) (string, error) {
 	var f *os.File
-	var name string
-	for range 10 {
-		n, err := freeTempName(target, suffix)
+	if name != "" {
+		var err error
+		if f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
+			return "", err
+		}
+	}
+	for i := 0; f == nil && i < 10; i++ {
+		n, err := TempName(target, suffix)
 		if err != nil {
 			return "", err
 		}
@@ -297,8 +339,10 @@ func writeTemp(target, suffix string, data []byte, mode fs.FileMode, old fs.File
 	return name, nil
 }
 
-// freeTempName returns a random temporary name beside target.
-func freeTempName(target, suffix string) (string, error) {
+// TempName returns a random temporary name beside target, the kind
+// [Leftovers] finds: suffix is "tmp" for new content, "del" for a file
+// being removed.
+func TempName(target, suffix string) (string, error) {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
