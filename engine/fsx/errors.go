@@ -97,10 +97,16 @@ type ConflictError struct {
 	// Preserved names a file that holds content prosewash could not put back
 	// in place (only after a failed swap-back); it is never deleted.
 	Preserved string
+	// Written says the file was written during the swap itself, through a
+	// descriptor another process had open: the swap was undone.
+	Written bool
 }
 
 func (e *ConflictError) Error() string {
 	msg := fmt.Sprintf("%s: changed since it was read (expected %s, found %s)", e.Path, e.Expected.Short(), e.Actual.Short())
+	if e.Written {
+		msg = fmt.Sprintf("%s: written by another process while it was being replaced; left as that process wrote it", e.Path)
+	}
 	if e.Preserved != "" {
 		msg += "; the other content is kept at " + e.Preserved
 	}

@@ -23,29 +23,6 @@ const tempMarker = ".prosewash-"
 // keepBits are the mode bits a replacement inherits from the file it replaces.
 const keepBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
-// precheck is the first, cheap half of a compare-and-swap: the file must
-// be a plain regular file that still hashes to expect.
-func precheck(path string, expect Hash) (fs.FileInfo, error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, &ConflictError{Path: path, Expected: expect}
-		}
-		return nil, err
-	}
-	if err := checkFile(path, fi, nil, 0); err != nil {
-		return nil, err
-	}
-	cur, ok, err := HashFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if !ok || cur != expect {
-		return nil, &ConflictError{Path: path, Expected: expect, Actual: cur}
-	}
-	return fi, nil
-}
-
 // Replace puts data at path when, and only when, the file there still hashes
 // to expect: a compare-and-swap. The new file inherits the mode bits (and,
 // where permitted, the owner) of the file it replaces. Symlinks and
@@ -70,74 +47,96 @@ func Replace(path string, data []byte, expect Hash) error { return ReplaceVia(pa
 // killed in the middle of the swap leaves can be found and removed; ""
 // picks a fresh name. tmp must not exist.
 func ReplaceVia(path string, data []byte, expect Hash, tmp string) error {
-	fi, err := precheck(path, expect)
+	h, err := hold(path, expect)
 	if err != nil {
 		return err
 	}
-	tmp, err = writeTemp(path, tmp, "tmp", data, fi.Mode(), fi)
+	defer h.close()
+	tmp, err = writeTemp(path, tmp, "tmp", data, h.fi.Mode(), h.fi)
 	if err != nil {
 		return err
 	}
 	if exchangeSupported {
 		err := exchange(tmp, path)
 		if err == nil {
-			return finishExchange(path, tmp, data, expect)
+			return finishExchange(path, tmp, data, expect, h)
 		}
 		if !errors.Is(err, errNoExchange) {
 			_ = os.Remove(tmp)
 			return err
 		}
 	}
-	return renameChecked(path, tmp, expect)
+	return renameChecked(path, tmp, data, expect, h)
 }
 
-// renameChecked is the fallback without exchange: re-hash, then rename. The
-// window between the two is the residual race documented on Replace.
-func renameChecked(path, tmp string, expect Hash) error {
-	cur, ok, err := HashFile(path)
-	if err != nil || !ok || cur != expect {
+// renameChecked is the fallback without exchange: check the held original
+// is still at path, untouched, then rename over it. A write that lands on
+// the original after that (through a descriptor opened before) is put back
+// through the same compare-and-swap, or kept aside when that fails.
+func renameChecked(path, tmp string, data []byte, expect Hash, h *held) error {
+	if !h.is(path) {
 		_ = os.Remove(tmp)
-		if err != nil {
-			return err
-		}
+		cur, _, _ := HashFile(path)
 		return &ConflictError{Path: path, Expected: expect, Actual: cur}
+	}
+	if err := h.settledBefore(); err != nil {
+		_ = os.Remove(tmp)
+		return err
 	}
 	if err := rename(tmp, path); err != nil {
 		_ = os.Remove(tmp)
 		return err
 	}
+	if why := h.settled(); why != nil {
+		return h.putBack(path, data, why)
+	}
 	return syncDir(filepath.Dir(path))
 }
 
 // finishExchange runs after tmp and path were exchanged: tmp now holds what
-// was at path at that instant. It is the expected original, or it goes back.
-func finishExchange(path, tmp string, data []byte, expect Hash) error {
+// was at path at that instant. It must be the held original, unopened and
+// unwritten since it was hashed; otherwise it goes back.
+func finishExchange(path, tmp string, data []byte, expect Hash, h *held) error {
 	dir := filepath.Dir(path)
-	old, ok, herr := HashFile(tmp)
-	links := uint64(1)
-	if fi, err := os.Lstat(tmp); err == nil {
-		links = linkCount(fi, nil)
+	var why error
+	if h.is(tmp) {
+		why = h.settled()
+	} else {
+		// Replaced by another file between the check and the exchange.
+		old, _, _ := HashFile(tmp)
+		why = &ConflictError{Path: path, Expected: expect, Actual: old}
 	}
-	if herr == nil && ok && old == expect && links == 1 {
+	if why == nil {
 		if err := os.Remove(tmp); err != nil {
 			return fmt.Errorf("replace %s: remove the swapped-out original: %w", path, err)
 		}
 		return syncDir(dir)
 	}
-	conflict := &ConflictError{Path: path, Expected: expect, Actual: old}
 	if err := exchange(tmp, path); err != nil {
-		conflict.Preserved = tmp
-		return fmt.Errorf("replace %s: swap back: %v: %w", path, err, conflict)
+		preserved(why, tmp)
+		return fmt.Errorf("replace %s: swap back: %v: %w", path, err, why)
 	}
 	// tmp holds our data again, unless someone wrote into it while it was
 	// in place: then it is theirs and stays.
-	if h, ok, err := HashFile(tmp); err == nil && ok && h == SHA256(data) {
+	if sum, ok, err := HashFile(tmp); err == nil && ok && sum == SHA256(data) {
 		_ = os.Remove(tmp)
 	} else {
-		conflict.Preserved = tmp
+		preserved(why, tmp)
 	}
 	_ = syncDir(dir)
-	return conflict
+	return why
+}
+
+// preserved records where content that could not be put back is kept.
+func preserved(err error, p string) {
+	var ce *ConflictError
+	var be *BusyError
+	switch {
+	case errors.As(err, &ce):
+		ce.Preserved = p
+	case errors.As(err, &be):
+		be.Preserved = p
+	}
 }
 
 // Create writes data to path only if nothing exists there, with mode's
@@ -180,11 +179,12 @@ func Remove(path string, expect Hash) error { return RemoveVia(path, expect, "")
 // RemoveVia is [Remove] through the recorded temporary name grave (see
 // [ReplaceVia]).
 func RemoveVia(path string, expect Hash, grave string) error {
-	if _, err := precheck(path, expect); err != nil {
+	h, err := hold(path, expect)
+	if err != nil {
 		return err
 	}
+	defer h.close()
 	if grave == "" {
-		var err error
 		if grave, err = TempName(path, "del"); err != nil {
 			return err
 		}
@@ -197,30 +197,33 @@ func RemoveVia(path string, expect Hash, grave string) error {
 		}
 		return err
 	}
-	return finishRemove(path, grave, expect)
+	return finishRemove(path, grave, expect, h)
 }
 
 // finishRemove runs after path was renamed to grave: grave holds what was at
-// path at that instant. It is the expected original and goes, or it goes back.
-func finishRemove(path, grave string, expect Hash) error {
-	old, ok, herr := HashFile(grave)
-	links := uint64(1)
-	if gfi, err := os.Lstat(grave); err == nil {
-		links = linkCount(gfi, nil)
-	}
+// path at that instant. It must be the held original, unopened and
+// unwritten; then it goes, otherwise it goes back (never over a file that
+// appeared meanwhile).
+func finishRemove(path, grave string, expect Hash, h *held) error {
 	dir := filepath.Dir(path)
-	if herr == nil && ok && old == expect && links == 1 {
+	var why error
+	if h.is(grave) {
+		why = h.settled()
+	} else {
+		old, _, _ := HashFile(grave)
+		why = &ConflictError{Path: path, Expected: expect, Actual: old}
+	}
+	if why == nil {
 		if err := os.Remove(grave); err != nil {
 			return fmt.Errorf("remove %s: %w", path, err)
 		}
 		return syncDir(dir)
 	}
-	conflict := &ConflictError{Path: path, Expected: expect, Actual: old}
 	if err := renameNoReplace(grave, path); err != nil {
-		conflict.Preserved = grave
+		preserved(why, grave)
 	}
 	_ = syncDir(dir)
-	return conflict
+	return why
 }
 
 // WriteFileAtomic replaces path with data unconditionally (no compare): temp
