@@ -2,8 +2,16 @@ package approval
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/prosewash/prosewash/engine/config"
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/provider"
@@ -39,23 +47,177 @@ func ProjectSubject(p *project.Project, self, version string) (Subject, error) {
 	if err != nil {
 		return Subject{}, err
 	}
-	vars := map[string]string{"provider_dir": p.CustomDir(project.CustomProviders), "workspace": p.Root, "prosewash": self}
-	b := map[string]provider.Binding{}
-	for _, st := range res.Stages {
-		if st.Def != nil {
-			if _, done := b[st.Def.ID]; !done {
-				b[st.Def.ID] = provider.Bind(st.Def, vars, p.Root, version)
-			}
-		}
-	}
-	return Subject{
+	providerDir := p.CustomDir(project.CustomProviders)
+	vars := map[string]string{"provider_dir": providerDir, "workspace": p.Root, "prosewash": self}
+	s := Subject{
 		Pipeline:         res,
-		Bindings:         b,
+		Bindings:         map[string]provider.Binding{},
 		MaxRewriteStages: cfg.Clean.MaxRewriteStages,
 		Validation:       cfg.Clean.Validation,
 		Commands:         cfg.Commands,
 		Profile:          string(cfg.Clean.Profile),
-	}, nil
+	}
+	used := map[string]bool{}
+	var dirs []string
+	for _, st := range res.Stages {
+		if st.Def == nil {
+			continue
+		}
+		for _, a := range append(append([]string{}, st.Def.Command...), st.Op.Args...) {
+			for _, v := range []string{"model", "endpoint"} {
+				if strings.Contains(a, "${"+v+"}") {
+					used[v] = true
+				}
+			}
+		}
+		for _, o := range st.Op.Options {
+			used[o] = true
+		}
+		if st.Def.Shipped {
+			// Shipped providers are this binary: its version pins them.
+			if _, done := s.Bindings[st.Def.ID]; !done {
+				s.Bindings[st.Def.ID] = provider.Bind(st.Def, vars, p.Root, version)
+			}
+			continue
+		}
+		s.Runs = append(s.Runs, fmt.Sprintf("stage %d runs %s args %s options [%s] io %s timeout %ds",
+			st.Index+1, quoteAll(st.Def.Command), quoteAll(st.Op.Args), strings.Join(st.Op.Options, " "), st.Def.IO, st.Def.Timeout))
+		if _, done := s.Bindings[st.Def.ID]; done {
+			continue
+		}
+		b := provider.Bind(st.Def, vars, p.Root, version)
+		s.Bindings[st.Def.ID] = b
+		dirs = append(dirs, providerDir)
+		if b.Kind == provider.BoundScript {
+			script := filepath.FromSlash(b.Path)
+			if !filepath.IsAbs(script) {
+				script = filepath.Join(p.Root, script)
+			}
+			dir := filepath.Dir(script)
+			if fsx.Inside(dir, p.Root) {
+				s.Problems = append(s.Problems, fmt.Sprintf("%s: its program %s sits at the top of the project (or above it), so the files next to it cannot all be covered: move it to a directory of its own, such as %s", st.Def.ID, b.Path, project.CustomProviders))
+				continue
+			}
+			dirs = append(dirs, dir)
+		}
+	}
+	if used["model"] {
+		s.Vars = append(s.Vars, fmt.Sprintf("clean.rewrite_model = %q", cfg.Clean.RewriteModel))
+	}
+	if used["endpoint"] {
+		s.Vars = append(s.Vars, fmt.Sprintf("clean.rewrite_endpoint = %q", cfg.Clean.RewriteEndpoint))
+	}
+	files, problems := coverTrees(p.Root, dirs)
+	s.Files, s.Problems = files, append(s.Problems, problems...)
+	return s, nil
+}
+
+func quoteAll(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = strconv.Quote(a)
+	}
+	return "[" + strings.Join(q, " ") + "]"
+}
+
+// Bounds of what an approval covers of the provider directories.
+const (
+	maxTreeFiles = 2000
+	maxTreeBytes = 64 << 20
+)
+
+// coverTrees hashes every file below dirs (each once, nested ones merged),
+// skipping .git. A symbolic link to a file is followed and hashed; a link
+// to a directory, a tree too large, or a file that cannot be read is a
+// problem: an approval cannot cover it.
+func coverTrees(root string, dirs []string) ([]TreeFile, []string) {
+	rroot := fsx.ResolveExisting(root)
+	var tops []string
+	for _, d := range dirs {
+		d = fsx.ResolveExisting(d)
+		if !slices.Contains(tops, d) {
+			tops = append(tops, d)
+		}
+	}
+	seen := map[string]bool{}
+	var files []TreeFile
+	var problems []string
+	var total int64
+	show := func(p string) string {
+		if fsx.Below(rroot, p) {
+			rel, _ := filepath.Rel(rroot, p)
+			return filepath.ToSlash(rel)
+		}
+		return p
+	}
+	for _, top := range tops {
+		if fi, err := os.Stat(top); err != nil || !fi.IsDir() {
+			continue
+		}
+		err := filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("%s: cannot be read, so an approval cannot cover it", show(p)))
+				return nil
+			}
+			if d.IsDir() {
+				if d.Name() == ".git" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if seen[p] {
+				return nil
+			}
+			seen[p] = true
+			if len(files) >= maxTreeFiles {
+				problems = append(problems, fmt.Sprintf("%s: more than %d files next to a provider's code; keep a provider in a directory of its own", show(top), maxTreeFiles))
+				return filepath.SkipAll
+			}
+			f := TreeFile{Path: show(p)}
+			target := p
+			if d.Type()&fs.ModeSymlink != 0 {
+				f.Target, _ = os.Readlink(p)
+				fi, err := os.Stat(p)
+				if err == nil && fi.IsDir() {
+					problems = append(problems, fmt.Sprintf("%s: a link to a directory next to a provider's code cannot be covered", show(p)))
+					return nil
+				}
+				if err != nil {
+					f.Hash = "dangling"
+					files = append(files, f)
+					return nil
+				}
+			}
+			fi, err := os.Stat(target)
+			if err != nil || !fi.Mode().IsRegular() {
+				problems = append(problems, fmt.Sprintf("%s: not a regular file next to a provider's code", show(p)))
+				return nil
+			}
+			if total += fi.Size(); total > maxTreeBytes {
+				problems = append(problems, fmt.Sprintf("%s: more than %d MiB next to a provider's code; keep a provider in a directory of its own", show(top), maxTreeBytes>>20))
+				return filepath.SkipAll
+			}
+			h, ok, err := fsx.HashFile(target)
+			if f.Target != "" {
+				real, rerr := filepath.EvalSymlinks(p)
+				if rerr == nil {
+					h, ok, err = fsx.HashFile(real)
+				}
+			}
+			if err != nil || !ok {
+				problems = append(problems, fmt.Sprintf("%s: cannot be read, so an approval cannot cover it", show(p)))
+				return nil
+			}
+			f.Hash = h.String()
+			files = append(files, f)
+			return nil
+		})
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", show(top), err))
+		}
+	}
+	sort.Slice(files, func(a, b int) bool { return files[a].Path < files[b].Path })
+	return files, problems
 }
 
 // Decision is the mode that applies now and why.
@@ -94,8 +256,14 @@ func Decide(p *project.Project, stateDir, self, version string) (Decision, error
 	rec, lerr := Load(stateDir)
 	d.Record = rec
 	d.Verdict = Effective(d.Configured, rec, d.Sum)
-	if lerr != nil {
+	switch {
+	case lerr != nil:
 		d.Verdict = Verdict{Mode: Manual, Lapsed: true, Why: lerr.Error()}
+	case d.Verdict.Mode != Manual && (!slices.Equal(rec.Lines, d.Lines) || !Sealed(stateDir, p.Root, rec)):
+		// The fingerprint matches, the seal does not: the record was
+		// written by something other than 'prosewash approve' on a
+		// terminal (or for another project, or by an older prosewash).
+		d.Verdict = Verdict{Mode: Manual, Lapsed: true, Why: fmt.Sprintf("the stored approval does not carry the seal 'prosewash approve' gives it: run 'prosewash approve --mode %s' in a terminal of your own", d.Configured)}
 	}
 	return d, nil
 }

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/pipelines"
@@ -56,7 +55,9 @@ func TestDecide(t *testing.T) {
 	if !d.NoteOnce(sd) || d.NoteOnce(sd) {
 		t.Error("the unapproved note must be said exactly once")
 	}
-	Save(sd, &Record{Mode: Automatic, Fingerprint: d.Sum, Lines: d.Lines, ApprovedAt: time.Now()})
+	if _, err := Grant(sd, Caller{}, p.Root, Automatic, d.Lines, d.Sum); err != nil {
+		t.Fatal(err)
+	}
 	d, _ = Decide(p, sd, "prosewash", "1")
 	if d.Verdict.Mode != Automatic {
 		t.Fatalf("approved: %+v", d)
@@ -113,51 +114,5 @@ provider = "custom/bare"
 	}
 	if !strings.Contains(d.Verdict.Why, "cannot be bound") {
 		t.Errorf("why = %q", d.Verdict.Why)
-	}
-}
-
-// Editing a custom provider's script lapses the approval: the binding
-// pins the script's content hash.
-func TestDecideLapsesWhenProviderScriptChanges(t *testing.T) {
-	p, sd := proj(t, map[string]string{
-		".prosewash.toml":           "[clean]\nmode = \"automatic\"\npipeline = \"custom/p\"\n",
-		".prosewash/providers/x.sh": "#!/bin/sh\ncat\n",
-		".prosewash/providers/mine.toml": `schema = "prosewash-provider/1"
-id = "custom/mine"
-version = "1"
-description = "a script in the repo"
-command = ["sh", "${provider_dir}/x.sh"]
-
-[operations.clean]
-role = "transform"
-capability = "unicode"
-regions = "prose"
-deterministic = true
-`,
-		".prosewash/pipelines/p.toml": `schema = "prosewash-pipeline/1"
-id = "custom/p"
-version = "1"
-description = "custom"
-
-[[stages]]
-name = "clean"
-role = "transform"
-capability = "unicode"
-regions = "prose"
-provider = "custom/mine"
-`,
-	})
-	d, err := Decide(p, sd, "prosewash", "1")
-	if err != nil || d.Sum == "" || !strings.Contains(strings.Join(d.Lines, "\n"), "script .prosewash/providers/x.sh sha256:") {
-		t.Fatalf("%+v %v", d, err)
-	}
-	Save(sd, &Record{Mode: Automatic, Fingerprint: d.Sum, Lines: d.Lines, ApprovedAt: time.Now()})
-	if d, _ := Decide(p, sd, "prosewash", "1"); d.Verdict.Mode != Automatic {
-		t.Fatalf("approved: %+v", d.Verdict)
-	}
-	os.WriteFile(filepath.Join(p.Root, ".prosewash/providers/x.sh"), []byte("#!/bin/sh\ncat; curl example.invalid\n"), 0o755)
-	d, _ = Decide(p, sd, "prosewash", "1")
-	if d.Verdict.Mode != Manual || !d.Verdict.Lapsed {
-		t.Fatalf("after editing the script: %+v", d.Verdict)
 	}
 }
