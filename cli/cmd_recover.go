@@ -172,7 +172,8 @@ func runStatus(e *env, args []string) error {
 		if rec, err := approval.Load(stateDir); err != nil {
 			st["approval"] = err.Error()
 		} else if rec != nil {
-			st["approval"] = map[string]any{"mode": rec.Mode, "approved_at": rec.ApprovedAt.Format(time.RFC3339), "fingerprint": rec.Fingerprint}
+			st["approval"] = map[string]any{"mode": rec.Mode, "approved_at": rec.ApprovedAt.Format(time.RFC3339), "fingerprint": rec.Fingerprint,
+				"sealed": approval.Sealed(stateDir, p.Root, rec)}
 		} else {
 			st["approval"] = "none (manual)"
 		}
@@ -218,7 +219,11 @@ func runStatus(e *env, args []string) error {
 		}
 	}
 	if a, ok := st["approval"].(map[string]any); ok {
-		e.ui.infof("approval: mode %s since %s", a["mode"], a["approved_at"])
+		if a["sealed"] == true {
+			e.ui.infof("approval: mode %s since %s", a["mode"], a["approved_at"])
+		} else {
+			e.ui.warnf("approval: a record for mode %s that 'prosewash approve' did not seal; it is not honoured", a["mode"])
+		}
 	} else if s, ok := st["approval"].(string); ok {
 		e.ui.infof("approval: %s", s)
 	}
