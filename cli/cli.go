@@ -10,6 +10,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+
+	"github.com/prosewash/prosewash/engine/approval"
 )
 
 // release is the prosewash release this source tree is.
@@ -58,6 +60,9 @@ type env struct {
 	stderr io.Writer
 	ui     *ui
 	color  string
+	// caller, when set, replaces the real process as the one asking for an
+	// approval (its environment and ancestry): tests only; see who.
+	caller *approval.Caller
 }
 
 type command struct {

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/mattn/go-isatty"
 
 	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/project"
-	"github.com/prosewash/prosewash/hooks/mode"
 	"github.com/prosewash/prosewash/install"
 )
 
@@ -27,8 +25,10 @@ commands) and asks you on the terminal to approve it for a mode:
 The approval is kept in the state directory with a fingerprint of all of that; any
 change (a provider script edited, a pipeline stage added, another validation command)
 lapses it and the mode drops to manual until you approve again. The mode is written to
-[clean] mode in .prosewash.toml. Without a terminal approve refuses: an agent cannot
-approve itself.
+[clean] mode in .prosewash.toml. Without a terminal approve refuses, and so it does
+under an agent CLI (Claude Code, Codex, Gemini CLI, Cursor, Copilot: their environment
+markers, or one of them among the parent processes, whatever pty sits in between):
+an agent cannot approve itself. Run it from a terminal of your own.
 
   --mode M    automatic, confirm or manual (default: the configured mode)
   --revoke    remove the approval (needs no terminal)`
@@ -66,7 +66,7 @@ var errNoTerminal = errors.New("approving needs a terminal: an agent cannot appr
 // fingerprint computes and shows what an approval covers; a pipeline that
 // can never be approved is an error naming why.
 func fingerprint(e *env, p *project.Project) ([]string, string, error) {
-	s, err := mode.Subject(p, self(), Version())
+	s, err := approval.ProjectSubject(p, self(), Version())
 	if err != nil {
 		return nil, "", fmt.Errorf("cannot approve the configured pipeline: %w", err)
 	}
@@ -81,8 +81,36 @@ func fingerprint(e *env, p *project.Project) ([]string, string, error) {
 	return lines, sum, nil
 }
 
-func saveApproval(stateDir, m string, lines []string, sum string) error {
-	return approval.Save(stateDir, &approval.Record{Mode: m, Fingerprint: sum, Lines: lines, ApprovedAt: time.Now().UTC()})
+// who is the process asking for an approval: the real one, unless a test
+// injected its environment and ancestry.
+func (e *env) who() approval.Caller {
+	if e.caller != nil {
+		return *e.caller
+	}
+	return approval.RealCaller()
+}
+
+// refuseAgent refuses an approval asked for under an agent CLI, before
+// anything is shown (an agent gets no fingerprint lines to copy). cmd is
+// the command to run from a terminal of the person's own.
+func refuseAgent(e *env, cmd string) error {
+	err := e.who().CheckPerson()
+	var ae *approval.AgentError
+	if !errors.As(err, &ae) {
+		return err
+	}
+	e.ui.errorf("%v", err)
+	for _, s := range ae.Signals[1:] {
+		e.ui.infof("  also: %s", s)
+	}
+	e.ui.hintf("run '%s' from a terminal outside the agent", cmd)
+	return errRefused
+}
+
+// grantApproval stores what the person approved on the terminal, sealed.
+func grantApproval(e *env, stateDir string, p *project.Project, m string, lines []string, sum string) error {
+	_, err := approval.Grant(stateDir, e.who(), p.Root, m, lines, sum)
+	return err
 }
 
 // writeMode sets [clean] mode in .prosewash.toml and says when a user
@@ -163,6 +191,9 @@ func runApprove(e *env, args []string) error {
 		e.ui.infof("mode manual needs no approval: only runs you start clean files")
 		return writeMode(e, p, want)
 	}
+	if err := refuseAgent(e, "prosewash approve --mode "+want); err != nil {
+		return err
+	}
 	lines, sum, err := fingerprint(e, p)
 	if err != nil {
 		e.ui.errorf("%v", err)
@@ -178,7 +209,7 @@ func runApprove(e *env, args []string) error {
 		e.ui.infof("not approved; nothing changed")
 		return errRefused
 	}
-	if err := saveApproval(stateDir, want, lines, sum); err != nil {
+	if err := grantApproval(e, stateDir, p, want, lines, sum); err != nil {
 		return err
 	}
 	e.ui.infof("approved for mode %s; any change to the lines above lapses the approval", want)

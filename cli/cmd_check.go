@@ -8,6 +8,7 @@ import (
 
 	"github.com/prosewash/prosewash/engine/carrier"
 	"github.com/prosewash/prosewash/engine/check"
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/walk"
 	"github.com/prosewash/prosewash/providers/ucarrier"
@@ -133,14 +134,14 @@ func runCheck(e *env, args []string) error {
 		if *format == "json" {
 			m := map[string]any{"path": s.Path, "reason": string(s.Reason)}
 			if s.Err != nil {
-				m["error"] = unwrapPathErr(s.Err).Error()
+				m["error"] = fsx.Cause(s.Err).Error()
 			}
 			skips = append(skips, m)
 		}
 		switch {
 		case s.Reason == walk.SkipError:
 			ioErr = true
-			e.ui.errorf("%s: %v", report.Quote(s.Path), unwrapPathErr(s.Err))
+			e.ui.errorf("%s: %v", report.Quote(s.Path), fsx.Cause(s.Err))
 		case explicit[s.Path]:
 			e.ui.warnf("%s", s)
 		}

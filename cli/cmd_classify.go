@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/engine/region"
@@ -27,10 +26,9 @@ func runClassify(e *env, args []string) error {
 	if len(paths) != 1 {
 		return usagef("classify takes exactly one FILE")
 	}
-	p := userPath(paths[0])
-	data, err := os.ReadFile(p)
+	data, err := readInput(paths[0])
 	if err != nil {
-		return fmt.Errorf("read %s: %w", paths[0], unwrapPathErr(err))
+		return err
 	}
 	m, err := region.Classify(paths[0], data)
 	if err != nil {

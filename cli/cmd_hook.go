@@ -2,8 +2,12 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/txn"
@@ -43,21 +47,35 @@ func runHook(e *env, args []string) error {
 	if len(args) < 2 {
 		return usagef("hook needs a target and an event: hook claude EVENT | hook git EVENT")
 	}
+	event := args[1]
 	switch args[0] {
 	case "claude":
-		return hookClaude(e, args[1])
+		return failOpenAfter(e, hookDeadline(args[0], event), func(e *env) error {
+			return hookClaude(e, event)
+		}, func(e *env, d time.Duration) {
+			_ = claude.WriteOutput(e.stdout, claude.FailOpen(event, gaveUp(d)))
+		})
 	case "codex", "gemini", "cursor", "copilot":
-		hookAgent(e, args[0], args[1])
-		return nil
-	case "git":
-		switch args[1] {
-		case "pre-commit":
-			return hookPreCommit(e, args[2:])
-		case "post-checkout":
-			hookPostCheckout(e, args[2:])
+		platform := args[0]
+		return failOpenAfter(e, hookDeadline(platform, event), func(e *env) error {
+			hookAgent(e, platform, event)
 			return nil
+		}, func(e *env, d time.Duration) {
+			agentFailOpen(e, platform, event, gaveUp(d))
+		})
+	case "git":
+		var run func(e *env) error
+		switch event {
+		case "pre-commit":
+			run = func(e *env) error { return hookPreCommit(e, args[2:]) }
+		case "post-checkout":
+			run = func(e *env) error { hookPostCheckout(e, args[2:]); return nil }
+		default:
+			return usagef("unknown git hook %q (want pre-commit or post-checkout)", event)
 		}
-		return usagef("unknown git hook %q (want pre-commit or post-checkout)", args[1])
+		return failOpenAfter(e, hookDeadline(args[0], event), run, func(e *env, d time.Duration) {
+			e.ui.warnf("%s hook gave up after %v and did nothing more (fail open); run 'prosewash status' to see why", event, d)
+		})
 	}
 	return usagef("unknown hook target %q (want claude, codex, gemini, cursor, copilot or git)", args[0])
 }
@@ -88,6 +106,97 @@ func hookAgent(e *env, platform, event string) {
 	}
 	// A failed write means standard output is gone; nobody is left to tell.
 	_ = err
+}
+
+// gaveUp is the error a hook fails open with when its deadline passes.
+func gaveUp(d time.Duration) error {
+	return fmt.Errorf("gave up after %v and did nothing more (fail open); run 'prosewash status' to see why", d)
+}
+
+// agentFailOpen prints a platform's "no opinion" answer naming err.
+func agentFailOpen(e *env, platform, event string, err error) {
+	switch platform {
+	case "codex":
+		_ = codex.WriteOutput(e.stdout, codex.FailOpen(event, err))
+	case "gemini":
+		_ = gemini.WriteOutput(e.stdout, gemini.FailOpen(event, err))
+	case "cursor":
+		_ = cursor.WriteOutput(e.stdout, cursor.FailOpen(event, err))
+	case "copilot":
+		_ = copilot.WriteOutput(e.stdout, copilot.FailOpen(e.stderr, event, err))
+	}
+}
+
+// hookDeadline is how long a hook may take before it gives up and fails
+// open: below the timeout Claude Code is given in the settings install
+// writes (30 s, and 600 s for Stop, which may run validation commands), so
+// prosewash ends itself rather than being killed; git has no timeout at
+// all, so a hanging hook would hang 'git commit' and 'git checkout'.
+func hookDeadline(target, event string) time.Duration {
+	switch {
+	case target == "claude" && event == "stop", target == "git" && event == "pre-commit",
+		target == "codex" && event == "stop", target == "gemini" && event == "after-agent",
+		target == "cursor" && event == "stop", target == "copilot" && event == "agent-stop":
+		return 570 * time.Second
+	}
+	return 25 * time.Second
+}
+
+// failOpenAfter runs a hook and gives up on it after d: whatever it is
+// blocked on (a FIFO, a stuck filesystem, a stdin never closed), the hook
+// reports that it gave up through onTimeout and the process exits 0, as a
+// hook must. The abandoned hook's later output is discarded, so the agent
+// or git reads exactly one answer. A panic in the hook is reported and
+// fails open too. Giving up in the middle of a transaction is like a kill:
+// the journal stays and the next run says to run 'prosewash recover'.
+func failOpenAfter(e *env, d time.Duration, hook func(*env) error, onTimeout func(*env, time.Duration)) error {
+	out, errOut := &cutoff{w: e.stdout}, &cutoff{w: e.stderr}
+	inner := *e
+	inner.stdout, inner.stderr = out, errOut
+	inner.ui = newUI(out, errOut, e.color)
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				inner.ui.warnf("hook skipped: internal error: %v", v)
+				done <- nil
+			}
+		}()
+		done <- hook(&inner)
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		out.close()
+		errOut.close()
+		onTimeout(e, d)
+		return nil
+	}
+}
+
+// cutoff passes writes through until it is closed, then drops them.
+type cutoff struct {
+	mu     sync.Mutex
+	w      io.Writer
+	closed bool
+}
+
+func (g *cutoff) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return len(p), nil
+	}
+	return g.w.Write(p)
+}
+
+func (g *cutoff) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
 }
 
 // hookClaude prints only JSON on standard output and always exits 0.

@@ -34,7 +34,8 @@ const installHelp = `Puts prosewash into the tools this project uses. With no co
   --mode M      the Stop hook's mode: automatic, confirm or manual. There is no default:
                 on a terminal install asks, and that answer is the approval; automatic or
                 confirm given with --mode are approved only after a [y/N] on a terminal.
-                Without a terminal they install as manual and say how to approve.
+                Without a terminal they install as manual and say how to approve; under
+                an agent CLI they are refused and nothing is installed.
 
 With no component flag, the agents whose configuration directory or instruction file
 the project has (.codex, .gemini or GEMINI.md, .cursor, .github/hooks or
@@ -109,6 +110,15 @@ func chooseMode(e *env, p *project.Project, stateDir, flag string) (string, erro
 	if flag == approval.Manual {
 		return flag, nil
 	}
+	// Choosing automatic or confirm is the approval: never under an agent.
+	want := "prosewash install --mode " + flag
+	if flag == "" {
+		want = "prosewash install"
+	}
+	if err := refuseAgent(e, want); err != nil {
+		e.ui.hintf("or install with --mode manual, which needs no approval")
+		return "", err
+	}
 	lines, sum, ferr := fingerprint(e, p)
 	if flag == "" {
 		e.ui.infof("when an agent turn ends, the Stop hook can:")
@@ -132,7 +142,7 @@ func chooseMode(e *env, p *project.Project, stateDir, flag string) (string, erro
 			e.ui.warnf("%v; installing in manual mode", ferr)
 			return approval.Manual, nil
 		}
-		return flag, saveApproval(stateDir, flag, lines, sum)
+		return flag, grantApproval(e, stateDir, p, flag, lines, sum)
 	}
 	if ferr != nil {
 		e.ui.warnf("%v; installing in manual mode", ferr)
@@ -147,7 +157,7 @@ func chooseMode(e *env, p *project.Project, stateDir, flag string) (string, erro
 		e.ui.infof("not approved; installing in manual mode")
 		return approval.Manual, nil
 	}
-	return flag, saveApproval(stateDir, flag, lines, sum)
+	return flag, grantApproval(e, stateDir, p, flag, lines, sum)
 }
 
 func runInstall(e *env, args []string) error {

@@ -239,13 +239,13 @@ func runValidatePipeline(e *env, args []string) error {
 	}
 	var pl *pipeline.Pipeline
 	arg := rest[0]
-	if data, rerr := os.ReadFile(userPath(arg)); rerr == nil {
+	if data, rerr := readInput(arg); rerr == nil {
 		pl, err = pipeline.Parse(arg, data, false)
 		if err != nil {
 			return err
 		}
 	} else if !errors.Is(rerr, os.ErrNotExist) {
-		return fmt.Errorf("read %s: %w", arg, unwrapPathErr(rerr))
+		return rerr
 	} else {
 		pipes, err := p.Pipelines()
 		if err != nil {

@@ -2,23 +2,30 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/prosewash/prosewash/engine/approval"
-	"github.com/prosewash/prosewash/engine/clean"
+	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/txn"
 	"github.com/prosewash/prosewash/engine/wash/lane"
 )
 
 const recoverHelp = `Brings interrupted runs (a crash, a kill -9, a power cut) to a safe end: every file
-that still holds the run's candidate is restored from its verified backup. A file
-edited after the interrupted run is never overwritten: its original, candidate and
-current hashes are printed and the journal is kept until you decide (then
+that still holds the run's candidate is restored from its verified backup, and the
+temporary files of the run's swaps (named in its journal) are removed. A file edited
+after the interrupted run is never overwritten, and neither is one whose backup is
+missing or damaged (recover says which of the two it is): its original, candidate
+and current hashes are printed and the journal is kept until you decide (then
 --abandon RUN moves the journal and backups aside, keeping the originals).
 
-Exit status: 0 nothing left to recover, 1 something is unresolved, 3 the lock is held.`
+Backups whose journal is gone are listed with the files they are the originals of
+and kept: they may be the only copy. Remove them yourself once you have compared.
+
+Exit status: 0 nothing left to recover, 1 something needs a look (unresolved files,
+backups without a journal, a temporary file that is not the run's), 3 the lock is held.`
 
 func runRecover(e *env, args []string) error {
 	fs := newFlags("recover")
@@ -54,7 +61,7 @@ func runRecover(e *env, args []string) error {
 	if err != nil {
 		return runError(e, err)
 	}
-	if len(rep.Runs) == 0 {
+	if len(rep.Runs) == 0 && len(rep.Orphans) == 0 {
 		e.ui.infof("recover: nothing to recover")
 		return nil
 	}
@@ -71,7 +78,14 @@ func runRecover(e *env, args []string) error {
 			case txn.StatusRestored:
 				e.ui.infof("  restored %s", rel)
 			case txn.StatusKept, txn.StatusConflict:
-				e.ui.warnf("  kept %s: edited after the interrupted run; not overwritten", rel)
+				switch f.Kept {
+				case txn.KeptBackup:
+					e.ui.warnf("  kept %s: its backup is missing or damaged, so it was not restored (it is as the interrupted run left it)", rel)
+				case txn.KeptEdited, "":
+					e.ui.warnf("  kept %s: edited after the interrupted run; not overwritten", rel)
+				default:
+					e.ui.warnf("  kept %s: %v", rel, f.Err)
+				}
 				e.ui.infof("    original  %s", f.Original)
 				e.ui.infof("    candidate %s", f.Candidate)
 				e.ui.infof("    current   %s", f.Current)
@@ -80,11 +94,39 @@ func runRecover(e *env, args []string) error {
 			}
 		}
 	}
+	look := false
+	for _, r := range rep.Runs {
+		for _, l := range r.Leftovers {
+			e.ui.warnf("  left %s: a temporary file of the run that holds neither the original nor the candidate; compare it, then delete it", p.Rel(l))
+			look = true
+		}
+	}
+	reportOrphans(e, p, rep.Orphans)
 	if rep.Unresolved {
 		e.ui.hintf("compare the files listed above, then run 'prosewash recover --abandon RUN' to end the run")
 		return errFindings
 	}
+	if look || len(rep.Orphans) > 0 {
+		return errFindings
+	}
 	return nil
+}
+
+// reportOrphans lists backup directories that have no journal. They are
+// never deleted by prosewash: with the journal gone they may be the only
+// copy of the originals of files an interrupted run had replaced.
+func reportOrphans(e *env, p *project.Project, orphans []txn.Orphan) {
+	for _, o := range orphans {
+		e.ui.warnf("backups without a journal (run %s): kept in %s", o.RunID, o.Dir)
+		for _, f := range o.Files {
+			if f.Path == "" {
+				e.ui.infof("    %s (whose original is not recorded)", filepath.Base(f.Backup))
+				continue
+			}
+			e.ui.infof("    %s is the original of %s (sha256 %s)", filepath.Base(f.Backup), p.Rel(f.Path), f.Original.Short())
+		}
+		e.ui.hintf("compare them with your files; once nothing in them is needed, remove them with: rm -r '%s'", o.Dir)
+	}
 }
 
 const statusHelp = `Shows the resolved project root, where state lives, the effective configuration
@@ -130,7 +172,8 @@ func runStatus(e *env, args []string) error {
 		if rec, err := approval.Load(stateDir); err != nil {
 			st["approval"] = err.Error()
 		} else if rec != nil {
-			st["approval"] = map[string]any{"mode": rec.Mode, "approved_at": rec.ApprovedAt.Format(time.RFC3339), "fingerprint": rec.Fingerprint}
+			st["approval"] = map[string]any{"mode": rec.Mode, "approved_at": rec.ApprovedAt.Format(time.RFC3339), "fingerprint": rec.Fingerprint,
+				"sealed": approval.Sealed(stateDir, p.Root, rec)}
 		} else {
 			st["approval"] = "none (manual)"
 		}
@@ -145,8 +188,17 @@ func runStatus(e *env, args []string) error {
 		st["config"] = settings
 		st["config_files"] = cfg.Sources
 	}
+	// An invalid configuration exits 2 like every other command, after the
+	// report: status is where one goes to find out what is wrong.
+	var configErr error
+	if cfgErr != nil {
+		configErr = &exitError{code: exitUsage}
+	}
 	if asJSON {
-		return writeJSON(e, st)
+		if err := writeJSON(e, st); err != nil {
+			return err
+		}
+		return configErr
 	}
 	e.ui.infof("prosewash %s (%s)", Version(), runtime.Version())
 	e.ui.infof("project root: %s", p.Root)
@@ -167,7 +219,11 @@ func runStatus(e *env, args []string) error {
 		}
 	}
 	if a, ok := st["approval"].(map[string]any); ok {
-		e.ui.infof("approval: mode %s since %s", a["mode"], a["approved_at"])
+		if a["sealed"] == true {
+			e.ui.infof("approval: mode %s since %s", a["mode"], a["approved_at"])
+		} else {
+			e.ui.warnf("approval: a record for mode %s that 'prosewash approve' did not seal; it is not honoured", a["mode"])
+		}
 	} else if s, ok := st["approval"].(string); ok {
 		e.ui.infof("approval: %s", s)
 	}
@@ -175,13 +231,16 @@ func runStatus(e *env, args []string) error {
 		e.ui.infof("latest session: %s", s)
 	}
 	if stateErr == nil {
-		if ids := clean.Interrupted(stateDir); len(ids) > 0 {
+		if ids := txn.Interrupted(stateDir); len(ids) > 0 {
 			e.ui.warnf("interrupted run(s) %v: run 'prosewash recover'", ids)
 		} else {
 			e.ui.infof("no interrupted run")
 		}
+		if o, _ := txn.Orphans(stateDir); len(o) > 0 {
+			reportOrphans(e, p, o)
+		}
 	}
-	return nil
+	return configErr
 }
 
 func splitLines(s string) []string {

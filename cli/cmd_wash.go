@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
@@ -34,7 +33,12 @@ changed front matter value is a drop. A code fence left unclosed is reported wit
 the line it starts on; one NEW adds is a drop.`
 
 func runWash(e *env, args []string) error {
-	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
+	// "wash help COMMAND" is "wash COMMAND --help", as "prosewash help
+	// COMMAND" is for the top-level commands.
+	if len(args) > 1 && args[0] == "help" {
+		args = []string{args[1], "--help"}
+	}
+	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
 		fmt.Fprintf(e.stdout, "usage: prosewash wash COMMAND [ARGS]\n\nCOMMANDS\n")
 		for _, c := range washCommands() {
 			fmt.Fprintf(e.stdout, "  %-8s %s\n", c.name, c.summary)
@@ -72,9 +76,9 @@ func runWashVerify(e *env, args []string) error {
 	}
 	var texts [2][]byte
 	for i, p := range paths {
-		b, err := os.ReadFile(userPath(p))
+		b, err := readInput(p)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", p, unwrapPathErr(err))
+			return err
 		}
 		texts[i] = b
 	}

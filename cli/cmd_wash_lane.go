@@ -380,9 +380,9 @@ func runWashApply(e *env, args []string) error {
 		return usagef("wash apply takes one PLAN.json")
 	}
 	path := userPath(rest[0])
-	b, err := os.ReadFile(path)
+	b, err := readInput(rest[0])
 	if err != nil {
-		return fmt.Errorf("read %s: %w", rest[0], unwrapPathErr(err))
+		return err
 	}
 	plan, err := lane.ParsePlan(b, filepath.Dir(path))
 	if err != nil {

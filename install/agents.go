@@ -194,7 +194,7 @@ func saveBackup(stateDir string, k *backup) error {
 }
 
 func writePrivate(path string, data []byte) error {
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := writeFile(path, data, 0o600); err != nil {
 		return err
 	}
 	return os.Chmod(path, 0o600)
@@ -269,7 +269,7 @@ func (a Agent) Install(root, stateDir, bin string) (Action, error) {
 	if err := saveBackup(stateDir, k); err != nil {
 		return "", fmt.Errorf("keep the original of %s: %w", path, err)
 	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := writeFile(path, data, 0o644); err != nil {
 		return "", err
 	}
 	if existed {
@@ -326,7 +326,7 @@ func (a Agent) Uninstall(root, stateDir string) (Action, error) {
 			for _, d := range k.Dirs {
 				_ = os.Remove(d) // only while empty
 			}
-		} else if err := writeFileAtomic(path, k.Original); err != nil {
+		} else if err := writeFile(path, k.Original, 0o644); err != nil {
 			return "", err
 		}
 		os.Remove(backupPath(stateDir, path))
@@ -346,7 +346,7 @@ func (a Agent) Uninstall(root, stateDir string) (Action, error) {
 		if err != nil {
 			return "", err
 		}
-		if err := writeFileAtomic(path, data); err != nil {
+		if err := writeFile(path, data, 0o644); err != nil {
 			return "", err
 		}
 	}

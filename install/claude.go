@@ -232,7 +232,7 @@ func InstallClaude(root, bin string) (Action, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := writeFile(path, data, 0o644); err != nil {
 		return "", err
 	}
 	if existed {
@@ -269,39 +269,8 @@ func UninstallClaude(root string) (Action, error) {
 		_ = os.Remove(filepath.Dir(path))
 		return Removed, nil
 	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := writeFile(path, data, 0o644); err != nil {
 		return "", err
 	}
 	return Removed, nil
-}
-
-// writeFileAtomic replaces path keeping the mode of the file it replaces
-// (0644 for a new one).
-func writeFileAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".prosewash-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Chmod(mode)
-	}
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		return fmt.Errorf("write %s: %w", path, werr)
-	}
-	return nil
 }

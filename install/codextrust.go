@@ -212,7 +212,7 @@ func AddCodexTrust(codexHome, root string) (int, error) {
 	if err := os.MkdirAll(codexHome, 0o700); err != nil {
 		return 0, err
 	}
-	if err := writeFileAtomic(path, out); err != nil {
+	if err := writeFile(path, out, 0o644); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -257,5 +257,5 @@ func RemoveCodexTrust(codexHome, root string) (Action, error) {
 	if len(out) == 0 {
 		return Removed, os.Remove(path)
 	}
-	return Removed, writeFileAtomic(path, out)
+	return Removed, writeFile(path, out, 0o644)
 }

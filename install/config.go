@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/prosewash/prosewash/engine/tomlx"
 )
 
 // ConfigFile is the project configuration, relative to the root.
@@ -37,12 +39,15 @@ func SetMode(root, mode string) (Action, error) {
 		return "", err
 	}
 	before := map[string]any{}
-	if err := toml.Unmarshal(old, &before); err != nil {
+	// A byte order mark stays where it is; the edit works on the text.
+	text := tomlx.StripBOM(old)
+	bom := string(old[:len(old)-len(text)])
+	if err := toml.Unmarshal(text, &before); err != nil {
 		return "", fmt.Errorf("%s is not valid TOML (%v); not touched", path, err)
 	}
-	next := editMode(string(old), mode)
+	next := bom + editMode(string(text), mode)
 	after := map[string]any{}
-	if err := toml.Unmarshal([]byte(next), &after); err != nil {
+	if err := toml.Unmarshal(tomlx.StripBOM([]byte(next)), &after); err != nil {
 		return "", fmt.Errorf("%s: cannot set [clean] mode safely; not touched", path)
 	}
 	want := before
@@ -61,7 +66,7 @@ func SetMode(root, mode string) (Action, error) {
 	if next == string(old) {
 		return Unchanged, nil
 	}
-	if err := writeFileAtomic(path, []byte(next)); err != nil {
+	if err := writeFile(path, []byte(next), 0o644); err != nil {
 		return "", err
 	}
 	if existed {

@@ -37,6 +37,7 @@ func TestSetMode(t *testing.T) {
 		{"mode in a multi-line string", "[clean]\nx = '''\nmode = \"y\"\n'''\n", "automatic",
 			"[clean]\nmode = \"automatic\"\nx = '''\nmode = \"y\"\n'''\n", Updated},
 		{"unchanged", "[clean]\nmode = \"confirm\"\n", "confirm", "[clean]\nmode = \"confirm\"\n", Unchanged},
+		{"byte order mark kept", "\ufeff[clean]\nmode = \"manual\"\n", "confirm", "\ufeff[clean]\nmode = \"confirm\"\n", Updated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/prosewash/prosewash/engine/fsx"
 )
 
 // Marker is the line that identifies a hook script prosewash wrote; the
@@ -280,7 +282,7 @@ func InstallGitHooks(g Git, bin string) ([]HookResult, error) {
 		default:
 			r.Action = Installed
 		}
-		if err := writeExecutable(p, want); err != nil {
+		if err := writeFile(p, want, 0o755); err != nil {
 			return res, err
 		}
 		res = append(res, r)
@@ -288,26 +290,11 @@ func InstallGitHooks(g Git, bin string) ([]HookResult, error) {
 	return res, nil
 }
 
-// writeExecutable replaces path atomically with an executable script.
-func writeExecutable(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".prosewash-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o755); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+// writeFile replaces path atomically and durably (see fsx.WriteFileAtomic):
+// an existing file keeps its mode, a new one gets perm.
+func writeFile(path string, data []byte, perm os.FileMode) error {
+	if err := fsx.WriteFileAtomic(path, data, perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, fsx.Cause(err))
 	}
 	return nil
 }

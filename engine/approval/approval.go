@@ -1,6 +1,8 @@
 package approval
 
 import (
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/provider"
 	"github.com/prosewash/prosewash/engine/validate"
@@ -41,6 +44,27 @@ type Subject struct {
 	// Profile is the carrier profile (standard or strict): switching it
 	// changes what an unattended run removes.
 	Profile string
+	// Runs are, per stage of a project provider, what it executes: the
+	// command and the operation's arguments before expansion, the options
+	// it is sent, its I/O and timeout.
+	Runs []string
+	// Files are every file of the directories a project provider's code
+	// lives in (its definition's directory, its script's directory): a
+	// module the script imports is as much what runs as the script.
+	Files []TreeFile
+	// Vars are the configuration keys whose values feed a variable some
+	// stage uses (${model}, ${endpoint}), as "key = value".
+	Vars []string
+	// Problems make the subject unapprovable: something an unattended run
+	// would execute that an approval cannot cover.
+	Problems []string
+}
+
+// TreeFile is one file of a provider's directory tree.
+type TreeFile struct {
+	Path   string // relative to the project root when inside it
+	Hash   string
+	Target string // for a symbolic link: where it points
 }
 
 // Fingerprint renders the subject as lines a human can read and hashes
@@ -77,8 +101,26 @@ func Fingerprint(s Subject) (lines []string, sum string) {
 			lines = append(lines, fmt.Sprintf("command %s [%s]", c.name, strings.Join(q, " ")))
 		}
 	}
+	lines = append(lines, s.Runs...)
+	for _, v := range s.Vars {
+		lines = append(lines, "config "+v)
+	}
+	for _, f := range s.Files {
+		if f.Target != "" {
+			lines = append(lines, fmt.Sprintf("file %s -> %s sha256:%s", f.Path, f.Target, shortHash(f.Hash)))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("file %s sha256:%s", f.Path, shortHash(f.Hash)))
+	}
 	h := sha256.Sum256([]byte(strings.Join(lines, "\n")))
 	return lines, hex.EncodeToString(h[:])
+}
+
+func shortHash(h string) string {
+	if len(h) > 16 {
+		return h[:16]
+	}
+	return h
 }
 
 func orDefault(s, def string) string {
@@ -97,6 +139,7 @@ func Unbound(s Subject) []string {
 			out = append(out, fmt.Sprintf("%s: %s", id, b.Why))
 		}
 	}
+	out = append(out, s.Problems...)
 	sort.Strings(out)
 	return out
 }
@@ -108,17 +151,29 @@ type Record struct {
 	Fingerprint string    `json:"fingerprint"`
 	Lines       []string  `json:"lines"`
 	ApprovedAt  time.Time `json:"approved_at"`
+	// Root is the project the approval is for.
+	Root string `json:"root"`
+	// Seal is an HMAC of everything above under a key that 'prosewash
+	// approve' keeps in the state directory and never prints: a record
+	// written from what approve shows, or copied from another project,
+	// does not carry it.
+	Seal string `json:"seal"`
 	// LapseReported is set once a lapse has been told to the user, so the
 	// Stop hook says it once, not every turn.
 	LapseReported string `json:"lapse_reported,omitempty"`
 }
 
+// recordVersion 2 added Root and Seal; a version 1 record lapses.
+const recordVersion = 2
+
 func file(stateDir string) string { return filepath.Join(stateDir, "approval.json") }
+
+func keyFile(stateDir string) string { return filepath.Join(stateDir, "approval.key") }
 
 // Load reads the stored approval; a missing or unreadable one is absent
 // (which means manual).
 func Load(stateDir string) (*Record, error) {
-	b, err := os.ReadFile(file(stateDir))
+	b, err := fsx.ReadRegular(file(stateDir), 1<<20, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -126,15 +181,18 @@ func Load(stateDir string) (*Record, error) {
 		return nil, fmt.Errorf("read approval: %w", err)
 	}
 	r := &Record{}
-	if err := json.Unmarshal(b, r); err != nil || r.Version != 1 || !ValidMode(r.Mode) {
+	if err := json.Unmarshal(b, r); err != nil || (r.Version != 1 && r.Version != recordVersion) || !ValidMode(r.Mode) {
 		return nil, fmt.Errorf("approval %s is unreadable; treated as manual", file(stateDir))
 	}
 	return r, nil
 }
 
-// Save stores an approval privately and atomically.
+// Save stores a record as it is, privately and atomically. It never seals:
+// only Grant makes a record that an unattended run honours.
 func Save(stateDir string, r *Record) error {
-	r.Version = 1
+	if r.Version == 0 {
+		r.Version = recordVersion
+	}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
@@ -142,30 +200,77 @@ func Save(stateDir string, r *Record) error {
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return fmt.Errorf("create state dir: %w", err)
 	}
-	tmp, err := os.CreateTemp(stateDir, ".approval-*")
-	if err != nil {
+	if err := fsx.WriteFileAtomic(file(stateDir), append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("write approval: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write approval: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write approval: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write approval: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), file(stateDir)); err != nil {
-		return fmt.Errorf("write approval: %w", err)
-	}
-	if d, err := os.Open(stateDir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
+}
+
+// Grant stores the approval a person gave for mode: the fingerprint lines
+// and their sum, for the project at root, sealed. It refuses (an
+// *AgentError) when the caller shows any sign of an agent CLI, whatever
+// the command line calling it checked before.
+func Grant(stateDir string, c Caller, root, mode string, lines []string, sum string) (*Record, error) {
+	if err := c.CheckPerson(); err != nil {
+		return nil, err
+	}
+	key, err := sealKey(stateDir, true)
+	if err != nil {
+		return nil, err
+	}
+	r := &Record{Version: recordVersion, Mode: mode, Fingerprint: sum, Lines: lines, ApprovedAt: time.Now().UTC().Round(time.Second), Root: root}
+	r.Seal = seal(key, r)
+	return r, Save(stateDir, r)
+}
+
+// Sealed reports whether r was made by Grant with this state dir's key for
+// the project at root.
+func Sealed(stateDir, root string, r *Record) bool {
+	if r == nil || r.Version != recordVersion || r.Root != root || r.Seal == "" {
+		return false
+	}
+	key, err := sealKey(stateDir, false)
+	if err != nil {
+		return false
+	}
+	return hmac.Equal([]byte(seal(key, r)), []byte(r.Seal))
+}
+
+// seal is the HMAC-SHA256 of a record's approved content.
+func seal(key []byte, r *Record) string {
+	m := hmac.New(sha256.New, key)
+	fmt.Fprintf(m, "prosewash approval %d\x00%s\x00%s\x00%s\x00%s", r.Version, r.Mode, r.Root, r.Fingerprint, r.ApprovedAt.UTC().Format(time.RFC3339Nano))
+	for _, l := range r.Lines {
+		fmt.Fprintf(m, "\x00%s", l)
+	}
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// sealKey reads the state dir's approval key, creating it (32 random
+// bytes, mode 0600) when create is set and it does not exist.
+func sealKey(stateDir string, create bool) ([]byte, error) {
+	p := keyFile(stateDir)
+	b, err := fsx.ReadRegular(p, 64, false)
+	if errors.Is(err, fs.ErrNotExist) && create {
+		k := make([]byte, 32)
+		if _, err := rand.Read(k); err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(stateDir, 0o700); err != nil {
+			return nil, fmt.Errorf("create state dir: %w", err)
+		}
+		if err := fsx.WriteNew(p, k); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("approval key: %w", err)
+		}
+		b, err = fsx.ReadRegular(p, 64, false)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("approval key: %w", err)
+	}
+	if len(b) != 32 {
+		return nil, fmt.Errorf("approval key %s is damaged", p)
+	}
+	return b, nil
 }
 
 // Revoke removes the stored approval.

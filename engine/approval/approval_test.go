@@ -59,6 +59,11 @@ func TestFingerprintLapsesOnEveryChange(t *testing.T) {
 		"stage region scope": func(s *Subject) { s.Pipeline.Stages[0].Scope = "runtime" },
 		"test command":       func(s *Subject) { s.Commands.Test = []string{"sh", "other.sh"} },
 		"carrier profile":    func(s *Subject) { s.Profile = "strict" },
+		"format command":     func(s *Subject) { s.Commands.Format = []string{"gofmt", "-l", "."} },
+		"build command":      func(s *Subject) { s.Commands.Build = []string{"go", "build", "./..."} },
+		"provider argv":      func(s *Subject) { s.Runs = []string{"stage 2 runs [\"sh\" \"x.sh\"]"} },
+		"provider tree file": func(s *Subject) { s.Files = []TreeFile{{Path: ".prosewash/providers/lib.py", Hash: "ab"}} },
+		"config variable":    func(s *Subject) { s.Vars = []string{`clean.rewrite_model = "other"`} },
 	}
 	for name, change := range changes {
 		r2, _ := resolveSafe(t)

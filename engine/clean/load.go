@@ -54,7 +54,7 @@ func Load(t Target, maxSize int64) *File {
 		case errors.Is(err, fsx.ErrTooLarge):
 			f.refuse("is over the %s limit ([clean] max_file_size)", human(maxSize))
 		default:
-			f.refuse("cannot read: %v", unwrapPath(err))
+			f.refuse("cannot read: %v", fsx.Cause(err))
 		}
 		return f
 	}
@@ -113,14 +113,6 @@ func extOf(p string) string {
 		}
 	}
 	return ""
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 func human(n int64) string {

@@ -151,7 +151,7 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 	if err != nil {
 		return rep, err
 	}
-	if ids := Interrupted(stateDir); len(ids) > 0 && !req.DryRun {
+	if ids := txn.Interrupted(stateDir); len(ids) > 0 && !req.DryRun {
 		return rep, &txn.PendingError{RunIDs: ids}
 	}
 
@@ -212,11 +212,15 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 		return rep, err
 	}
 	var guard func() error
-	if repo.InRepo() {
-		g, err := repo.NewGuard()
-		if err != nil {
-			return rep, err
-		}
+	paths := make([]string, len(changed))
+	for i, f := range changed {
+		paths[i] = f.Path
+	}
+	// Every repository that owns a file is guarded: a submodule's own
+	// rebase holds back a clean started from the superproject.
+	if g, err := repo.NewGuardFor(paths); err != nil {
+		return rep, err
+	} else if g.Active() {
 		guard = g.Check
 	}
 	ops := make([]txn.Op, len(changed))
@@ -282,22 +286,6 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 		}
 	}
 	return rep, nil
-}
-
-// Interrupted lists runs whose journal is unfinished and whose process is
-// gone: they need "prosewash recover". A run still in progress is not one.
-func Interrupted(stateDir string) []string {
-	ps, err := txn.Pending(stateDir)
-	if err != nil {
-		return nil
-	}
-	var ids []string
-	for _, p := range ps {
-		if !p.Live {
-			ids = append(ids, p.RunID)
-		}
-	}
-	return ids
 }
 
 func resolve(p *project.Project, id string, cfg *config.Config, req Request) (*pipeline.Resolved, error) {

@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,9 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/prosewash/prosewash/engine/fsx"
+	"github.com/prosewash/prosewash/engine/tomlx"
 )
 
 // ProjectFile is the name of the project configuration file, at the
@@ -153,38 +155,24 @@ func LoadFiles(userFile, projectFile string) (*Config, []Warning, error) {
 }
 
 func readConfig(path string) ([]byte, bool, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	// Every hook reads the configuration: a FIFO or device in its place
+	// must be an error, never a wait (fsx.ReadRegular never blocks).
+	data, err := fsx.ReadRegular(path, maxConfigSize, true)
+	var re *fsx.RefusedError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, &Error{File: path, Msg: "cannot read: " + errText(err)}
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, false, &Error{File: path, Msg: "cannot read: " + errText(err)}
-	}
-	if fi.IsDir() {
-		return nil, false, &Error{File: path, Msg: "is a directory, not a configuration file"}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
-	if err != nil {
-		return nil, false, &Error{File: path, Msg: "cannot read: " + errText(err)}
-	}
-	if len(data) > maxConfigSize {
+	case errors.As(err, &re) && re.Kind == fsx.TooLarge:
 		return nil, false, &Error{File: path, Msg: fmt.Sprintf("larger than %d bytes", maxConfigSize)}
+	case errors.As(err, &re):
+		if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
+			return nil, false, &Error{File: path, Msg: "is a directory, not a configuration file"}
+		}
+		return nil, false, &Error{File: path, Msg: re.Kind.String() + ", not a configuration file"}
+	case err != nil:
+		return nil, false, &Error{File: path, Msg: "cannot read: " + fsx.Cause(err).Error()}
 	}
-	return data, true, nil
-}
-
-// errText drops the path an *fs.PathError repeats.
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	return tomlx.StripBOM(data), true, nil
 }
 
 // entry is one value read from a file.

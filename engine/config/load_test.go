@@ -608,3 +608,23 @@ func TestRewriteEndpointMustBeLoopback(t *testing.T) {
 		}
 	}
 }
+
+// Editors on Windows save UTF-8 with a byte order mark; TOML forbids none
+// and the file is otherwise valid, so it loads, and a later error still
+// points at the column an editor shows (the mark is not a character).
+func TestByteOrderMark(t *testing.T) {
+	u, p := files(t, "\uFEFF[clean]\nmode = \"confirm\"\n", "\uFEFF[clean]\nprofile = \"strict\"\n")
+	cfg, _, err := LoadFiles(u, p)
+	if err != nil {
+		t.Fatalf("a BOM must be accepted: %v", err)
+	}
+	if cfg.Clean.Profile != carrier.Strict || cfg.CleanMode() != ModeConfirm {
+		t.Fatalf("values lost behind the BOM: profile %v mode %v", cfg.Clean.Profile, cfg.CleanMode())
+	}
+	_, p = files(t, "", "\uFEFF[clean\n")
+	_, _, err = LoadFiles("", p)
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Line != 1 || strings.Contains(err.Error(), "ï") {
+		t.Fatalf("error after a BOM: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package fsx
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // RefuseKind says why a file was refused.
@@ -96,10 +97,16 @@ type ConflictError struct {
 	// Preserved names a file that holds content prosewash could not put back
 	// in place (only after a failed swap-back); it is never deleted.
 	Preserved string
+	// Written says the file was written during the swap itself, through a
+	// descriptor another process had open: the swap was undone.
+	Written bool
 }
 
 func (e *ConflictError) Error() string {
 	msg := fmt.Sprintf("%s: changed since it was read (expected %s, found %s)", e.Path, e.Expected.Short(), e.Actual.Short())
+	if e.Written {
+		msg = fmt.Sprintf("%s: written by another process while it was being replaced; left as that process wrote it", e.Path)
+	}
 	if e.Preserved != "" {
 		msg += "; the other content is kept at " + e.Preserved
 	}
@@ -108,3 +115,13 @@ func (e *ConflictError) Error() string {
 
 // Is matches [ErrConflict].
 func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// Cause returns the error an [*fs.PathError] wraps, or err itself: for
+// messages that already name the path, so it is not said twice.
+func Cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -231,8 +232,30 @@ func TestReplaceRefusesAndConflicts(t *testing.T) {
 	}
 }
 
+// replaceBehind puts a new file (a new inode) at p, as an editor that
+// saves by rename does.
+func replaceBehind(t *testing.T, p, content string) {
+	t.Helper()
+	n := p + ".editor"
+	write(t, n, content, 0o644)
+	if err := os.Rename(n, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mustHold holds p as the original of a swap.
+func mustHold(t *testing.T, p, content string) *held {
+	t.Helper()
+	h, err := hold(p, SHA256([]byte(content)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.close)
+	return h
+}
+
 // TestExchangeSwapBack drives the second half of an exchange-based Replace
-// as if another process had written the file between the pre-check and the
+// as if another process had replaced the file between the check and the
 // exchange: the foreign content must end up back in place.
 func TestExchangeSwapBack(t *testing.T) {
 	if !exchangeSupported {
@@ -240,8 +263,11 @@ func TestExchangeSwapBack(t *testing.T) {
 	}
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.txt")
-	write(t, p, "foreign edit", 0o644)
-	tmp, err := writeTemp(p, "tmp", []byte("candidate"), 0o644, nil)
+	write(t, p, "original", 0o644)
+	h := mustHold(t, p, "original")
+	h.unlease() // the editor below must be able to open the directory entry's file
+	replaceBehind(t, p, "foreign edit")
+	tmp, err := writeTemp(p, "", "tmp", []byte("candidate"), 0o644, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +277,7 @@ func TestExchangeSwapBack(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
-	err = finishExchange(p, tmp, []byte("candidate"), SHA256([]byte("original")))
+	err = finishExchange(p, tmp, []byte("candidate"), SHA256([]byte("original")), h)
 	var ce *ConflictError
 	if !errors.As(err, &ce) || ce.Actual != SHA256([]byte("foreign edit")) || ce.Preserved != "" {
 		t.Fatalf("err = %v", err)
@@ -262,28 +288,91 @@ func TestExchangeSwapBack(t *testing.T) {
 	noLeftovers(t, p)
 }
 
+// TestSwapSeesWriteToHeldOriginal: a process that had the file open
+// writes into it while the swap is made. The swap is undone and the file
+// is what that process wrote, through every path a swap takes.
+func TestSwapSeesWriteToHeldOriginal(t *testing.T) {
+	for _, how := range []string{"exchange", "rename", "remove"} {
+		t.Run(how, func(t *testing.T) {
+			if how == "exchange" && !exchangeSupported {
+				t.Skip("no atomic exchange on " + runtime.GOOS)
+			}
+			dir := t.TempDir()
+			p := filepath.Join(dir, "f.txt")
+			write(t, p, "original\n", 0o644)
+			h := mustHold(t, p, "original\n")
+			h.unlease()
+			w, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			tmp, err := writeTemp(p, "", "tmp", []byte("candidate\n"), 0o644, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch how {
+			case "exchange":
+				if err := exchange(tmp, p); err != nil {
+					t.Skipf("exchange: %v", err)
+				}
+				w.WriteString("late line\n")
+				err = finishExchange(p, tmp, []byte("candidate\n"), SHA256([]byte("original\n")), h)
+			case "rename":
+				// The plain rename happens first; the write lands on the
+				// original out of sight and is put back.
+				if err := rename(tmp, p); err != nil {
+					t.Fatal(err)
+				}
+				w.WriteString("late line\n")
+				err = h.putBack(p, []byte("candidate\n"), h.settled())
+			case "remove":
+				os.Remove(tmp)
+				grave, _ := TempName(p, "del")
+				if err := rename(p, grave); err != nil {
+					t.Fatal(err)
+				}
+				w.WriteString("late line\n")
+				err = finishRemove(p, grave, SHA256([]byte("original\n")), h)
+			}
+			var ce *ConflictError
+			if !errors.As(err, &ce) || !ce.Written {
+				t.Fatalf("err = %v", err)
+			}
+			if got := read(t, p); got != "original\nlate line\n" {
+				t.Fatalf("the writer's line was lost: %q", got)
+			}
+			noLeftovers(t, p)
+		})
+	}
+}
+
 // TestRenameCheckedFallback covers the path used where exchange is not
 // available.
 func TestRenameCheckedFallback(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.txt")
 	write(t, p, "original", 0o644)
-	tmp, err := writeTemp(p, "tmp", []byte("candidate"), 0o644, nil)
+	h := mustHold(t, p, "original")
+	h.unlease()
+	replaceBehind(t, p, "other")
+	tmp, err := writeTemp(p, "", "tmp", []byte("candidate"), 0o644, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := renameChecked(p, tmp, SHA256([]byte("other"))); !errors.Is(err, ErrConflict) {
+	if err := renameChecked(p, tmp, []byte("candidate"), SHA256([]byte("original")), h); !errors.Is(err, ErrConflict) {
 		t.Fatalf("err = %v", err)
 	}
-	if read(t, p) != "original" {
+	if read(t, p) != "other" {
 		t.Fatal("overwritten on mismatch")
 	}
 	noLeftovers(t, p)
-	tmp, err = writeTemp(p, "tmp", []byte("candidate"), 0o644, nil)
+	h = mustHold(t, p, "other")
+	tmp, err = writeTemp(p, "", "tmp", []byte("candidate"), 0o644, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := renameChecked(p, tmp, SHA256([]byte("original"))); err != nil {
+	if err := renameChecked(p, tmp, []byte("candidate"), SHA256([]byte("other")), h); err != nil {
 		t.Fatal(err)
 	}
 	if read(t, p) != "candidate" {
@@ -336,19 +425,22 @@ func TestRemove(t *testing.T) {
 }
 
 // TestRemoveRenameBack drives the second half of Remove as if the file had
-// been replaced between the pre-check and the rename aside.
+// been replaced between the check and the rename aside.
 func TestRemoveRenameBack(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.txt")
-	write(t, p, "foreign edit", 0o644)
-	grave, err := freeTempName(p, "del")
+	write(t, p, "original", 0o644)
+	h := mustHold(t, p, "original")
+	h.unlease()
+	replaceBehind(t, p, "foreign edit")
+	grave, err := TempName(p, "del")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(p, grave); err != nil {
 		t.Fatal(err)
 	}
-	if err := finishRemove(p, grave, SHA256([]byte("original"))); !errors.Is(err, ErrConflict) {
+	if err := finishRemove(p, grave, SHA256([]byte("original")), h); !errors.Is(err, ErrConflict) {
 		t.Fatalf("err = %v", err)
 	}
 	if read(t, p) != "foreign edit" {
@@ -361,7 +453,7 @@ func TestRemoveRenameBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, p, "newcomer", 0o644)
-	err = finishRemove(p, grave, SHA256([]byte("original")))
+	err = finishRemove(p, grave, SHA256([]byte("original")), h)
 	var ce *ConflictError
 	if !errors.As(err, &ce) || ce.Preserved != grave {
 		t.Fatalf("err = %v", err)
@@ -387,6 +479,16 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Fatalf("mode %v %v", fi.Mode(), err)
 	}
 	noLeftovers(t, p)
+	// An existing file keeps its mode: perm is only for a new one.
+	hook := filepath.Join(dir, "pre-commit")
+	write(t, hook, "#!/bin/sh\n", 0o700)
+	if err := WriteFileAtomic(hook, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(hook); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o700 {
+		t.Fatalf("mode %v, want the existing 0700 kept", fi.Mode().Perm())
+	}
+	noLeftovers(t, hook)
 }
 
 func TestLeftoversAndLongNames(t *testing.T) {
@@ -398,7 +500,7 @@ func TestLeftoversAndLongNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	noLeftovers(t, p)
-	tmp, err := writeTemp(p, "tmp", []byte("x"), 0o600, nil)
+	tmp, err := writeTemp(p, "", "tmp", []byte("x"), 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -507,5 +609,20 @@ func TestInsideBelow(t *testing.T) {
 		if got := Below(tc.root, filepath.Clean(tc.p)); got != tc.below {
 			t.Errorf("Below(%s, %s) = %v", tc.root, tc.p, got)
 		}
+	}
+}
+
+func TestCause(t *testing.T) {
+	_, err := os.Open(filepath.Join(t.TempDir(), "absent"))
+	if c := Cause(err); !errors.Is(c, fs.ErrNotExist) || strings.Contains(c.Error(), "absent") {
+		t.Fatalf("Cause kept the path: %v", Cause(err))
+	}
+	wrapped := fmt.Errorf("read config: %w", err)
+	if !errors.Is(Cause(wrapped), fs.ErrNotExist) || strings.Contains(Cause(wrapped).Error(), "absent") {
+		t.Fatalf("Cause of a wrapped path error: %v", Cause(wrapped))
+	}
+	plain := errors.New("plain")
+	if Cause(plain) != plain {
+		t.Fatal("Cause must return other errors unchanged")
 	}
 }

@@ -23,29 +23,6 @@ const tempMarker = ".prosewash-"
 // keepBits are the mode bits a replacement inherits from the file it replaces.
 const keepBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
-// precheck is the first, cheap half of a compare-and-swap: the file must
-// be a plain regular file that still hashes to expect.
-func precheck(path string, expect Hash) (fs.FileInfo, error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, &ConflictError{Path: path, Expected: expect}
-		}
-		return nil, err
-	}
-	if err := checkFile(path, fi, nil, 0); err != nil {
-		return nil, err
-	}
-	cur, ok, err := HashFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if !ok || cur != expect {
-		return nil, &ConflictError{Path: path, Expected: expect, Actual: cur}
-	}
-	return fi, nil
-}
-
 // Replace puts data at path when, and only when, the file there still hashes
 // to expect: a compare-and-swap. The new file inherits the mode bits (and,
 // where permitted, the owner) of the file it replaces. Symlinks and
@@ -63,80 +40,112 @@ func precheck(path string, expect Hash) (fs.FileInfo, error) {
 // process would be replaced. Neither method can see a write made afterwards
 // through a descriptor opened before the swap: such a writer writes into the
 // old file.
-func Replace(path string, data []byte, expect Hash) error {
-	fi, err := precheck(path, expect)
+func Replace(path string, data []byte, expect Hash) error { return ReplaceVia(path, data, expect, "") }
+
+// ReplaceVia is [Replace] through the temporary name tmp (from [TempName]),
+// which the caller records first (a journal), so that what a process
+// killed in the middle of the swap leaves can be found and removed; ""
+// picks a fresh name. tmp must not exist.
+func ReplaceVia(path string, data []byte, expect Hash, tmp string) error {
+	h, err := hold(path, expect)
 	if err != nil {
 		return err
 	}
-	tmp, err := writeTemp(path, "tmp", data, fi.Mode(), fi)
+	defer h.close()
+	tmp, err = writeTemp(path, tmp, "tmp", data, h.fi.Mode(), h.fi)
 	if err != nil {
 		return err
 	}
 	if exchangeSupported {
 		err := exchange(tmp, path)
 		if err == nil {
-			return finishExchange(path, tmp, data, expect)
+			return finishExchange(path, tmp, data, expect, h)
 		}
 		if !errors.Is(err, errNoExchange) {
 			_ = os.Remove(tmp)
 			return err
 		}
 	}
-	return renameChecked(path, tmp, expect)
+	return renameChecked(path, tmp, data, expect, h)
 }
 
-// renameChecked is the fallback without exchange: re-hash, then rename. The
-// window between the two is the residual race documented on Replace.
-func renameChecked(path, tmp string, expect Hash) error {
-	cur, ok, err := HashFile(path)
-	if err != nil || !ok || cur != expect {
+// renameChecked is the fallback without exchange: check the held original
+// is still at path, untouched, then rename over it. A write that lands on
+// the original after that (through a descriptor opened before) is put back
+// through the same compare-and-swap, or kept aside when that fails.
+func renameChecked(path, tmp string, data []byte, expect Hash, h *held) error {
+	if !h.is(path) {
 		_ = os.Remove(tmp)
-		if err != nil {
-			return err
-		}
+		cur, _, _ := HashFile(path)
 		return &ConflictError{Path: path, Expected: expect, Actual: cur}
+	}
+	if err := h.settledBefore(); err != nil {
+		_ = os.Remove(tmp)
+		return err
 	}
 	if err := rename(tmp, path); err != nil {
 		_ = os.Remove(tmp)
 		return err
 	}
+	if why := h.settled(); why != nil {
+		return h.putBack(path, data, why)
+	}
 	return syncDir(filepath.Dir(path))
 }
 
 // finishExchange runs after tmp and path were exchanged: tmp now holds what
-// was at path at that instant. It is the expected original, or it goes back.
-func finishExchange(path, tmp string, data []byte, expect Hash) error {
+// was at path at that instant. It must be the held original, unopened and
+// unwritten since it was hashed; otherwise it goes back.
+func finishExchange(path, tmp string, data []byte, expect Hash, h *held) error {
 	dir := filepath.Dir(path)
-	old, ok, herr := HashFile(tmp)
-	links := uint64(1)
-	if fi, err := os.Lstat(tmp); err == nil {
-		links = linkCount(fi, nil)
+	var why error
+	if h.is(tmp) {
+		why = h.settled()
+	} else {
+		// Replaced by another file between the check and the exchange.
+		old, _, _ := HashFile(tmp)
+		why = &ConflictError{Path: path, Expected: expect, Actual: old}
 	}
-	if herr == nil && ok && old == expect && links == 1 {
+	if why == nil {
 		if err := os.Remove(tmp); err != nil {
 			return fmt.Errorf("replace %s: remove the swapped-out original: %w", path, err)
 		}
 		return syncDir(dir)
 	}
-	conflict := &ConflictError{Path: path, Expected: expect, Actual: old}
 	if err := exchange(tmp, path); err != nil {
-		conflict.Preserved = tmp
-		return fmt.Errorf("replace %s: swap back: %v: %w", path, err, conflict)
+		preserved(why, tmp)
+		return fmt.Errorf("replace %s: swap back: %v: %w", path, err, why)
 	}
 	// tmp holds our data again, unless someone wrote into it while it was
 	// in place: then it is theirs and stays.
-	if h, ok, err := HashFile(tmp); err == nil && ok && h == SHA256(data) {
+	if sum, ok, err := HashFile(tmp); err == nil && ok && sum == SHA256(data) {
 		_ = os.Remove(tmp)
 	} else {
-		conflict.Preserved = tmp
+		preserved(why, tmp)
 	}
 	_ = syncDir(dir)
-	return conflict
+	return why
+}
+
+// preserved records where content that could not be put back is kept.
+func preserved(err error, p string) {
+	var ce *ConflictError
+	var be *BusyError
+	switch {
+	case errors.As(err, &ce):
+		ce.Preserved = p
+	case errors.As(err, &be):
+		be.Preserved = p
+	}
 }
 
 // Create writes data to path only if nothing exists there, with mode's
 // permission bits. An existing file is a [*ConflictError] with Expected zero.
-func Create(path string, data []byte, mode fs.FileMode) error {
+func Create(path string, data []byte, mode fs.FileMode) error { return CreateVia(path, data, mode, "") }
+
+// CreateVia is [Create] through the recorded temporary name tmp (see
+// [ReplaceVia]).
+func CreateVia(path string, data []byte, mode fs.FileMode, tmp string) error {
 	if fi, err := os.Lstat(path); err == nil {
 		var h Hash
 		if fi.Mode().IsRegular() {
@@ -146,7 +155,7 @@ func Create(path string, data []byte, mode fs.FileMode) error {
 	} else if !os.IsNotExist(err) {
 		return err
 	}
-	tmp, err := writeTemp(path, "tmp", data, mode, nil)
+	tmp, err := writeTemp(path, tmp, "tmp", data, mode, nil)
 	if err != nil {
 		return err
 	}
@@ -165,13 +174,22 @@ func Create(path string, data []byte, mode fs.FileMode) error {
 // is first renamed aside (atomic), the renamed file is hashed, and only then
 // unlinked; a file that turns out different is renamed back (never over a
 // file that appeared meanwhile) and reported as a [*ConflictError].
-func Remove(path string, expect Hash) error {
-	if _, err := precheck(path, expect); err != nil {
-		return err
-	}
-	grave, err := freeTempName(path, "del")
+func Remove(path string, expect Hash) error { return RemoveVia(path, expect, "") }
+
+// RemoveVia is [Remove] through the recorded temporary name grave (see
+// [ReplaceVia]).
+func RemoveVia(path string, expect Hash, grave string) error {
+	h, err := hold(path, expect)
 	if err != nil {
 		return err
+	}
+	defer h.close()
+	if grave == "" {
+		if grave, err = TempName(path, "del"); err != nil {
+			return err
+		}
+	} else if _, err := os.Lstat(grave); !os.IsNotExist(err) {
+		return fmt.Errorf("remove %s: temporary name %s is taken", path, grave)
 	}
 	if err := rename(path, grave); err != nil {
 		if os.IsNotExist(err) {
@@ -179,37 +197,47 @@ func Remove(path string, expect Hash) error {
 		}
 		return err
 	}
-	return finishRemove(path, grave, expect)
+	return finishRemove(path, grave, expect, h)
 }
 
 // finishRemove runs after path was renamed to grave: grave holds what was at
-// path at that instant. It is the expected original and goes, or it goes back.
-func finishRemove(path, grave string, expect Hash) error {
-	old, ok, herr := HashFile(grave)
-	links := uint64(1)
-	if gfi, err := os.Lstat(grave); err == nil {
-		links = linkCount(gfi, nil)
-	}
+// path at that instant. It must be the held original, unopened and
+// unwritten; then it goes, otherwise it goes back (never over a file that
+// appeared meanwhile).
+func finishRemove(path, grave string, expect Hash, h *held) error {
 	dir := filepath.Dir(path)
-	if herr == nil && ok && old == expect && links == 1 {
+	var why error
+	if h.is(grave) {
+		why = h.settled()
+	} else {
+		old, _, _ := HashFile(grave)
+		why = &ConflictError{Path: path, Expected: expect, Actual: old}
+	}
+	if why == nil {
 		if err := os.Remove(grave); err != nil {
 			return fmt.Errorf("remove %s: %w", path, err)
 		}
 		return syncDir(dir)
 	}
-	conflict := &ConflictError{Path: path, Expected: expect, Actual: old}
 	if err := renameNoReplace(grave, path); err != nil {
-		conflict.Preserved = grave
+		preserved(why, grave)
 	}
 	_ = syncDir(dir)
-	return conflict
+	return why
 }
 
 // WriteFileAtomic replaces path with data unconditionally (no compare): temp
-// file in the same directory, fsync, rename, directory fsync. It is meant for
-// prosewash's own private files (journals, records), not for user files.
+// file in the same directory, fsync, rename, directory fsync. A regular file
+// already at path keeps its mode bits (and, where permitted, its owner); a
+// new one gets perm. It is meant for files prosewash owns or installs
+// (journals, records, approvals, hooks, settings), never for a user's file,
+// which only [Replace] may change.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := writeTemp(path, "tmp", data, perm, nil)
+	mode, old := perm, fs.FileInfo(nil)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		mode, old = fi.Mode(), fi
+	}
+	tmp, err := writeTemp(path, "", "tmp", data, mode, old)
 	if err != nil {
 		return err
 	}
@@ -235,22 +263,46 @@ func Leftovers(path string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		n := e.Name()
-		if strings.HasPrefix(n, prefix) && (strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, ".del")) &&
-			len(n) == len(prefix)+16+4 {
+		if n := e.Name(); strings.HasPrefix(n, prefix) && IsTempFor(path, filepath.Join(dir, n)) {
 			out = append(out, filepath.Join(dir, n))
 		}
 	}
 	return out, nil
 }
 
-// writeTemp writes data to a fresh temporary file beside target and returns
-// its name. The file is fsynced and has mode's kept bits before it is used.
-func writeTemp(target, suffix string, data []byte, mode fs.FileMode, old fs.FileInfo) (string, error) {
+// IsTempFor reports whether tmp is a name [TempName] could have given for
+// path: beside it, with its (shortened) name, 16 hex digits and .tmp or
+// .del. Recovery deletes nothing a journal names unless it passes this.
+func IsTempFor(path, tmp string) bool {
+	if filepath.Dir(tmp) != filepath.Dir(path) {
+		return false
+	}
+	prefix := "." + truncName(filepath.Base(path)) + tempMarker
+	rest, ok := strings.CutPrefix(filepath.Base(tmp), prefix)
+	if !ok {
+		return false
+	}
+	hexPart, suffix, ok := strings.Cut(rest, ".")
+	if !ok || (suffix != "tmp" && suffix != "del") || len(hexPart) != 16 {
+		return false
+	}
+	_, err := hex.DecodeString(hexPart)
+	return err == nil && strings.ToLower(hexPart) == hexPart
+}
+
+// writeTemp writes data to a temporary file beside target, at name (which
+// must not exist) or, when name is "", at a fresh name, and returns the
+// name. The file is fsynced and has mode's kept bits before it is used.
+func writeTemp(target, name, suffix string, data []byte, mode fs.FileMode, old fs.FileInfo) (string, error) {
 	var f *os.File
-	var name string
-	for range 10 {
-		n, err := freeTempName(target, suffix)
+	if name != "" {
+		var err error
+		if f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
+			return "", err
+		}
+	}
+	for i := 0; f == nil && i < 10; i++ {
+		n, err := TempName(target, suffix)
 		if err != nil {
 			return "", err
 		}
@@ -290,8 +342,10 @@ func writeTemp(target, suffix string, data []byte, mode fs.FileMode, old fs.File
 	return name, nil
 }
 
-// freeTempName returns a random temporary name beside target.
-func freeTempName(target, suffix string) (string, error) {
+// TempName returns a random temporary name beside target, the kind
+// [Leftovers] finds: suffix is "tmp" for new content, "del" for a file
+// being removed.
+func TempName(target, suffix string) (string, error) {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err

@@ -13,8 +13,17 @@ import (
 
 // openNoFollow opens path for reading without following a final symlink and
 // without blocking on a FIFO that was swapped in after the Lstat.
-func openNoFollow(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+func openNoFollow(path string) (*os.File, error) { return openInput(path, false) }
+
+// openInput opens path for reading without blocking on a FIFO or device
+// (O_NONBLOCK changes nothing for a regular file) and, unless follow, without
+// following a final symlink.
+func openInput(path string, follow bool) (*os.File, error) {
+	flags := os.O_RDONLY | syscall.O_NONBLOCK
+	if !follow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	return os.OpenFile(path, flags, 0)
 }
 
 func isSymlinkOpenErr(err error) bool { return errors.Is(err, syscall.ELOOP) }

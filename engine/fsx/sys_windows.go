@@ -19,6 +19,10 @@ func exchange(a, b string) error { return errNoExchange }
 // caller compares the opened file with the Lstat result instead.
 func openNoFollow(path string) (*os.File, error) { return os.Open(path) }
 
+// openInput is os.Open: Windows has no FIFOs in the file namespace that an
+// open could block on, and callers compare what they opened with Lstat.
+func openInput(path string, _ bool) (*os.File, error) { return os.Open(path) }
+
 func isSymlinkOpenErr(error) bool { return false }
 
 // linkCount needs an open handle on Windows; without one it assumes one link

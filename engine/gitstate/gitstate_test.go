@@ -490,3 +490,45 @@ func BenchmarkGuardCheck(b *testing.B) {
 		}
 	}
 }
+
+// A file in a repository nested in the project (a submodule or a clone)
+// is guarded by that repository's own state; a file of the project itself
+// is not held back by it.
+func TestGuardForNestedRepository(t *testing.T) {
+	f := newRepo(t)
+	f.commit("top.md", "top\n", "init")
+	inner := filepath.Join(f.dir, "vendor", "lib")
+	os.MkdirAll(inner, 0o755)
+	f.gitIn(inner, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(inner, "a.md"), []byte("a\n"), 0o644)
+	f.gitIn(inner, "add", "a.md")
+	f.gitIn(inner, "commit", "-qm", "one")
+	f.gitIn(inner, "commit", "-q", "--allow-empty", "-m", "two")
+	r, err := Open(f.dir, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested := filepath.Join(inner, "a.md")
+	g, err := r.NewGuardFor([]string{nested, filepath.Join(f.dir, "top.md")})
+	if err != nil || g.Check() != nil {
+		t.Fatalf("fresh guard: %v %v", err, g.Check())
+	}
+	if out, err := f.tryIn(inner, "rebase", "-q", "--exec", "false", "HEAD~1"); err == nil {
+		t.Fatalf("rebase did not stop:\n%s", out)
+	}
+	innerReal, _ := filepath.EvalSymlinks(inner)
+	var ip *InProgressError
+	if err := g.Check(); !errors.As(err, &ip) || ip.Where != innerReal || !strings.Contains(err.Error(), "in "+innerReal) {
+		t.Fatalf("nested rebase: %v", err)
+	}
+	top, _ := r.NewGuardFor([]string{filepath.Join(f.dir, "top.md")})
+	if err := top.Check(); err != nil {
+		t.Fatalf("the project's own file is held back by a nested repository: %v", err)
+	}
+	f.gitIn(inner, "rebase", "--abort")
+	f.gitIn(inner, "commit", "-q", "--allow-empty", "-m", "three")
+	var hm *HeadMovedError
+	if err := g.Check(); !errors.As(err, &hm) || hm.Where != innerReal {
+		t.Fatalf("nested HEAD moved: %v", err)
+	}
+}

@@ -1,13 +1,13 @@
 package project
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/prosewash/prosewash/engine/config"
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/gitstate"
 	"github.com/prosewash/prosewash/engine/pipeline"
 	"github.com/prosewash/prosewash/engine/provider"
@@ -72,7 +72,7 @@ func Find(opts Options) (*Project, error) {
 	}
 	real, err := filepath.EvalSymlinks(start)
 	if err != nil {
-		return nil, fmt.Errorf("find project root %s: %w", start, unwrap(err))
+		return nil, fmt.Errorf("find project root %s: %w", start, fsx.Cause(err))
 	}
 	fi, err := os.Stat(real)
 	if err != nil || !fi.IsDir() {
@@ -188,12 +188,4 @@ func (p *Project) Rel(abs string) string {
 		return abs
 	}
 	return filepath.ToSlash(rel)
-}
-
-func unwrap(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

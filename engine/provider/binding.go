@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/prosewash/prosewash/engine/fsx"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/prosewash/prosewash/engine/fsx"
 )
 
 // Binding is what a provider definition is bound to: the exact program an
@@ -22,6 +23,17 @@ type Binding struct {
 	Version string `json:"version,omitempty"`
 	Hash    string `json:"sha256,omitempty"`
 	Why     string `json:"why,omitempty"` // for unbound: why it cannot be bound
+	// Interpreter is, for a script, the program that runs it: its resolved
+	// path, version line and content hash. Replacing the interpreter runs
+	// other code as surely as editing the script does.
+	Interpreter *Program `json:"interpreter,omitempty"`
+}
+
+// Program is an executable pinned by path, version and content.
+type Program struct {
+	Path    string `json:"path"`
+	Version string `json:"version"`
+	Hash    string `json:"sha256"`
 }
 
 // Binding kinds.
@@ -41,6 +53,9 @@ func (b Binding) String() string {
 	case BoundShipped:
 		return "shipped@" + b.Version
 	case BoundScript:
+		if i := b.Interpreter; i != nil {
+			return fmt.Sprintf("script %s sha256:%s run by %s (%s) sha256:%s", b.Path, short(b.Hash), i.Path, i.Version, short(i.Hash))
+		}
 		return fmt.Sprintf("script %s sha256:%s", b.Path, short(b.Hash))
 	case BoundBinary:
 		return fmt.Sprintf("binary %s %s sha256:%s", b.Path, b.Version, short(b.Hash))
@@ -66,26 +81,62 @@ func Bind(def *Definition, vars map[string]string, root, version string) Binding
 	if err != nil || len(argv) == 0 {
 		return Binding{Kind: Unbound, Why: "its command cannot be expanded"}
 	}
-	prog, err := exec.LookPath(argv[0])
+	// A relative program path runs from the project root (the provider's
+	// working directory), whatever directory prosewash was started in.
+	name := argv[0]
+	if strings.ContainsAny(name, `/\`) && !filepath.IsAbs(name) {
+		name = filepath.Join(root, name)
+	}
+	prog, err := exec.LookPath(name)
 	if err != nil {
 		return Binding{Kind: Unbound, Why: fmt.Sprintf("program %q not found", argv[0])}
 	}
 	if isInterpreter(prog) {
-		for _, a := range argv[1:] {
-			if strings.HasPrefix(a, "-") {
-				continue
-			}
-			if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() {
-				return bindFile(BoundScript, a, root, "")
-			}
-			break
-		}
-		return Binding{Kind: Unbound, Why: fmt.Sprintf("bare interpreter %s with no script file to bind", filepath.Base(prog))}
+		return bindScript(prog, argv, root)
 	}
 	if inside(root, prog) {
 		return bindFile(BoundScript, prog, root, "")
 	}
 	return bindFile(BoundBinary, prog, root, probeVersion(def, prog))
+}
+
+// bindScript binds an interpreter's script and pins the interpreter too.
+// An interpreter inside the project is refused (an agent could rewrite it),
+// and so is env, which chooses the interpreter from PATH when it runs.
+func bindScript(prog string, argv []string, root string) Binding {
+	real, err := filepath.EvalSymlinks(prog)
+	if err != nil {
+		return Binding{Kind: Unbound, Why: fmt.Sprintf("cannot resolve %s", prog)}
+	}
+	if inside(root, prog) || inside(root, real) {
+		return Binding{Kind: Unbound, Why: fmt.Sprintf("interpreter %s is inside the project, where an agent could change what it runs", prog)}
+	}
+	if strings.TrimSuffix(filepath.Base(real), ".exe") == "env" {
+		return Binding{Kind: Unbound, Why: "env picks the interpreter from PATH when it runs: name the interpreter itself"}
+	}
+	for _, a := range argv[1:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() {
+			b := bindFile(BoundScript, a, root, "")
+			if !b.Bindable() {
+				return b
+			}
+			h, err := hashFile(real)
+			if err != nil {
+				return Binding{Kind: Unbound, Why: fmt.Sprintf("cannot read %s", real)}
+			}
+			ver, err := ProbeOutput([]string{real, "--version"})
+			if err != nil {
+				ver = "version unknown"
+			}
+			b.Interpreter = &Program{Path: real, Version: ver, Hash: h}
+			return b
+		}
+		break
+	}
+	return Binding{Kind: Unbound, Why: fmt.Sprintf("bare interpreter %s with no script file to bind", filepath.Base(prog))}
 }
 
 func bindFile(kind, path, root, version string) Binding {

@@ -221,7 +221,7 @@ func (r *Record) Add(root string, paths []string, now time.Time) ([]Entry, []err
 		}
 		fi, err := os.Lstat(abs)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", p, unwrap(err)))
+			errs = append(errs, fmt.Errorf("%s: %w", p, fsx.Cause(err)))
 			continue
 		}
 		if !fi.Mode().IsRegular() {
@@ -230,7 +230,7 @@ func (r *Record) Add(root string, paths []string, now time.Time) ([]Entry, []err
 		}
 		h, err := HashFile(abs)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", p, unwrap(err)))
+			errs = append(errs, fmt.Errorf("%s: %w", p, fsx.Cause(err)))
 			continue
 		}
 		entries = append(entries, Entry{Path: abs, Hash: h, Op: OpRecord, At: now.UTC()})
@@ -340,12 +340,4 @@ func Latest(stateDir string) (string, bool, error) {
 		}
 	}
 	return best, best != "", nil
-}
-
-func unwrap(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -96,7 +96,7 @@ func Evaluate(entries []Entry, root string, filter Filter) []Item {
 			case errors.Is(err, fs.ErrNotExist):
 				it.Status = Missing
 			case err != nil:
-				it.Status = Status("unreadable: " + unwrap(err).Error())
+				it.Status = Status("unreadable: " + fsx.Cause(err).Error())
 			case h != e.Hash:
 				it.Status = Changed
 			}

@@ -59,7 +59,7 @@ func (es Errors) Unwrap() []error {
 // DecodeStrict decodes data into v, refusing unknown keys. The error names
 // file, line and key of every problem.
 func DecodeStrict(file string, data []byte, v any) error {
-	d := toml.NewDecoder(bytes.NewReader(data))
+	d := toml.NewDecoder(bytes.NewReader(StripBOM(data)))
 	d.DisallowUnknownFields()
 	err := d.Decode(v)
 	if err == nil {
@@ -110,4 +110,12 @@ func tomlType(goType string) string {
 		return "an array"
 	}
 	return "a table"
+}
+
+// StripBOM drops a UTF-8 byte order mark at the start of a file. TOML does
+// not allow one, but editors write it and it is not part of the text, so
+// prosewash reads past it (and positions count from after it, as an
+// editor shows them).
+func StripBOM(data []byte) []byte {
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 }

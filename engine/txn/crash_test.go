@@ -4,6 +4,7 @@ package txn
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/prosewash/prosewash/engine/fsx"
 )
 
 // crashFixture: three replaces (one executable), one delete, one create.
@@ -259,4 +262,124 @@ func TestLockRefusalNamesHolderAcrossProcesses(t *testing.T) {
 	// The dead holder's lock is gone with it.
 	w.recoverClean()
 	w.mustBe("a.md", "a0")
+}
+
+// The temporary file of a swap is named in the journal before it is
+// created: a process killed right after creating it (an empty file) or in
+// the middle of writing it leaves a file recover finds by that name and
+// removes, instead of litter in the work tree while recover says success.
+func TestRecoverRemovesTheJournalledTempFile(t *testing.T) {
+	w, ops := crashFixture(t)
+	spec := helperSpec{Mode: "run", Validate: "ok", Root: w.root, State: w.state, Ops: toHelperOps(ops)}
+	if killed, c := runChild(t, spec, FailInstallingOne); !killed {
+		t.Fatalf("not killed:\n%s", c.out.String())
+	}
+	p, _ := Pending(w.state)
+	if len(p) != 1 {
+		t.Fatalf("pending %+v", p)
+	}
+	j, err := loadJournal(journalPath(w.state, p[0].RunID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e *entry
+	for k := range j.Entries {
+		if j.Entries[k].Intent {
+			e = &j.Entries[k]
+		}
+	}
+	if e == nil || e.Temp == "" || !fsx.IsTempFor(e.Path, e.Temp) {
+		t.Fatalf("the journal does not name the swap's temporary file: %+v", e)
+	}
+	// What the kill left: the temporary file created, not yet written.
+	if err := os.WriteFile(e.Temp, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.recoverClean()
+	w.crashOriginals()
+}
+
+// TestKillAtRandomInstants kills runs with SIGKILL at arbitrary instants
+// (not at failpoints: inside a temporary file's write, between an exchange
+// and its cleanup), recovers, and checks that every file is its original
+// or, for a committed run, its candidate, and that nothing is left in the
+// work tree or pending in the state dir. Backups of a prepare killed before
+// its journal are reported as orphans and must hold the originals.
+func TestKillAtRandomInstants(t *testing.T) {
+	rounds := 20
+	if testing.Short() {
+		rounds = 8
+	}
+	w := newWorld(t)
+	const n = 6
+	orig, cand := map[string]string{}, map[string]string{}
+	var ops []Op
+	for i := range n {
+		name := fmt.Sprintf("f%02d.md", i)
+		orig[name] = strings.Repeat(fmt.Sprintf("original %d \u200b\n", i), 16000)
+		cand[name] = strings.Repeat(fmt.Sprintf("candidate %d\n", i), 16000)
+		w.write(name, orig[name], 0o644)
+		ops = append(ops, w.replace(name, cand[name]))
+	}
+	spec := helperSpec{Mode: "run", Validate: "ok", Root: w.root, State: w.state, Ops: toHelperOps(ops)}
+	// One run to time it, then put the originals back.
+	killed, c := runChild(t, spec, "")
+	if killed {
+		t.Fatal("the timing run was killed")
+	}
+	span := c.res(t).RunUS
+	for name := range orig {
+		w.write(name, orig[name], 0o644)
+	}
+	rng := rand.New(rand.NewPCG(7, uint64(span)))
+	var kills, commits, orphans int
+	for round := range rounds {
+		spec.KillAfterUS = 1 + rng.Int64N(span+span/4)
+		killed, c := runChild(t, spec, "")
+		rep, err := Recover(w.state, RecoverOptions{Root: w.root})
+		if err != nil || rep.Unresolved {
+			t.Fatalf("round %d (kill after %dus): recover %+v %v\n%s", round, spec.KillAfterUS, rep, err, c.out.String())
+		}
+		if p, _ := Pending(w.state); len(p) != 0 {
+			t.Fatalf("round %d: still pending after recover: %+v", round, p)
+		}
+		w.noTempFiles()
+		committed := !killed
+		if killed {
+			kills++
+			got, _ := w.read("f00.md")
+			committed = got == cand["f00.md"]
+		}
+		for name := range orig {
+			want := orig[name]
+			if committed {
+				want = cand[name]
+			}
+			if got, _ := w.read(name); got != want {
+				t.Fatalf("round %d (kill after %dus, committed=%v): %s holds neither the expected side", round, spec.KillAfterUS, committed, name)
+			}
+		}
+		for _, o := range rep.Orphans {
+			orphans++
+			// The index is written after every backup was read back:
+			// with it, each backup must be its file's original. (Without
+			// it the prepare was killed before installing anything.)
+			for _, f := range o.Files {
+				if f.Path == "" {
+					continue
+				}
+				if b, err := os.ReadFile(f.Backup); err != nil || string(b) != orig[filepath.Base(f.Path)] {
+					t.Fatalf("orphaned backup %s is not the original of %s", f.Backup, f.Path)
+				}
+			}
+			os.RemoveAll(o.Dir)
+		}
+		if committed {
+			commits++
+			for name := range orig {
+				w.write(name, orig[name], 0o644)
+			}
+		}
+	}
+	t.Logf("%d rounds over a %dus run: %d killed, %d committed, %d prepares killed before their journal", rounds, span, kills, commits, orphans)
 }

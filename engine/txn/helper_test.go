@@ -41,7 +41,11 @@ type helperSpec struct {
 	Test         bool
 	AllOrNothing bool
 	LockWaitMS   int
-	Result       string // JSON helperResult is written here on a normal exit
+	// KillAfterUS makes the child SIGKILL itself that many microseconds
+	// after the run starts: a kill at an arbitrary instant, not at a
+	// failpoint (inside a temporary file's write, between two syscalls).
+	KillAfterUS int64
+	Result      string // JSON helperResult is written here on a normal exit
 }
 
 type helperOp struct {
@@ -61,6 +65,7 @@ type helperResult struct {
 	Err        string
 	Files      map[string]Status
 	Unresolved bool
+	RunUS      int64 // how long the run took
 }
 
 // TestHelperProcess is the child side of the crash tests: it runs one
@@ -115,7 +120,15 @@ func TestHelperProcess(t *testing.T) {
 				return nil
 			}
 		}
+		if spec.KillAfterUS > 0 {
+			go func() {
+				time.Sleep(time.Duration(spec.KillAfterUS) * time.Microsecond)
+				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}()
+		}
+		start := time.Now()
 		r, err := Run(o, ops, func(v *Validation) error { return helperValidate(spec, v) })
+		res.RunUS = time.Since(start).Microseconds()
 		if err != nil {
 			res.Err = err.Error()
 		}

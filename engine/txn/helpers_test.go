@@ -139,6 +139,12 @@ func (w *world) noTrace() {
 	if j := w.journals(); len(j) != 0 {
 		w.t.Fatalf("state dir still holds %v", j)
 	}
+	w.noTempFiles()
+}
+
+// noTempFiles asserts the root holds no temporary file of a swap.
+func (w *world) noTempFiles() {
+	w.t.Helper()
 	_ = filepath.WalkDir(w.root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && strings.Contains(d.Name(), ".prosewash-") {
 			w.t.Fatalf("temporary file left in the project: %s", p)

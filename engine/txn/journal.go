@@ -70,18 +70,23 @@ type journal struct {
 
 // entry is one file of a run.
 type entry struct {
-	Path      string   `json:"path"` // realpath-resolved, inside Root
-	Op        OpKind   `json:"op"`
-	Mode      uint32   `json:"mode"`                   // permission bits to restore a deleted file with
-	Original  fsx.Hash `json:"original_hash"`          // zero for create
-	Candidate fsx.Hash `json:"candidate_hash"`         // zero for delete
-	Backup    string   `json:"backup,omitempty"`       // relative to the state dir
-	Intent    bool     `json:"intent"`                 // the swap is about to happen or happened
-	Done      bool     `json:"done"`                   // the swap happened
-	Restored  bool     `json:"restored,omitempty"`     // rolled back (or never installed)
-	Kept      bool     `json:"kept,omitempty"`         // changed since install: left as found
-	Current   fsx.Hash `json:"current_hash,omitempty"` // for Kept: what is there now
-	Note      string   `json:"note,omitempty"`         // why Kept
+	Path      string     `json:"path"` // realpath-resolved, inside Root
+	Op        OpKind     `json:"op"`
+	Mode      uint32     `json:"mode"`                   // permission bits to restore a deleted file with
+	Original  fsx.Hash   `json:"original_hash"`          // zero for create
+	Candidate fsx.Hash   `json:"candidate_hash"`         // zero for delete
+	Backup    string     `json:"backup,omitempty"`       // relative to the state dir
+	Intent    bool       `json:"intent"`                 // the swap is about to happen or happened
+	Done      bool       `json:"done"`                   // the swap happened
+	Restored  bool       `json:"restored,omitempty"`     // rolled back (or never installed)
+	Kept      bool       `json:"kept,omitempty"`         // changed since install: left as found
+	Current   fsx.Hash   `json:"current_hash,omitempty"` // for Kept: what is there now
+	Note      string     `json:"note,omitempty"`         // why Kept
+	KeptWhy   KeptReason `json:"kept_why,omitempty"`
+	// Temp is the temporary name (beside Path) of the swap in progress,
+	// recorded before the temporary file is created, so that what a killed
+	// process leaves there is found and removed by name.
+	Temp string `json:"temp,omitempty"`
 }
 
 func journalPath(stateDir, runID string) string {
@@ -223,6 +228,9 @@ func (j *journal) verify(file, trustedRoot string, trustedExtra []string) error 
 			}
 		default:
 			return bad("entry %d: unknown operation %q", i, e.Op)
+		}
+		if e.Temp != "" && !fsx.IsTempFor(e.Path, e.Temp) {
+			return bad("entry %d: temporary name %q is not one prosewash gives %q", i, e.Temp, e.Path)
 		}
 		if e.Op == Create {
 			continue

@@ -19,11 +19,15 @@ import (
 // safe, deciding from hashes alone (the journal may lag the files by one
 // step): a file that holds the candidate is restored by compare-and-swap, a
 // file that holds the original needs nothing, and anything else (a human
-// edit, a deletion, a new file) is kept as found and marked Kept with its
-// current hash. Entries never attempted are not looked at. The journal is
-// saved after every entry; the first actual restore fires the
-// rolling-back-one failpoint.
-func restoreAll(stateDir string, j *journal, getenv func(string) string) {
+// edit, a deletion, a new file, a candidate whose backup is gone) is kept
+// as found and marked Kept with its current hash and the reason. Entries
+// never attempted are not looked at. Before each restore the temporary
+// name it will use is saved in the journal, and after it the temporary
+// files of the entry are cleaned up (see cleanLeftovers); it returns the
+// temporary files it had to leave because they hold content that is not
+// provably ours. The first actual restore fires the rolling-back-one
+// failpoint.
+func restoreAll(stateDir string, j *journal, getenv func(string) string) (leftovers []string) {
 	order := installOrder(j.Entries)
 	fired := false
 	for n := len(order) - 1; n >= 0; n-- {
@@ -31,36 +35,61 @@ func restoreAll(stateDir string, j *journal, getenv func(string) string) {
 		if e.Restored || (!e.Intent && !e.Done) {
 			continue
 		}
-		wrote, err := restoreOne(stateDir, e)
-		e.Kept, e.Note, e.Current = false, "", fsx.Hash{}
+		leftovers = append(leftovers, cleanLeftovers(e)...)
+		track := func(suffix string) (string, error) {
+			tmp, err := fsx.TempName(e.Path, suffix)
+			if err != nil {
+				return "", err
+			}
+			e.Temp = tmp
+			return tmp, j.save(stateDir)
+		}
+		wrote, err := restoreOne(stateDir, e, track)
+		e.Kept, e.KeptWhy, e.Note, e.Current = false, "", "", fsx.Hash{}
 		if err != nil {
-			e.Kept, e.Note = true, err.Error()
+			e.Kept, e.KeptWhy, e.Note = true, KeptFailed, err.Error()
+			if ke, ok := err.(*keptError); ok {
+				e.KeptWhy = ke.why
+			}
 			e.Current, _, _ = fsx.HashFile(e.Path)
 		} else {
 			e.Restored = true
 		}
-		cleanLeftovers(e)
+		leftovers = append(leftovers, cleanLeftovers(e)...)
 		_ = j.save(stateDir)
 		if wrote && !fired {
 			fired = true
 			failpoint(getenv, FailRollingBackOne)
 		}
 	}
+	return leftovers
 }
 
-// restoreOne returns whether it wrote, and an error when the file must be
-// kept as it is.
-func restoreOne(stateDir string, e *entry) (bool, error) {
+// restoreOne returns whether it wrote, and a *keptError when the file must
+// be kept as it is. track names (and journals) the temporary file of the
+// write it is about to make.
+func restoreOne(stateDir string, e *entry, track func(suffix string) (string, error)) (bool, error) {
 	cur, present, err := fsx.HashFile(e.Path)
 	if err != nil {
-		return false, fmt.Errorf("cannot inspect the file now: %v", err)
+		return false, keptf(KeptFailed, "cannot inspect the file now: %v", err)
 	}
 	changed := func() error {
 		if !present {
-			return fmt.Errorf("deleted since the run installed it (original %s, candidate %s)", e.Original.Short(), e.Candidate.Short())
+			return keptf(KeptEdited, "deleted since the run installed it (original %s, candidate %s)", e.Original.Short(), e.Candidate.Short())
 		}
-		return fmt.Errorf("changed since the run installed it (original %s, candidate %s, now %s)",
+		return keptf(KeptEdited, "changed since the run installed it (original %s, candidate %s, now %s)",
 			e.Original.Short(), e.Candidate.Short(), cur.Short())
+	}
+	backup := func() ([]byte, error) {
+		data, err := readBackup(stateDir, e.Backup, e.Original)
+		if err != nil {
+			what := "still holds the run's candidate"
+			if e.Op == Delete {
+				what = "is still deleted"
+			}
+			return nil, keptf(KeptBackup, "%s, but the backup of its original is missing or damaged (%v): nothing safe to restore", what, err)
+		}
+		return data, nil
 	}
 	switch e.Op {
 	case Replace:
@@ -68,12 +97,19 @@ func restoreOne(stateDir string, e *entry) (bool, error) {
 		case present && cur == e.Original:
 			return false, nil
 		case present && cur == e.Candidate:
-			data, err := readBackup(stateDir, e.Backup, e.Original)
+			data, err := backup()
 			if err != nil {
 				return false, err
 			}
-			if err := fsx.Replace(e.Path, data, e.Candidate); err != nil {
-				return false, fmt.Errorf("restore: %v", err)
+			tmp, err := track("tmp")
+			if err != nil {
+				return false, keptf(KeptFailed, "restore: %v", err)
+			}
+			if err := fsx.ReplaceVia(e.Path, data, e.Candidate, tmp); err != nil {
+				if errors.Is(err, fsx.ErrConflict) {
+					return false, keptf(KeptEdited, "restore: %v", err)
+				}
+				return false, keptf(KeptFailed, "restore: %v", err)
 			}
 			return true, nil
 		}
@@ -83,48 +119,86 @@ func restoreOne(stateDir string, e *entry) (bool, error) {
 		case !present:
 			return false, nil
 		case cur == e.Candidate:
-			if err := fsx.Remove(e.Path, e.Candidate); err != nil {
-				return false, fmt.Errorf("remove the created file: %v", err)
+			tmp, err := track("del")
+			if err != nil {
+				return false, keptf(KeptFailed, "remove the created file: %v", err)
+			}
+			if err := fsx.RemoveVia(e.Path, e.Candidate, tmp); err != nil {
+				return false, keptf(KeptFailed, "remove the created file: %v", err)
 			}
 			return true, nil
 		}
-		return false, fmt.Errorf("the created file was changed since (candidate %s, now %s)", e.Candidate.Short(), cur.Short())
+		return false, keptf(KeptEdited, "the created file was changed since (candidate %s, now %s)", e.Candidate.Short(), cur.Short())
 	case Delete:
 		switch {
 		case present && cur == e.Original:
 			return false, nil
 		case !present:
-			data, err := readBackup(stateDir, e.Backup, e.Original)
+			data, err := backup()
 			if err != nil {
 				return false, err
 			}
-			if err := fsx.Create(e.Path, data, fs.FileMode(e.Mode)); err != nil {
-				return false, fmt.Errorf("restore the deleted file: %v", err)
+			tmp, err := track("tmp")
+			if err != nil {
+				return false, keptf(KeptFailed, "restore the deleted file: %v", err)
+			}
+			if err := fsx.CreateVia(e.Path, data, fs.FileMode(e.Mode), tmp); err != nil {
+				return false, keptf(KeptFailed, "restore the deleted file: %v", err)
 			}
 			return true, nil
 		}
-		return false, fmt.Errorf("a new file appeared where the run deleted one (original %s, now %s)", e.Original.Short(), cur.Short())
+		return false, keptf(KeptEdited, "a new file appeared where the run deleted one (original %s, now %s)", e.Original.Short(), cur.Short())
 	}
-	return false, fmt.Errorf("unknown operation %q", e.Op)
+	return false, keptf(KeptFailed, "unknown operation %q", e.Op)
 }
 
-// cleanLeftovers removes temporary files a killed swap left beside the
-// entry's file, but only those holding the original (backed up) or the
-// candidate (ours); anything else is not ours to delete.
-func cleanLeftovers(e *entry) {
-	l, err := fsx.Leftovers(e.Path)
-	if err != nil {
-		return
-	}
-	for _, p := range l {
+// cleanLeftovers removes the temporary files a killed swap left beside the
+// entry's file. The one the journal names (Temp) is ours by name: it goes
+// when it is empty (created, not yet written) or holds the original (backed
+// up) or the candidate (ours). Any other temporary file of the pattern goes
+// only when it holds the original or the candidate. Whatever holds other
+// content may be someone's work and stays: it is returned, to be reported.
+func cleanLeftovers(e *entry) (kept []string) {
+	ours := func(p string, tracked bool) (remove, report bool) {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return false, false
+		}
+		if !fi.Mode().IsRegular() {
+			return false, tracked
+		}
 		h, ok, err := fsx.HashFile(p)
 		if err != nil || !ok {
+			return false, tracked
+		}
+		if (!e.Original.IsZero() && h == e.Original) || (!e.Candidate.IsZero() && h == e.Candidate) || (tracked && fi.Size() == 0) {
+			return true, false
+		}
+		return false, tracked
+	}
+	seen := map[string]bool{}
+	if e.Temp != "" {
+		seen[e.Temp] = true
+		switch remove, report := ours(e.Temp, true); {
+		case remove:
+			_ = os.Remove(e.Temp)
+		case report:
+			kept = append(kept, e.Temp)
+		}
+	}
+	l, err := fsx.Leftovers(e.Path)
+	if err != nil {
+		return kept
+	}
+	for _, p := range l {
+		if seen[p] {
 			continue
 		}
-		if (!e.Original.IsZero() && h == e.Original) || (!e.Candidate.IsZero() && h == e.Candidate) {
+		if remove, _ := ours(p, false); remove {
 			_ = os.Remove(p)
 		}
 	}
+	return kept
 }
 
 func anyKept(j *journal) bool {
@@ -160,7 +234,7 @@ func preserveKept(stateDir string, j *journal) (string, error) {
 			continue
 		}
 		it := keptItem{Path: e.Path, Op: e.Op, Original: e.Original, Candidate: e.Candidate, Current: e.Current, Note: e.Note}
-		if e.Backup != "" {
+		if e.Backup != "" && e.KeptWhy != KeptBackup {
 			data, err := readBackup(stateDir, e.Backup, e.Original)
 			if err != nil {
 				return "", err
@@ -193,20 +267,27 @@ func cleanup(stateDir, runID string) error {
 	return fsx.SyncDir(filepath.Join(stateDir, txnDir))
 }
 
-// sweep runs under the lock at Begin: it removes what finished runs and
-// killed prepares left (terminal journals, backup directories without a
-// journal, temporary journal files) and returns the runs that need
-// recover.
-func sweep(stateDir string) ([]string, error) {
-	dir := filepath.Join(stateDir, txnDir)
+// listTxn lists the journal directory; a missing one is empty.
+func listTxn(dir string) ([]os.DirEntry, error) {
 	ents, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
 	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, nil
-		}
 		return nil, fmt.Errorf("list journals: %w", err)
 	}
-	journals := map[string]bool{}
+	return ents, nil
+}
+
+// sweep runs under the lock at Begin: it removes what finished runs left
+// (terminal journals with their backups and temporary files, temporary
+// journal files) and returns the runs that need recover.
+func sweep(stateDir string) ([]string, error) {
+	dir := filepath.Join(stateDir, txnDir)
+	ents, err := listTxn(dir)
+	if err != nil {
+		return nil, err
+	}
 	var pending []string
 	for _, d := range ents {
 		name := d.Name()
@@ -214,9 +295,15 @@ func sweep(stateDir string) ([]string, error) {
 		if !ok || d.IsDir() {
 			continue
 		}
-		journals[id] = true
 		j, err := loadJournal(filepath.Join(dir, name))
 		if err == nil && j.RunID == id && j.State.terminal() {
+			// Only a journal that passes the checks may name files to
+			// delete; an untrusted finished journal just goes.
+			if j.verify(filepath.Join(dir, name), "", nil) == nil {
+				for k := range j.Entries {
+					cleanLeftovers(&j.Entries[k])
+				}
+			}
 			if err := cleanup(stateDir, id); err != nil {
 				return nil, err
 			}
@@ -224,21 +311,71 @@ func sweep(stateDir string) ([]string, error) {
 		}
 		pending = append(pending, id)
 	}
+	// Backup directories without a journal are left alone: a prepare
+	// killed before its journal was written leaves some, but so does a
+	// journal deleted by hand, and then they are the only copy of the
+	// originals. Orphans lists them; a person removes them.
 	for _, d := range ents {
 		name := d.Name()
-		switch {
-		case d.IsDir() && !journals[name] && validRunID(name):
-			// A prepare killed before its journal was written: nothing
-			// was installed, the backups are not needed.
-			if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
-				return nil, fmt.Errorf("remove orphaned backups: %w", err)
-			}
-		case !d.IsDir() && strings.HasPrefix(name, ".") && strings.Contains(name, ".prosewash-"):
+		if !d.IsDir() && strings.HasPrefix(name, ".") && strings.Contains(name, ".prosewash-") {
 			_ = os.Remove(filepath.Join(dir, name))
 		}
 	}
 	sort.Strings(pending)
 	return pending, nil
+}
+
+// Orphan is a run's backup directory without a journal.
+type Orphan struct {
+	RunID string
+	Dir   string
+	Files []OrphanFile
+}
+
+// OrphanFile is one backup in an orphaned directory. Path and Original
+// come from the directory's index; they are empty when it is missing.
+type OrphanFile struct {
+	Backup   string // absolute path of the backup file
+	Path     string // the file it is the original of
+	Original fsx.Hash
+}
+
+// Orphans lists backup directories that have no journal, with what the
+// index written next to the backups says they are the originals of. It
+// changes nothing.
+func Orphans(stateDir string) ([]Orphan, error) {
+	dir := filepath.Join(stateDir, txnDir)
+	ents, err := listTxn(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Orphan
+	for _, d := range ents {
+		id := d.Name()
+		if !d.IsDir() || !validRunID(id) || exists(journalPath(stateDir, id)) {
+			continue
+		}
+		o := Orphan{RunID: id, Dir: filepath.Join(dir, id)}
+		index := map[string]backupIndexItem{}
+		if b, err := fsx.ReadRegular(filepath.Join(o.Dir, indexName), maxJournal, false); err == nil {
+			var items []backupIndexItem
+			if json.Unmarshal(b, &items) == nil {
+				for _, it := range items {
+					index[it.Backup] = it
+				}
+			}
+		}
+		files, _ := os.ReadDir(o.Dir)
+		for _, f := range files {
+			if !strings.HasSuffix(f.Name(), ".bak") {
+				continue
+			}
+			it := index[f.Name()]
+			o.Files = append(o.Files, OrphanFile{Backup: filepath.Join(o.Dir, f.Name()), Path: it.Path, Original: it.Original})
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }
 
 // PendingRun describes a journal found in the state dir.
@@ -256,17 +393,30 @@ type PendingRun struct {
 	Err error
 }
 
+// Interrupted lists runs whose journal is unfinished and whose process is
+// gone: they need "prosewash recover". A run still in progress is not one.
+func Interrupted(stateDir string) []string {
+	ps, err := Pending(stateDir)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, p := range ps {
+		if !p.Live {
+			ids = append(ids, p.RunID)
+		}
+	}
+	return ids
+}
+
 // Pending lists the runs whose journals are not finished, without
 // changing anything (it only probes the lock to tell live runs from
 // interrupted ones). A missing state dir has none.
 func Pending(stateDir string) ([]PendingRun, error) {
 	dir := filepath.Join(stateDir, txnDir)
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("list journals: %w", err)
+	ents, err := listTxn(dir)
+	if err != nil || ents == nil {
+		return nil, err
 	}
 	held, holder := probeLock(filepath.Join(stateDir, lockName))
 	var out []PendingRun
@@ -329,11 +479,17 @@ type RunReport struct {
 	Outcome Outcome
 	Files   []FileResult
 	Err     error // for OutcomeRefused
+	// Leftovers are temporary files beside the run's files that hold
+	// neither the original nor the candidate: kept, to be looked at.
+	Leftovers []string
 }
 
 // RecoverReport is Recover's account of the state dir.
 type RecoverReport struct {
 	Runs []RunReport
+	// Orphans are backup directories without a journal (see Orphans):
+	// reported and kept, never deleted.
+	Orphans []Orphan
 	// Unresolved is true while any journal remains: the caller exits
 	// non-zero and every writing command keeps refusing.
 	Unresolved bool
@@ -396,6 +552,10 @@ func Recover(stateDir string, opts RecoverOptions) (RecoverReport, error) {
 	if _, err := sweep(stateDir); err != nil {
 		return rep, fmt.Errorf("recover: %w", err)
 	}
+	rep.Orphans, err = Orphans(stateDir)
+	if err != nil {
+		return rep, fmt.Errorf("recover: %w", err)
+	}
 	return rep, nil
 }
 
@@ -411,6 +571,9 @@ func recoverOne(stateDir, path, id, trusted string, trustedExtra []string, geten
 	}
 	rr.Found = j.State
 	if j.State.terminal() {
+		for k := range j.Entries {
+			rr.Leftovers = append(rr.Leftovers, cleanLeftovers(&j.Entries[k])...)
+		}
 		if err := cleanup(stateDir, id); err != nil {
 			rr.Outcome, rr.Err = OutcomeRefused, err
 			return rr
@@ -421,12 +584,12 @@ func recoverOne(stateDir, path, id, trusted string, trustedExtra []string, geten
 	j.State = StateRollingBack
 	_ = j.save(stateDir)
 	failpoint(getenv, FailRollingBack)
-	restoreAll(stateDir, j, getenv)
+	rr.Leftovers = restoreAll(stateDir, j, getenv)
 	for _, e := range j.Entries {
 		fr := FileResult{Path: e.Path, Kind: e.Op, Original: e.Original, Candidate: e.Candidate, Status: StatusRestored}
 		switch {
 		case e.Kept:
-			fr.Status, fr.Current, fr.Err = StatusKept, e.Current, errors.New(e.Note)
+			fr.Status, fr.Current, fr.Err, fr.Kept = StatusKept, e.Current, errors.New(e.Note), e.KeptWhy
 		case !e.Intent && !e.Done:
 			fr.Status = StatusSkipped
 			fr.Current, _, _ = fsx.HashFile(e.Path)

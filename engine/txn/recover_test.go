@@ -364,8 +364,9 @@ func TestPendingTellsLiveFromInterrupted(t *testing.T) {
 	}
 }
 
-// TestBeginSweepsLeftovers: a prepare killed before its journal (backups
-// without a journal) and a finished run's journal are cleaned, not pending.
+// TestBeginSweepsLeftovers: a finished run's journal and temporary journal
+// files are cleaned, not pending; backups without a journal are not
+// deleted (they may be the only copy of the originals) and not pending.
 func TestBeginSweepsLeftovers(t *testing.T) {
 	w := newWorld(t)
 	dir := filepath.Join(w.state, txnDir)
@@ -387,7 +388,84 @@ func TestBeginSweepsLeftovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = tx.Close()
-	if got := w.journals(); len(got) != 0 {
-		t.Fatalf("left %v", got)
+	if got := w.journals(); len(got) != 1 || got[0] != "orphan-run" {
+		t.Fatalf("left %v, want only the orphaned backups", got)
+	}
+}
+
+// With the journal gone, recover reports the backups it finds (with whose
+// originals they are) and keeps them: they are the only copy of the
+// originals of the files the run had replaced.
+func TestRecoverKeepsAndReportsOrphanedBackups(t *testing.T) {
+	w := newWorld(t)
+	id := interrupted(t, w)
+	if err := os.Remove(journalPath(w.state, id)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Recover(w.state, RecoverOptions{Root: w.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Orphans) != 1 || rep.Orphans[0].RunID != id {
+		t.Fatalf("orphans %+v", rep.Orphans)
+	}
+	o := rep.Orphans[0]
+	byPath := map[string]OrphanFile{}
+	for _, f := range o.Files {
+		byPath[f.Path] = f
+	}
+	a := byPath[w.path("a.md")]
+	if b, err := os.ReadFile(a.Backup); err != nil || string(b) != "a0" || a.Original != fsx.SHA256([]byte("a0")) {
+		t.Fatalf("a.md's orphaned backup %+v: %q %v", a, b, err)
+	}
+	if _, ok := byPath[w.path("c.md")]; !ok || len(o.Files) != 3 {
+		t.Fatalf("orphaned backups %+v, want a.md, b.md and c.md", o.Files)
+	}
+	// Nothing pending, and the next run neither deletes them nor refuses.
+	tx, err := Begin(w.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = tx.Close()
+	if _, err := os.Stat(a.Backup); err != nil {
+		t.Fatalf("the orphaned backup went: %v", err)
+	}
+	if o2, _ := Orphans(w.state); len(o2) != 1 {
+		t.Fatalf("orphans after a run: %+v", o2)
+	}
+}
+
+// A deleted or damaged backup is not an edit: the file still holds the
+// candidate, and recover says the backup is the problem.
+func TestRecoverNamesMissingBackup(t *testing.T) {
+	for _, damage := range []string{"deleted", "corrupted"} {
+		t.Run(damage, func(t *testing.T) {
+			w := newWorld(t)
+			id := interrupted(t, w)
+			bak := filepath.Join(backupDir(w.state, id), "0000.bak")
+			if damage == "deleted" {
+				os.Remove(bak)
+			} else {
+				os.WriteFile(bak, []byte("bit rot"), 0o600)
+			}
+			rep, err := Recover(w.state, RecoverOptions{Root: w.root})
+			if err != nil || !rep.Unresolved {
+				t.Fatalf("%+v, %v", rep, err)
+			}
+			w.mustBe("a.md", "a1")
+			w.mustBe("b.md", "b0")
+			f := rep.Runs[0].Files[0]
+			if f.Status != StatusKept || f.Kept != KeptBackup || !strings.Contains(f.Err.Error(), "backup") || strings.Contains(f.Err.Error(), "changed since") {
+				t.Fatalf("a.md: %s %s %v", f.Status, f.Kept, f.Err)
+			}
+			// A real edit is still called an edit.
+			w2 := newWorld(t)
+			interrupted(t, w2)
+			w2.write("a.md", "edited by hand", 0o644)
+			rep, _ = Recover(w2.state, RecoverOptions{Root: w2.root})
+			if f := rep.Runs[0].Files[0]; f.Kept != KeptEdited {
+				t.Fatalf("an edit: %s %v", f.Kept, f.Err)
+			}
+		})
 	}
 }

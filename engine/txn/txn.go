@@ -3,6 +3,7 @@ package txn
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -111,6 +112,36 @@ type FileResult struct {
 	Candidate fsx.Hash
 	Current   fsx.Hash
 	Err       error // why it is refused, conflicting or kept
+	// Kept says, for StatusKept, why the file was left as found.
+	Kept KeptReason
+}
+
+// KeptReason says why a rollback or recovery left a file as it found it.
+type KeptReason string
+
+// Reasons for keeping a file.
+const (
+	// KeptEdited: the file changed (or was deleted, or appeared) after the
+	// run touched it; that work is never overwritten.
+	KeptEdited KeptReason = "edited"
+	// KeptBackup: the file still holds the run's candidate, but the
+	// backup of its original is missing or damaged, so there is nothing
+	// safe to restore.
+	KeptBackup KeptReason = "backup"
+	// KeptFailed: the file could not be inspected or written.
+	KeptFailed KeptReason = "failed"
+)
+
+// keptError is why restoreOne keeps a file.
+type keptError struct {
+	why KeptReason
+	msg string
+}
+
+func (e *keptError) Error() string { return e.msg }
+
+func keptf(why KeptReason, format string, a ...any) error {
+	return &keptError{why: why, msg: fmt.Sprintf(format, a...)}
 }
 
 // Result reports a run.
@@ -357,6 +388,7 @@ func writeBackups(stateDir, runID string, entries []entry, origs [][]byte) error
 	if err := state.MkdirPrivate(dir); err != nil {
 		return fmt.Errorf("backup directory: %w", err)
 	}
+	var index []backupIndexItem
 	for k := range entries {
 		e := &entries[k]
 		if e.Op == Create {
@@ -375,11 +407,33 @@ func writeBackups(stateDir, runID string, entries []entry, origs [][]byte) error
 			return fmt.Errorf("backup of %s: read back differs", e.Path)
 		}
 		e.Backup = txnDir + "/" + runID + "/" + name
+		index = append(index, backupIndexItem{Backup: name, Path: e.Path, Original: e.Original})
+	}
+	// The index says whose originals these are even without the journal
+	// (deleted, or never written because the prepare was killed): the
+	// backups are then reported as orphans, file by file.
+	b, err := json.Marshal(index)
+	if err != nil {
+		return err
+	}
+	if err := fsx.WriteNew(filepath.Join(dir, indexName), b); err != nil {
+		return fmt.Errorf("backup index: %w", err)
 	}
 	if err := fsx.SyncDir(dir); err != nil {
 		return err
 	}
 	return fsx.SyncDir(filepath.Dir(dir))
+}
+
+// indexName is the file in a run's backup directory that lists whose
+// originals its backups are.
+const indexName = "index.json"
+
+// backupIndexItem is one line of the backup index.
+type backupIndexItem struct {
+	Backup   string   `json:"backup"` // file name in the directory
+	Path     string   `json:"path"`
+	Original fsx.Hash `json:"original_hash"`
 }
 
 // readBackup reads a backup named relative to the state dir and checks its
@@ -421,7 +475,11 @@ func (t *Tx) Install() error {
 		if err := t.guard("install"); err != nil {
 			return t.abort(err)
 		}
-		e.Intent = true
+		tmp, err := fsx.TempName(e.Path, tempSuffix(e.Op))
+		if err != nil {
+			return t.abort(fmt.Errorf("install: %w", err))
+		}
+		e.Intent, e.Temp = true, tmp
 		if err := t.j.save(t.stateDir); err != nil {
 			return t.abort(fmt.Errorf("install: %w", err))
 		}
@@ -494,16 +552,25 @@ func installOrder(es []entry) []int {
 	return append(out, dels...)
 }
 
+// apply swaps the entry's file through its recorded temporary name.
 func apply(e *entry, data []byte) error {
 	switch e.Op {
 	case Replace:
-		return fsx.Replace(e.Path, data, e.Original)
+		return fsx.ReplaceVia(e.Path, data, e.Original, e.Temp)
 	case Create:
-		return fsx.Create(e.Path, data, fs.FileMode(e.Mode))
+		return fsx.CreateVia(e.Path, data, fs.FileMode(e.Mode), e.Temp)
 	case Delete:
-		return fsx.Remove(e.Path, e.Original)
+		return fsx.RemoveVia(e.Path, e.Original, e.Temp)
 	}
 	return fmt.Errorf("%s: unknown operation %q", e.Path, e.Op)
+}
+
+// tempSuffix is the kind of temporary name an operation uses.
+func tempSuffix(op OpKind) string {
+	if op == Delete {
+		return "del"
+	}
+	return "tmp"
 }
 
 // landed tells from the file itself whether a swap that reported an error
@@ -626,7 +693,7 @@ func (t *Tx) rollback() error {
 		fr := &t.files[t.idx[k]]
 		switch {
 		case e.Kept:
-			fr.Status, fr.Current, fr.Err = StatusKept, e.Current, errors.New(e.Note)
+			fr.Status, fr.Current, fr.Err, fr.Kept = StatusKept, e.Current, errors.New(e.Note), e.KeptWhy
 		case e.Restored && (fr.Status == StatusInstalled):
 			fr.Status, fr.Current = StatusRestored, e.Original
 		}

@@ -21,9 +21,9 @@ import (
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/scope"
+	"github.com/prosewash/prosewash/engine/state"
 	"github.com/prosewash/prosewash/engine/txn"
 	"github.com/prosewash/prosewash/engine/wash/lane"
-	"github.com/prosewash/prosewash/hooks/mode"
 )
 
 // Platform identifiers; they match the memory lane's discovery platforms,
@@ -207,7 +207,7 @@ func (s *Session) Start() (Start, error) {
 		return Start{}, err
 	}
 	var st Start
-	if ids := clean.Interrupted(stateDir); len(ids) > 0 {
+	if ids := txn.Interrupted(stateDir); len(ids) > 0 {
 		runs := strings.Join(ids, ", ")
 		st.User = fmt.Sprintf("prosewash: an interrupted clean run (%s) needs 'prosewash recover' before anything is cleaned", runs)
 		st.Model = fmt.Sprintf("prosewash: an interrupted clean run (%s) left files of this project mid-transaction. "+
@@ -218,7 +218,7 @@ func (s *Session) Start() (Start, error) {
 	// when it is not lean. Its failure must not hide the warning above.
 	if res, err := s.Lane().SessionStart(s.ID); err == nil && res.Context != "" {
 		st.Model = JoinLines(st.Model, res.Context)
-	} else if err != nil && st.User == "" && mode.Once(stateDir, "wash-gauge:"+err.Error()) {
+	} else if err != nil && st.User == "" && state.Once(stateDir, "wash-gauge:"+err.Error()) {
 		st.User = "prosewash: memory gauge skipped: " + OneLine(err.Error())
 	}
 	return st, nil
@@ -264,11 +264,11 @@ func (s *Session) endClean(ctx context.Context) (Turn, error) {
 	if err != nil {
 		return Turn{}, err
 	}
-	d, err := mode.Decide(p, stateDir, s.env.Self, s.env.Version)
+	d, err := approval.Decide(p, stateDir, s.env.Self, s.env.Version)
 	if err != nil {
 		// An unreadable configuration means manual; say so once per
 		// problem, not at the end of every turn.
-		if mode.Once(stateDir, "config:"+err.Error()) {
+		if state.Once(stateDir, "config:"+err.Error()) {
 			return Turn{}, fmt.Errorf("configuration: %w; nothing cleaned (manual until it is fixed)", err)
 		}
 		return Turn{}, nil
@@ -320,7 +320,7 @@ func (s *Session) endClean(ctx context.Context) (Turn, error) {
 		// one project) holds the lock and is doing this very run.
 		return Turn{}, nil
 	case errors.As(err, &pending):
-		if mode.Once(stateDir, "pending:"+strings.Join(pending.RunIDs, ",")) {
+		if state.Once(stateDir, "pending:"+strings.Join(pending.RunIDs, ",")) {
 			return Turn{User: "prosewash: nothing cleaned: " + err.Error()}, nil
 		}
 		return Turn{}, nil
@@ -423,7 +423,7 @@ func automaticLine(stateDir, session string, rep *report.Run, sel clean.Selectio
 	sort.Strings(attention)
 	// Always remember the state, so a run that cleaned and reported is not
 	// followed by the same report at the next turn.
-	fresh := len(attention) > 0 && mode.Once(stateDir, "stop:"+session+":"+strings.Join(attention, "|"))
+	fresh := len(attention) > 0 && state.Once(stateDir, "stop:"+session+":"+strings.Join(attention, "|"))
 	s := rep.Summary
 	if s.Cleaned == 0 && !fresh {
 		return ""
@@ -449,7 +449,7 @@ func confirmReason(stateDir, session string, rep *report.Run, sel clean.Selectio
 			key = append(key, f.Path+":"+hashes[f.Path])
 		}
 	}
-	if len(files) == 0 || !mode.Once(stateDir, "confirm:"+session+":"+strings.Join(key, "|")) {
+	if len(files) == 0 || !state.Once(stateDir, "confirm:"+session+":"+strings.Join(key, "|")) {
 		return ""
 	}
 	shown := files
@@ -470,7 +470,7 @@ func (s *Session) Once(key string) bool {
 	if err != nil {
 		return true
 	}
-	return mode.Once(stateDir, key)
+	return state.Once(stateDir, key)
 }
 
 // RewrittenContext is what an adapter tells the model about files

@@ -11,13 +11,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/state"
-	"github.com/prosewash/prosewash/hooks/mode"
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"
 )
@@ -327,12 +325,12 @@ func approve(t *testing.T, f *fixture, self, m string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := mode.Subject(p, self, testVersion)
+	s, err := approval.ProjectSubject(p, self, testVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines, sum := approval.Fingerprint(s)
-	if err := approval.Save(f.state, &approval.Record{Mode: m, Fingerprint: sum, Lines: lines, ApprovedAt: time.Now()}); err != nil {
+	if _, err := approval.Grant(f.state, approval.Caller{}, p.Root, m, lines, sum); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/report"
 	"github.com/prosewash/prosewash/engine/scope"
+	"github.com/prosewash/prosewash/engine/txn"
 )
 
 // Options are what both hooks need from the process.
@@ -244,7 +245,7 @@ func PostCheckout(ctx context.Context, o Options, oldRef, newRef, flag string) (
 	if err != nil {
 		return nil, err
 	}
-	res.Interrupted = clean.Interrupted(stateDir)
+	res.Interrupted = txn.Interrupted(stateDir)
 	switch {
 	case flag != "1":
 		res.Skipped = "file checkout"

@@ -9,14 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/scope"
 	"github.com/prosewash/prosewash/engine/state"
 	"github.com/prosewash/prosewash/hooks/agent"
-	"github.com/prosewash/prosewash/hooks/mode"
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"
 )
@@ -168,12 +166,12 @@ func (f *Fixture) Mode(self, m string) {
 	if err != nil {
 		f.T.Fatal(err)
 	}
-	s, err := mode.Subject(p, self, Version)
+	s, err := approval.ProjectSubject(p, self, Version)
 	if err != nil {
 		f.T.Fatal(err)
 	}
 	lines, sum := approval.Fingerprint(s)
-	if err := approval.Save(f.State, &approval.Record{Mode: m, Fingerprint: sum, Lines: lines, ApprovedAt: time.Now()}); err != nil {
+	if _, err := approval.Grant(f.State, approval.Caller{}, p.Root, m, lines, sum); err != nil {
 		f.T.Fatal(err)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -246,7 +245,7 @@ func (s *Store) readMeta(dir string) (Meta, error) {
 	var m Meta
 	fi, err := os.Lstat(dir)
 	if err != nil {
-		return m, fmt.Errorf("bin event %s: %w", filepath.Base(dir), unwrap(err))
+		return m, fmt.Errorf("bin event %s: %w", filepath.Base(dir), fsx.Cause(err))
 	}
 	if !fi.IsDir() {
 		return m, fmt.Errorf("bin event %s: not a directory", filepath.Base(dir))
@@ -403,12 +402,4 @@ func ageText(d time.Duration) string {
 		return fmt.Sprintf("%dd", int(d/Day))
 	}
 	return fmt.Sprintf("%dh", int(d/time.Hour))
-}
-
-func unwrap(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/prosewash/prosewash/engine/fsx"
 )
 
 // Platform identifiers.
@@ -235,7 +237,7 @@ func within(real, root string) bool {
 func (r *run) check(path, platform string, roots []string) (string, int64, bool) {
 	if _, err := os.Lstat(path); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			r.problem(path, platform, "unreadable: "+errText(err))
+			r.problem(path, platform, "unreadable: "+fsx.Cause(err).Error())
 		}
 		return "", 0, false
 	}
@@ -257,7 +259,7 @@ func (r *run) check(path, platform string, roots []string) (string, int64, bool)
 	}
 	st, err := os.Stat(real)
 	if err != nil {
-		r.problem(path, platform, "unreadable: "+errText(err))
+		r.problem(path, platform, "unreadable: "+fsx.Cause(err).Error())
 		return "", 0, false
 	}
 	if !st.Mode().IsRegular() {
@@ -289,15 +291,6 @@ func (r *run) realpath(path string) (string, error) {
 		r.dirs[dir] = rd
 	}
 	return filepath.Join(rd, filepath.Base(path)), nil
-}
-
-// errText names an error's kind without echoing paths twice.
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // startDir returns the lexical start directory: opts.Start when it resolves inside the
@@ -437,7 +430,7 @@ func (r *run) walkRules(dir, platform string, exts []string, recursive bool) []s
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p != dir {
-				r.problem(p, platform, "unreadable: "+errText(err))
+				r.problem(p, platform, "unreadable: "+fsx.Cause(err).Error())
 			}
 			return nil
 		}
@@ -467,7 +460,7 @@ func (r *run) walkRules(dir, platform string, exts []string, recursive bool) []s
 }
 
 func readHead(path string) []byte {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, true)
 	if err != nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/prosewash/prosewash/engine/fsx"
 	"github.com/prosewash/prosewash/engine/wash/mdline"
 )
 
@@ -60,10 +61,14 @@ func (r *run) imports(from Entry, roots []string, inherited bool) {
 	r.importWalk(from, roots, inherited, []string{from.Real})
 }
 
+// maxImportRead bounds how much of one file the import scan reads: far
+// above any real memory file, never an unbounded read.
+const maxImportRead = 64 << 20
+
 func (r *run) importWalk(from Entry, roots []string, inherited bool, stack []string) {
-	content, err := os.ReadFile(from.Real)
+	content, err := fsx.ReadRegular(from.Real, maxImportRead, true)
 	if err != nil {
-		r.problem(from.Path, from.Platform, "unreadable: "+errText(err))
+		r.problem(from.Path, from.Platform, "unreadable: "+fsx.Cause(err).Error())
 		return
 	}
 	for _, tok := range Imports(content) {

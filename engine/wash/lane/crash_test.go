@@ -142,6 +142,15 @@ func planCase(t *testing.T) crashCase {
 
 func (c crashCase) check(t *testing.T, committed bool) {
 	t.Helper()
+	// No temporary file of a swap is left beside any memory file.
+	for p := range c.orig {
+		ents, _ := os.ReadDir(filepath.Dir(p))
+		for _, e := range ents {
+			if strings.Contains(e.Name(), ".prosewash-") {
+				t.Errorf("temporary file left beside %s: %s", p, e.Name())
+			}
+		}
+	}
 	for p, o := range c.orig {
 		want := o
 		if committed {

@@ -170,21 +170,11 @@ func read(path string) ([]byte, error) {
 // without following a symlink, estimated piece by piece; past maxStreamBytes the tokens per
 // byte read so far are extrapolated to the file's size.
 func count(path string) (int, error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return 0, &fsx.RefusedError{Path: path, Kind: fsx.NotRegular}
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscallNoFollow, 0)
+	f, fi, err := fsx.OpenRegular(path, false)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	if fi2, err := f.Stat(); err != nil || !os.SameFile(fi, fi2) {
-		return 0, &fsx.RefusedError{Path: path, Kind: fsx.Changed}
-	}
 	tok, n, err := gauge.EstimateReader(io.LimitReader(f, maxStreamBytes))
 	if err != nil {
 		return 0, fmt.Errorf("read %s: %w", path, err)

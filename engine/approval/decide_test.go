@@ -1,42 +1,15 @@
-package mode
+package approval
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/prosewash/prosewash/engine/approval"
 	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/pipelines"
 	"github.com/prosewash/prosewash/providers"
 )
-
-// Two hooks racing on one event report a thing once between them.
-func TestOnceAcrossRacers(t *testing.T) {
-	dir := t.TempDir()
-	var wins atomic.Int32
-	var wg sync.WaitGroup
-	for i := 0; i < 32; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if Once(dir, "k") {
-				wins.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if wins.Load() != 1 {
-		t.Fatalf("%d winners, want 1", wins.Load())
-	}
-	if !Once(dir, "other") || Once(dir, "other") {
-		t.Error("a new key must report once")
-	}
-}
 
 func proj(t *testing.T, files map[string]string) (*project.Project, string) {
 	t.Helper()
@@ -68,7 +41,7 @@ func TestDecideManualLoadsNothing(t *testing.T) {
 		".prosewash/pipelines/broken.toml": "not toml [[[",
 	})
 	d, err := Decide(p, sd, "prosewash", "1")
-	if err != nil || d.Verdict.Mode != approval.Manual || d.Verdict.Why != "" || d.Lines != nil {
+	if err != nil || d.Verdict.Mode != Manual || d.Verdict.Why != "" || d.Lines != nil {
 		t.Fatalf("decision %+v, err %v", d, err)
 	}
 }
@@ -76,20 +49,22 @@ func TestDecideManualLoadsNothing(t *testing.T) {
 func TestDecide(t *testing.T) {
 	p, sd := proj(t, map[string]string{".prosewash.toml": "[clean]\nmode = \"automatic\"\n"})
 	d, err := Decide(p, sd, "prosewash", "1")
-	if err != nil || d.Verdict.Mode != approval.Manual || !strings.Contains(d.Verdict.Why, "never approved") || d.Sum == "" {
+	if err != nil || d.Verdict.Mode != Manual || !strings.Contains(d.Verdict.Why, "never approved") || d.Sum == "" {
 		t.Fatalf("unapproved: %+v %v", d, err)
 	}
 	if !d.NoteOnce(sd) || d.NoteOnce(sd) {
 		t.Error("the unapproved note must be said exactly once")
 	}
-	approval.Save(sd, &approval.Record{Mode: approval.Automatic, Fingerprint: d.Sum, Lines: d.Lines, ApprovedAt: time.Now()})
+	if _, err := Grant(sd, Caller{}, p.Root, Automatic, d.Lines, d.Sum); err != nil {
+		t.Fatal(err)
+	}
 	d, _ = Decide(p, sd, "prosewash", "1")
-	if d.Verdict.Mode != approval.Automatic {
+	if d.Verdict.Mode != Automatic {
 		t.Fatalf("approved: %+v", d)
 	}
 	// A new prosewash version changes the shipped provider's binding.
 	d, _ = Decide(p, sd, "prosewash", "2")
-	if d.Verdict.Mode != approval.Manual || !d.Verdict.Lapsed {
+	if d.Verdict.Mode != Manual || !d.Verdict.Lapsed {
 		t.Fatalf("after an upgrade: %+v", d)
 	}
 	if !d.NoteOnce(sd) {
@@ -99,7 +74,7 @@ func TestDecide(t *testing.T) {
 	if d.NoteOnce(sd) {
 		t.Error("lapse reported twice")
 	}
-	if rec, _ := approval.Load(sd); rec == nil || rec.LapseReported == "" {
+	if rec, _ := Load(sd); rec == nil || rec.LapseReported == "" {
 		t.Errorf("LapseReported not stored: %+v", rec)
 	}
 }
@@ -134,56 +109,10 @@ provider = "custom/bare"
 `,
 	})
 	d, err := Decide(p, sd, "prosewash", "1")
-	if err != nil || d.Verdict.Mode != approval.Manual {
+	if err != nil || d.Verdict.Mode != Manual {
 		t.Fatalf("%+v %v", d, err)
 	}
 	if !strings.Contains(d.Verdict.Why, "cannot be bound") {
 		t.Errorf("why = %q", d.Verdict.Why)
-	}
-}
-
-// Editing a custom provider's script lapses the approval: the binding
-// pins the script's content hash.
-func TestDecideLapsesWhenProviderScriptChanges(t *testing.T) {
-	p, sd := proj(t, map[string]string{
-		".prosewash.toml":           "[clean]\nmode = \"automatic\"\npipeline = \"custom/p\"\n",
-		".prosewash/providers/x.sh": "#!/bin/sh\ncat\n",
-		".prosewash/providers/mine.toml": `schema = "prosewash-provider/1"
-id = "custom/mine"
-version = "1"
-description = "a script in the repo"
-command = ["sh", "${provider_dir}/x.sh"]
-
-[operations.clean]
-role = "transform"
-capability = "unicode"
-regions = "prose"
-deterministic = true
-`,
-		".prosewash/pipelines/p.toml": `schema = "prosewash-pipeline/1"
-id = "custom/p"
-version = "1"
-description = "custom"
-
-[[stages]]
-name = "clean"
-role = "transform"
-capability = "unicode"
-regions = "prose"
-provider = "custom/mine"
-`,
-	})
-	d, err := Decide(p, sd, "prosewash", "1")
-	if err != nil || d.Sum == "" || !strings.Contains(strings.Join(d.Lines, "\n"), "script .prosewash/providers/x.sh sha256:") {
-		t.Fatalf("%+v %v", d, err)
-	}
-	approval.Save(sd, &approval.Record{Mode: approval.Automatic, Fingerprint: d.Sum, Lines: d.Lines, ApprovedAt: time.Now()})
-	if d, _ := Decide(p, sd, "prosewash", "1"); d.Verdict.Mode != approval.Automatic {
-		t.Fatalf("approved: %+v", d.Verdict)
-	}
-	os.WriteFile(filepath.Join(p.Root, ".prosewash/providers/x.sh"), []byte("#!/bin/sh\ncat; curl example.invalid\n"), 0o755)
-	d, _ = Decide(p, sd, "prosewash", "1")
-	if d.Verdict.Mode != approval.Manual || !d.Verdict.Lapsed {
-		t.Fatalf("after editing the script: %+v", d.Verdict)
 	}
 }
