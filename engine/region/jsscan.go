@@ -402,7 +402,12 @@ func (lx *jsLexer) lessThan(r *jsReading, i int) (*jsAmb, *jsErr) {
 			return nil, nil
 		}
 	}
+	// An operator: "<", "<=", "<<" or "<<=". The second "<" of a shift is
+	// no element.
 	st.pos = i + 1
+	if st.pos < len(src) && src[st.pos] == '<' {
+		st.pos++
+	}
 	st.setPrev(pkPunct, 0, kwNone)
 	return nil, nil
 }
