@@ -90,20 +90,20 @@ const (
 type jsKw uint8
 
 const (
-	kwNone jsKw = iota
-	kwRegexOp   // return typeof instanceof in new delete void throw case extends and other reserved words: an expression may follow
-	kwReturn    // also kwRegexOp, but a line break after it ends the statement
-	kwContext   // yield await of: an operator or an identifier
-	kwIf        // if while for with: their ")" is followed by a statement
-	kwHead      // switch catch
-	kwElse      // else do try finally: a block follows
-	kwFunction  // function
-	kwClass     // class
-	kwDecl      // TypeScript interface enum namespace module: a body follows
-	kwModifier  // export default declare abstract async: what follows inherits statement start
-	kwOperand   // this super null true false and other identifiers with a name
-	kwDefault   // default (also a modifier)
-	kwFor       // for (and "for await")
+	kwNone     jsKw = iota
+	kwRegexOp       // return typeof instanceof in new delete void throw case extends and other reserved words: an expression may follow
+	kwReturn        // also kwRegexOp, but a line break after it ends the statement
+	kwContext       // yield await of: an operator or an identifier
+	kwIf            // if while for with: their ")" is followed by a statement
+	kwHead          // switch catch
+	kwElse          // else do try finally: a block follows
+	kwFunction      // function
+	kwClass         // class
+	kwDecl          // TypeScript interface enum namespace module: a body follows
+	kwModifier      // export default declare abstract async: what follows inherits statement start
+	kwOperand       // this super null true false and other identifiers with a name
+	kwDefault       // default (also a modifier)
+	kwFor           // for (and "for await")
 )
 
 // Frame kinds on the lexer's stack.
@@ -231,11 +231,11 @@ func braceTri(bk uint8) uint8 {
 
 // Readings of an ambiguous token.
 const (
-	readNone uint8 = iota
-	readRegex      // "/" starts a regular expression, "<" a JSX element
-	readDivide     // "/" divides, "<" compares
-	readHTML       // "<!--" starts an HTML-like comment (classic scripts)
-	readCode       // "<!--" is code (modules)
+	readNone   uint8 = iota
+	readRegex        // "/" starts a regular expression, "<" a JSX element
+	readDivide       // "/" divides, "<" compares
+	readHTML         // "<!--" starts an HTML-like comment (classic scripts)
+	readCode         // "<!--" is code (modules)
 )
 
 // exprNext says what "/" (and "<" in JSX files) means after the previous
