@@ -131,7 +131,8 @@ var jsMarkers = [...]string{
 	"#region", "#endregion",
 }
 
-// jsStartWords are directives only as the first word of a comment.
+// jsStartWords are directives only as the first word of a block comment
+// (ESLint reads "/* global x */", never "// global x").
 var jsStartWords = [...]string{"global", "globals", "exported", "eslint", "jshint", "jslint", "jscs"}
 
 // jsDirective classifies a comment's text (markers included) as a directive.
@@ -154,7 +155,7 @@ func jsDirective(t []byte) (string, bool) {
 	}
 	s = trimSpaceLeft(s)
 	for _, w := range jsStartWords {
-		if len(s) >= len(w) && string(s[:len(w)]) == w && (len(s) == len(w) || isSpaceByte(s[len(w)]) || s[len(w)] == ':') {
+		if !line && len(s) >= len(w) && string(s[:len(w)]) == w && (len(s) == len(w) || isSpaceByte(s[len(w)]) || s[len(w)] == ':') {
 			return "directive: " + w, true
 		}
 	}
@@ -261,12 +262,17 @@ func jsdocRuntime(text []byte) []jsSpan {
 		for q < lineEnd && text[q] == '*' {
 			q++
 		}
+		for q < lineEnd && (text[q] == ' ' || text[q] == '\t') {
+			q++
+		}
+		from := q // invisible characters before "@" belong to the tag
 		q = skipBlank(text[:lineEnd], q)
 		if q >= lineEnd || text[q] != '@' {
 			p = next
 			continue
 		}
 		sp, name := jsdocTag(text[:bodyEnd], q, lineEnd)
+		sp.s = from
 		if !isProseTag(name) {
 			sp.e = max(sp.e, lineEnd)
 			sp.e = max(sp.e, balancedEnd(text[:bodyEnd], q, lineEnd))

@@ -78,7 +78,11 @@ func classifyJS(path string, src []byte) (*Map, error) {
 
 // lexJS classifies src as dialect d.
 func lexJS(src []byte, d jsDialect, lang string) (*Map, *jsErr) {
-	lx := &jsLexer{src: src, d: d}
+	return lexJSPolicy(src, d, lang, 0)
+}
+
+func lexJSPolicy(src []byte, d jsDialect, lang string, policy uint8) (*Map, *jsErr) {
+	lx := &jsLexer{src: src, d: d, policy: policy}
 	base := &jsReading{marks: make([]Region, 0, min(len(src)/48+4, 1<<16))}
 	for !base.done {
 		amb, e := lx.step(base)
@@ -192,7 +196,14 @@ func dropReading(set []*jsReading, o *jsReading) []*jsReading {
 func (lx *jsLexer) join(base, r *jsReading) {
 	base.st = r.st
 	base.done = r.done
-	base.forces = nil
+	// A reading left alone before it passed its own split point still
+	// needs the choice it was split with.
+	base.forces = base.forces[:0]
+	for _, f := range r.forces {
+		if f.pos >= r.st.pos {
+			base.forces = append(base.forces, f)
+		}
+	}
 	for _, m := range r.marks {
 		base.mark(m.Start, m.End, m.Kind, m.Why)
 	}

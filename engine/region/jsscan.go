@@ -54,6 +54,9 @@ type jsLexer struct {
 	src      []byte
 	d        jsDialect
 	forkWork int // bytes lexed by readings while the file was read several ways
+	// policy, for tests only, reads every ambiguity one way (1: the first
+	// reading, 2: the second) instead of both.
+	policy uint8
 }
 
 // decide returns the reading of the ambiguous question at pos: got when the
@@ -62,6 +65,12 @@ type jsLexer struct {
 func (lx *jsLexer) decide(r *jsReading, pos int, what, got, a, b uint8) (uint8, *jsAmb) {
 	if got != readNone {
 		return got, nil
+	}
+	switch lx.policy {
+	case 1:
+		return a, nil
+	case 2:
+		return b, nil
 	}
 	for _, f := range r.forces {
 		if f.pos == pos && f.what == what {
