@@ -173,6 +173,7 @@ func TestJSDoc(t *testing.T) {
 		// A carrier hiding a tag's start is part of the runtime tag span.
 		{"a.js", "/**\n * \u200b@private\n */\nx()\n", "\u200b@private", Runtime, "JSDoc tag"},
 		{"a.js", "/** @type\u200b{X} */\nx()\n", "{X}", Runtime, "JSDoc tag"},
+		{"a.js", "/*\u200b* @type {X} */\nx()\n", "\u200b", Runtime, "JSDoc tag"},
 	})
 }
 

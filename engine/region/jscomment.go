@@ -255,24 +255,32 @@ func jsdocRuntime(text []byte) []jsSpan {
 			p = next
 			continue
 		}
-		q := p
-		for q < lineEnd && (text[q] == ' ' || text[q] == '\t') {
-			q++
+		// A line's lead: blanks and "*", and any invisible character among
+		// them, which removal would take away ("/*<ZWSP>* @type" becomes a
+		// JSDoc tag): invisible characters in the lead belong to the tag.
+		q, from := p, -1
+		for q < lineEnd {
+			if text[q] == ' ' || text[q] == '\t' || text[q] == '*' {
+				q++
+				continue
+			}
+			n := invisibleAt(text, q)
+			if n == 0 {
+				break
+			}
+			if from < 0 {
+				from = q
+			}
+			q += n
 		}
-		for q < lineEnd && text[q] == '*' {
-			q++
-		}
-		for q < lineEnd && (text[q] == ' ' || text[q] == '\t') {
-			q++
-		}
-		from := q // invisible characters before "@" belong to the tag
-		q = skipBlank(text[:lineEnd], q)
 		if q >= lineEnd || text[q] != '@' {
 			p = next
 			continue
 		}
 		sp, name := jsdocTag(text[:bodyEnd], q, lineEnd)
-		sp.s = from
+		if from >= 0 {
+			sp.s = from
+		}
 		if !isProseTag(name) {
 			sp.e = max(sp.e, lineEnd)
 			sp.e = max(sp.e, balancedEnd(text[:bodyEnd], q, lineEnd))

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/internal/testtool"
 )
@@ -145,11 +146,80 @@ func runOracle(t *testing.T, nm, mode string, files []string) map[string]oracleR
 	return out
 }
 
+// checkInjected writes a U+200B into every comment the oracle found (at
+// its end, before "*/" for a block comment) and into every literal (after
+// its first byte), as an agent might, and classifies the result: a carrier
+// in a comment must take the kind of the comment text it follows (prose,
+// directive, or runtime inside a JSDoc type), a carrier in a literal must
+// be runtime, and every original byte must keep its kind.
+func checkInjected(t *testing.T, r oracleResult, src []byte, m *Map, tally *oracleTally) {
+	t.Helper()
+	type site struct {
+		at   int
+		want Kind
+	}
+	var sites []site
+	for _, c := range r.Comments {
+		at := c[1] // the end of a line comment
+		if src[c[0]+1] == '*' {
+			at = c[1] - 2 // before "*/"
+		}
+		if at > c[0]+2 {
+			sites = append(sites, site{at, m.At(at - 1).Kind})
+		}
+	}
+	for _, l := range r.Literals {
+		if l[1]-l[0] >= 2 {
+			sites = append(sites, site{l[0] + 1, Runtime})
+		}
+	}
+	sort.Slice(sites, func(i, j int) bool { return sites[i].at < sites[j].at })
+	var mut []byte
+	newOff := make([]int, len(src)+1)
+	k := 0
+	for i := 0; i <= len(src); i++ {
+		for k < len(sites) && sites[k].at == i {
+			if i < len(src) && !utf8.RuneStart(src[i]) {
+				sites[k].at = -1 // inside a multi-byte character: skipped
+			} else {
+				sites[k].at = len(mut)
+				mut = append(mut, "\u200b"...)
+			}
+			k++
+		}
+		newOff[i] = len(mut)
+		if i < len(src) {
+			mut = append(mut, src[i])
+		}
+	}
+	m2, err := Classify(r.Path, mut)
+	if err != nil {
+		t.Errorf("%s: with carriers injected into comments and literals: %v", r.Path, err)
+		return
+	}
+	for _, s := range sites {
+		if s.at < 0 {
+			continue
+		}
+		tally.injected++
+		if got := m2.At(s.at); got.Kind != s.want {
+			t.Errorf("%s: a carrier injected at %d is %s %q, want %s", r.Path, s.at, got.Kind, got.Why, s.want)
+		}
+	}
+	for i := range src {
+		if a, b := m.At(i).Kind, m2.At(newOff[i]).Kind; a != b {
+			t.Errorf("%s: byte %d was %s, with carriers injected it is %s", r.Path, i, a, b)
+			return
+		}
+	}
+}
+
 // oracleTally sums the agreement figures over a corpus.
 type oracleTally struct {
 	files, refused, skipped          int
 	comments, commentBytes, ourBytes int // oracle comments; their bytes; of those, non-runtime for us
 	lostComments                     int // oracle comments that are wholly runtime for us
+	injected                         int // carriers injected into comments and literals
 }
 
 // checkOracle compares the classifier's map of src with the oracle's
@@ -198,6 +268,7 @@ func checkOracle(t *testing.T, r oracleResult, src []byte, tally *oracleTally) {
 			off = reg.End
 		}
 	}
+	checkInjected(t, r, src, m, tally)
 	for _, c := range r.Comments {
 		tally.comments++
 		ours := 0
@@ -227,8 +298,8 @@ func (ta *oracleTally) log(t *testing.T, name string) {
 	if ta.commentBytes > 0 {
 		pct = 100 * float64(ta.ourBytes) / float64(ta.commentBytes)
 	}
-	t.Logf("%s: %d files compared, %d refused, %d skipped; %d oracle comments (%d bytes): %.2f%% of their bytes prose or directive here, %d comments wholly runtime here",
-		name, ta.files, ta.refused, ta.skipped, ta.comments, ta.commentBytes, pct, ta.lostComments)
+	t.Logf("%s: %d files compared, %d refused, %d skipped; %d oracle comments (%d bytes): %.2f%% of their bytes prose or directive here, %d comments wholly runtime here; %d injected carriers classified as expected",
+		name, ta.files, ta.refused, ta.skipped, ta.comments, ta.commentBytes, pct, ta.lostComments, ta.injected)
 }
 
 func TestJSAgainstTypeScript(t *testing.T) {

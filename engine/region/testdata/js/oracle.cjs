@@ -4,6 +4,8 @@
 //   MODE "ts":    the TypeScript compiler API (createSourceFile, every node's
 //                 leading and trailing comment ranges, minus ranges that start
 //                 inside JSX text, where "//" is text).
+//   MODE "jsonc": Microsoft's jsonc-parser (visit: onComment, literal values
+//                 and property names).
 //   MODE "acorn": acorn + acorn-jsx (onComment, onToken); the source type is
 //                 "module" for .mjs and for files that only parse as modules,
 //                 else "script" (where "<!--" comments exist).
@@ -98,11 +100,26 @@ function viaAcorn(file, text) {
   try { return run('script'); } catch (e) { return run('module'); }
 }
 
+// viaJSONC reports comments as Microsoft's jsonc-parser (VS Code) sees them.
+function viaJSONC(file, text) {
+  const jsonc = load('jsonc-parser');
+  const comments = [];
+  const literals = [];
+  const errors = [];
+  jsonc.visit(text, {
+    onComment: (offset, length) => comments.push([offset, offset + length]),
+    onLiteralValue: (_v, offset, length) => literals.push([offset, offset + length]),
+    onObjectProperty: (_p, offset, length) => literals.push([offset, offset + length]),
+    onError: (error) => errors.push(error),
+  }, { allowTrailingComma: true, disallowComments: false });
+  return { comments, literals, diagnostics: errors.length };
+}
+
 for (const file of files) {
   let out;
   try {
     const text = fs.readFileSync(file, 'utf8');
-    const r = mode === 'ts' ? viaTypeScript(file, text) : viaAcorn(file, text);
+    const r = mode === 'ts' ? viaTypeScript(file, text) : mode === 'jsonc' ? viaJSONC(file, text) : viaAcorn(file, text);
     const bi = byteIndex(text);
     const conv = (list) => list.map(([s, e]) => [bi[s], bi[e]]);
     out = { path: file, comments: conv(r.comments), literals: conv(r.literals), diagnostics: r.diagnostics || 0, sourceType: r.sourceType || '' };
