@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/prosewash/prosewash/engine/region"
 )
 
 // Status is the outcome of a check.
@@ -55,7 +57,11 @@ type Options struct {
 	Python string
 	// NoPython reports .py files as unchecked without looking for python3.
 	NoPython bool
-	// Timeout bounds the python3 process; zero means one minute.
+	// Node is the node binary that checks .js, .mjs and .cjs files. Empty
+	// means look up node on PATH; NoNode reports them as unchecked.
+	Node   string
+	NoNode bool
+	// Timeout bounds the python3 and node processes; zero means one minute.
 	Timeout time.Duration
 }
 
@@ -135,6 +141,14 @@ func parserFor(f Candidate) string {
 		return "go"
 	case ".py", ".pyi":
 		return "python"
+	case ".js", ".mjs", ".cjs":
+		return "node"
+	}
+	switch region.Language(path, nil) {
+	case "json":
+		return "json"
+	case "jsonc":
+		return "jsonc"
 	}
 	switch f.Lang {
 	case "shell", "toml":
@@ -166,6 +180,10 @@ func Minimum(ctx context.Context, files []Candidate, opts Options) []Result {
 			res[i].Status, res[i].Reason = checkTOML(f)
 		case "python":
 			pyIdx = append(pyIdx, i)
+		case "json", "jsonc":
+			res[i].Status, res[i].Reason = checkJSON(f, parserFor(f.Path) == "jsonc")
+		case "node":
+			res[i].Status, res[i].Reason = checkJS(ctx, f, opts)
 		default:
 			res[i].Status = Unchecked
 			res[i].Reason = fmt.Sprintf("no parser for %q files", extName(f.Path))
