@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prosewash/prosewash/engine/iox"
 	"github.com/prosewash/prosewash/engine/region"
 )
 
@@ -122,7 +123,7 @@ func nodeCheck(ctx context.Context, node, mode string, src []byte, timeout time.
 	cmd.Cancel = g.kill
 	cmd.WaitDelay = readerGrace
 	cmd.Stdin = bytes.NewReader(src)
-	stderr := &limitedBuffer{max: maxPyOutput}
+	stderr := &iox.Limited{Max: maxPyOutput}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%w: start node: %v", errNoVerdict, err)

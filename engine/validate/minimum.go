@@ -144,15 +144,13 @@ func parserFor(f Candidate) string {
 	case ".js", ".mjs", ".cjs":
 		return "node"
 	}
-	switch region.Language(path, nil) {
-	case "json":
-		return "json"
-	case "jsonc":
-		return "jsonc"
+	lang := f.Lang
+	if lang == "" {
+		lang = region.Language(f.Path, nil)
 	}
-	switch f.Lang {
-	case "shell", "toml":
-		return f.Lang
+	switch lang {
+	case "shell", "toml", "json", "jsonc":
+		return lang
 	}
 	return ""
 }
@@ -181,7 +179,7 @@ func Minimum(ctx context.Context, files []Candidate, opts Options) []Result {
 		case "python":
 			pyIdx = append(pyIdx, i)
 		case "json", "jsonc":
-			res[i].Status, res[i].Reason = checkJSON(f, parserFor(f.Path) == "jsonc")
+			res[i].Status, res[i].Reason = checkJSON(f, parserFor(f) == "jsonc")
 		case "node":
 			res[i].Status, res[i].Reason = checkJS(ctx, f, opts)
 		default:
