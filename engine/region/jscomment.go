@@ -113,22 +113,52 @@ func jsCommentBody(t []byte) (body []byte, line bool) {
 	return nil, false
 }
 
-// jsMarkers are directive markers recognised anywhere in a comment, ASCII
-// case ignored: tools find them by substring (minifiers' legal comments and
-// annotations, TypeScript's pragmas and @internal, coverage and lint
-// suppressions, bundlers' magic comments, source map links, docblock pragmas).
-var jsMarkers = [...]string{
-	"@license", "@preserve", "@cc_on", "@ts-", "@jsx", "@flow", "@noflow", "$flow", "@internal",
-	"@vite-ignore", "@refresh", "@format", "@prettier", "@noformat", "@generated",
-	"@jest-environment", "@vitest-environment", "@__", "#__",
-	"__pure__", "__no_side_effects__",
-	"sourcemappingurl=", "sourceurl=",
-	"eslint-disable", "eslint-enable", "eslint-env", "prettier-ignore", "biome-ignore",
-	"oxlint-disable", "oxlint-enable", "deno-lint-ignore", "deno-fmt-ignore", "deno-coverage-ignore",
-	"istanbul ignore", "c8 ignore", "v8 ignore", "node:coverage", "nosonar", "stylelint-disable",
-	"webpackchunkname", "webpackmode", "webpackprefetch", "webpackpreload", "webpackinclude",
-	"webpackexclude", "webpackexports", "webpackignore", "webpackfetchpriority", "turbopackignore",
-	"#region", "#endregion",
+// markerAt returns the directive marker s starts with, c being its first
+// byte in lower case. Markers are recognised anywhere in a comment, ASCII
+// case ignored, grouped by first character: tools find them by substring
+// (minifiers' legal comments and annotations, TypeScript's pragmas and
+// @internal, coverage and lint suppressions, bundlers' magic comments,
+// source map links, docblock pragmas). Markers that start with a letter
+// are looked for at word starts only.
+func markerAt(s []byte, c byte) (string, bool) {
+	switch c {
+	case '@':
+		return firstFold(s, "@license", "@preserve", "@cc_on", "@ts-", "@jsx", "@flow", "@noflow", "@internal",
+			"@vite-ignore", "@refresh", "@format", "@prettier", "@noformat", "@generated",
+			"@jest-environment", "@vitest-environment", "@__")
+	case '#':
+		return firstFold(s, "#__", "#region", "#endregion")
+	case '$':
+		return firstFold(s, "$flow")
+	case '_':
+		return firstFold(s, "__pure__", "__no_side_effects__")
+	case 's':
+		return firstFold(s, "sourcemappingurl=", "sourceurl=", "stylelint-disable")
+	case 'e':
+		return firstFold(s, "eslint-disable", "eslint-enable", "eslint-env")
+	case 'p':
+		return firstFold(s, "prettier-ignore")
+	case 'b':
+		return firstFold(s, "biome-ignore")
+	case 'o':
+		return firstFold(s, "oxlint-disable", "oxlint-enable")
+	case 'd':
+		return firstFold(s, "deno-lint-ignore", "deno-fmt-ignore", "deno-coverage-ignore")
+	case 'i':
+		return firstFold(s, "istanbul ignore")
+	case 'c':
+		return firstFold(s, "c8 ignore")
+	case 'v':
+		return firstFold(s, "v8 ignore")
+	case 'n':
+		return firstFold(s, "node:coverage", "nosonar")
+	case 'w':
+		return firstFold(s, "webpackchunkname", "webpackmode", "webpackprefetch", "webpackpreload", "webpackinclude",
+			"webpackexclude", "webpackexports", "webpackignore", "webpackfetchpriority")
+	case 't':
+		return firstFold(s, "turbopackignore")
+	}
+	return "", false
 }
 
 // jsStartWords are directives only as the first word of a block comment
@@ -169,22 +199,29 @@ func jsDirective(t []byte) (string, bool) {
 	return "", false
 }
 
-// findMarker returns the first of jsMarkers found in body, ignoring ASCII case.
+// firstFold returns the first of ms that s starts with, ignoring ASCII case.
+func firstFold(s []byte, ms ...string) (string, bool) {
+	for _, m := range ms {
+		if hasPrefixFold(s, m) {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// findMarker returns the first marker (see markerAt) found in body, ignoring
+// ASCII case.
 func findMarker(body []byte) (string, bool) {
 	for i := 0; i < len(body); i++ {
 		c := body[i]
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		switch c {
-		case '@', '#', '_', '$', 's', 'e', 'p', 'b', 'o', 'd', 'i', 'c', 'v', 'n', 'w', 't':
-		default:
-			continue // no marker starts with c
+		if c >= 'a' && c <= 'z' && i > 0 && isWordByte(body[i-1]) && body[i-1] != '.' && body[i-1] != '-' {
+			continue // inside a word
 		}
-		for _, m := range jsMarkers {
-			if hasPrefixFold(body[i:], m) {
-				return m, true
-			}
+		if m, ok := markerAt(body[i:], c); ok {
+			return m, true
 		}
 	}
 	return "", false

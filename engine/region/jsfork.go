@@ -95,22 +95,42 @@ func lexJSPolicy(src []byte, d jsDialect, lang string, policy uint8) (*Map, *jsE
 			}
 		}
 	}
-	b := NewBuilder(len(src))
-	for _, r := range base.marks {
-		b.Mark(r.Start, r.End, r.Kind, r.Why)
+	return mapFromMarks(len(src), base.marks, "code", lang), nil
+}
+
+// mapFromMarks builds a Map from marks that a reading produced, hence in
+// order, without copying them into a Builder first.
+func mapFromMarks(size int, marks []Region, gapWhy, lang string) *Map {
+	b := NewBuilder(0)
+	b.size, b.gapWhy, b.marks = size, gapWhy, marks
+	for i := 1; i < len(marks); i++ {
+		if marks[i].Start < marks[i-1].End {
+			b.ordered = false
+			break
+		}
 	}
-	return b.Map(lang), nil
+	return b.Map(lang)
 }
 
 // fork reads the file both ways from the ambiguity amb of base, and leaves
 // base in the state where the readings met, with their regions merged.
 func (lx *jsLexer) fork(base *jsReading, amb *jsAmb) *jsErr {
 	from := amb.pos
-	lineEnd := jsLineEnd(lx.src, from)
+	// crossed reports whether a line terminator lies in [from, pos); the
+	// laggard's offset only grows, so the scan is linear in the fork's span.
+	scanned, found := from, false
+	crossed := func(pos int) bool {
+		if !found && pos > scanned {
+			found = jsLineEnd(lx.src[:pos], scanned) < pos
+			scanned = pos
+		}
+		return found
+	}
 	// The work of all readings together is bounded, so no input makes the
 	// classifier superlinear: past the bound the file is refused.
 	budget := 4*len(lx.src) + 1<<16
 	split := func(r *jsReading, a *jsAmb, choice uint8) *jsReading {
+		lx.forkWork += len(r.st.stack) + len(r.marks)
 		forces := append(append([]jsForce(nil), r.forces...), jsForce{pos: a.pos, what: a.what, choice: choice})
 		return &jsReading{st: r.st.clone(), marks: append([]Region(nil), r.marks...), forces: forces}
 	}
@@ -151,7 +171,7 @@ func (lx *jsLexer) fork(base *jsReading, amb *jsAmb) *jsErr {
 			lx.join(base, merged)
 			return nil
 		}
-		if lag.st.pos > lineEnd {
+		if crossed(lag.st.pos) {
 			return &jsErr{from, amb.why + ", and the two readings still differ at the end of the line"}
 		}
 		before := lag.st.pos

@@ -166,6 +166,10 @@ func (s *jsState) top() *jsFrame {
 	return &s.stack[len(s.stack)-1]
 }
 
+// maxJSDepth bounds nesting (brackets, templates, JSX): deeper input is
+// refused rather than classified in time that grows with the depth.
+const maxJSDepth = 4096
+
 func (s *jsState) push(f jsFrame) { s.stack = append(s.stack, f) }
 
 func (s *jsState) pop() jsFrame {

@@ -88,12 +88,7 @@ func lexJSON(src []byte, comments bool, lang string) (*Map, *jsErr) {
 			i = end
 		}
 	}
-	b := NewBuilder(n)
-	b.SetGapWhy("JSON")
-	for _, m := range r.marks {
-		b.Mark(m.Start, m.End, m.Kind, m.Why)
-	}
-	return b.Map(lang), nil
+	return mapFromMarks(n, r.marks, "JSON", lang), nil
 }
 
 // indexJSONSpecial returns the index of the first quote or slash in s, or -1.

@@ -93,6 +93,9 @@ func (lx *jsLexer) decide(r *jsReading, pos int, what, got, a, b uint8) (uint8, 
 // text) of r. It returns an ambiguity instead when r must be split.
 func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 	st := &r.st
+	if len(st.stack) > maxJSDepth {
+		return nil, &jsErr{st.top().pos, "nested too deeply to classify"}
+	}
 	if t := st.top(); t != nil {
 		switch t.kind {
 		case frJSXTag:
