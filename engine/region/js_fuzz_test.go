@@ -3,14 +3,25 @@ package region
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
 
 var jsFuzzNames = [...]string{"f.js", "f.ts", "f.tsx", "f.jsx", "f.mjs"}
 
+// addNamedFixtureSeeds seeds a fuzzer taking (src, which) with the golden
+// fixtures whose names end in ext.
+func addNamedFixtureSeeds(f *testing.F, ext string, which uint8) {
+	f.Helper()
+	for _, src := range fixtureSources(f, ext) {
+		f.Add(src, which)
+	}
+}
+
 // classifyJSChecked classifies src as path and checks what must hold for
-// any input: a map satisfying the partition invariant, or a SyntaxError
+// any input: a map satisfying the partition invariant, or a RefusedError
 // with a position inside the file; the same answer twice; no CR, U+2028 or
 // U+2029 outside runtime (U+2028/U+2029 end lines for JavaScript), no LF in
 // a prose region that does not sit in a block comment.
@@ -22,13 +33,17 @@ func classifyJSChecked(t *testing.T, path string, src []byte) *Map {
 		t.Fatalf("not deterministic: %v / %v", err, err2)
 	}
 	if err != nil {
-		var se *SyntaxError
-		if !errors.As(err, &se) {
-			t.Fatalf("error is no SyntaxError: %v", err)
+		var re *RefusedError
+		if !errors.As(err, &re) {
+			t.Fatalf("error is no RefusedError: %v", err)
+		}
+		var line, col int
+		if _, perr := fmt.Sscanf(re.Pos, "%d:%d", &line, &col); perr != nil {
+			t.Fatalf("error position %q: %v", re.Pos, perr)
 		}
 		lines := 1 + bytes.Count(src, []byte{'\n'}) + bytes.Count(src, []byte{'\r'})
-		if se.Line < 1 || se.Line > lines || se.Col < 1 {
-			t.Fatalf("error position %d:%d outside the file: %v", se.Line, se.Col, err)
+		if line < 1 || line > lines || col < 1 {
+			t.Fatalf("error position %s outside the file: %v", re.Pos, err)
 		}
 		return nil
 	}
@@ -51,29 +66,12 @@ func classifyJSChecked(t *testing.T, path string, src []byte) *Map {
 // classification, and the cleaned file still classifies.
 func checkJSRemovalStable(t *testing.T, path string, src []byte, m *Map) {
 	t.Helper()
-	cleaned, newOff := removeFromProse(src, m)
-	if len(cleaned) == len(src) {
-		return
-	}
-	m2 := classifyJSChecked(t, path, cleaned)
-	if m2 == nil {
-		t.Fatalf("removing U+200B from prose made the file unclassifiable\nbefore: %q\nafter:  %q", src, cleaned)
-	}
-	for i, n := range newOff {
-		if n < 0 {
-			continue
-		}
-		a, b := m.At(i), m2.At(n)
-		if a.Kind != b.Kind || a.Why != b.Why {
-			t.Fatalf("byte %d was %s %q, after removing U+200B from prose it is %s %q\nbefore: %q\nafter:  %q",
-				i, a.Kind, a.Why, b.Kind, b.Why, src, cleaned)
-		}
-	}
+	checkRemovalStableWith(t, path, src, m, classifyJSChecked)
 }
 
 func FuzzClassifyJS(f *testing.F) {
-	for _, ext := range []string{".js", ".ts", ".tsx", ".jsx", ".mjs"} {
-		addFixtureSeeds(f, ext)
+	for i, name := range jsFuzzNames {
+		addNamedFixtureSeeds(f, filepath.Ext(name), uint8(i))
 	}
 	for _, s := range []string{
 		"", "/", "/*", "//", "`", "`${", "'", "<", "<a>", "#!", "}/", "x = 1 // a\u200b\u2028y\n",
@@ -135,8 +133,8 @@ func FuzzJSAmbiguity(f *testing.F) {
 }
 
 func FuzzClassifyJSON(f *testing.F) {
-	addFixtureSeeds(f, ".json")
-	addFixtureSeeds(f, ".jsonc")
+	addNamedFixtureSeeds(f, ".json", 1) // as tsconfig.json: comments are prose
+	addNamedFixtureSeeds(f, ".jsonc", 1)
 	for _, s := range []string{"", "{", "\"", "/*", "//", "{\"a\": 1 // c\u200b\n}", "// a\u2028 1", "'x'"} {
 		f.Add([]byte(s), uint8(0))
 		f.Add([]byte(s), uint8(1))

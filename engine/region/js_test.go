@@ -241,8 +241,8 @@ func TestJSRefused(t *testing.T) {
 		{"a.js", "x = `\u00e9${`\n", "a.js:1:9: unterminated template literal"}, // columns count characters
 	} {
 		_, err := Classify(c.path, []byte(c.src))
-		var se *SyntaxError
-		if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), c.want) || !strings.HasSuffix(err.Error(), "refused, not treated as prose") {
+		var re *RefusedError
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), c.want) || !strings.HasSuffix(err.Error(), "; refused") {
 			t.Errorf("%s %q: error %v, want one containing %q", c.path, c.src, err, c.want)
 		}
 	}
@@ -269,7 +269,8 @@ func TestJSONClassify(t *testing.T) {
 		{"x.jsonc", "{ // a\u2028 \"b\": 1 }\n", "a line separator ends this comment"},
 	} {
 		_, err := Classify(c.path, []byte(c.src))
-		if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), c.want) {
+		var re *RefusedError
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %q: error %v, want %q", c.path, c.src, err, c.want)
 		}
 	}

@@ -84,14 +84,8 @@ func markCommentPieces(r *jsReading, start int, text []byte, kind Kind, why stri
 // jsCommentKind classifies one comment's text (markers included).
 func jsCommentKind(text []byte, block bool) (Kind, string) {
 	fs := carrierForms(text)
-	if block && len(text) >= 4 {
-		// Removing carriers must not let "*/" appear inside the comment:
-		// the rest of it would turn into code.
-		for _, s := range fs.f[:fs.n] {
-			if len(s) >= 4 && bytes.Contains(s[2:len(s)-2], []byte("*/")) {
-				return Runtime, "comment that could close early"
-			}
-		}
+	if block && fs.closesEarly() {
+		return Runtime, "comment that could close early"
 	}
 	if why, ok := fs.match(jsDirective); ok {
 		return Directive, why
@@ -99,18 +93,16 @@ func jsCommentKind(text []byte, block bool) (Kind, string) {
 	return Prose, "comment"
 }
 
-// jsCommentBody strips the comment markers.
-func jsCommentBody(t []byte) (body []byte, line bool) {
-	if len(t) >= 2 && t[0] == '/' && t[1] == '/' {
-		return t[2:], true
+// closesEarly reports whether removing carriers could let "*/" appear
+// inside a block comment (forms of "/* ... */"): the rest of the comment
+// would turn into code. Every form still ends in "*/", so look for a second.
+func (fs *forms) closesEarly() bool {
+	for _, s := range fs.f[:fs.n] {
+		if len(s) >= 4 && bytes.Contains(s[2:len(s)-2], []byte("*/")) {
+			return true
+		}
 	}
-	if len(t) >= 4 && bytes.HasSuffix(t, []byte("*/")) {
-		return t[2 : len(t)-2], false
-	}
-	if len(t) >= 2 {
-		return t[2:], false
-	}
-	return nil, false
+	return false
 }
 
 // markerAt returns the directive marker s starts with, c being its first
@@ -167,7 +159,7 @@ var jsStartWords = [...]string{"global", "globals", "exported", "eslint", "jshin
 
 // jsDirective classifies a comment's text (markers included) as a directive.
 func jsDirective(t []byte) (string, bool) {
-	body, line := jsCommentBody(t)
+	body, line := goCommentBody(t) // the same comment syntax
 	if line && len(body) > 0 && body[0] == '/' {
 		if s := trimSpaceLeft(body[1:]); len(s) > 0 && s[0] == '<' {
 			return "directive: /// <reference>", true

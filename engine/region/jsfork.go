@@ -1,9 +1,9 @@
 package region
 
 import (
-	"errors"
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/prosewash/prosewash/engine/textpos"
 )
 
 // Where the lexer cannot tell how a token reads ("/" after a "}" that may
@@ -19,48 +19,12 @@ import (
 // maxReadings bounds how many readings may be alive at once.
 const maxReadings = 8
 
-// SyntaxError reports a file a classifier cannot lex. The file is refused,
-// never treated as prose.
-type SyntaxError struct {
-	Path      string
-	Line, Col int // 1-based; Col counts characters
-	Reason    string
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s; refused, not treated as prose", e.Path, e.Line, e.Col, e.Reason)
-}
-
-// ErrSyntax is matched by every *SyntaxError.
-var ErrSyntax = errors.New("cannot be lexed")
-
-func (e *SyntaxError) Unwrap() error { return ErrSyntax }
-
-func syntaxError(path string, src []byte, off int, reason string) *SyntaxError {
-	line, col := textLineCol(src, off)
-	return &SyntaxError{Path: path, Line: line, Col: col, Reason: reason}
-}
-
-// textLineCol returns the 1-based line (counting LF, CRLF and CR, as
-// editors do) and character column of off.
-func textLineCol(b []byte, off int) (line, col int) {
-	off = min(max(off, 0), len(b))
-	line = 1
-	start := 0
-	for i := 0; i < off; i++ {
-		switch b[i] {
-		case '\n':
-			line++
-			start = i + 1
-		case '\r':
-			if i+1 < len(b) && b[i+1] == '\n' {
-				continue
-			}
-			line++
-			start = i + 1
-		}
-	}
-	return line, utf8.RuneCount(b[start:off]) + 1
+// syntaxError refuses src at byte offset off, placed as editors count
+// lines (U+2028 and U+2029, line breaks for JavaScript, are not shown as
+// such).
+func syntaxError(path string, src []byte, off int, reason string) *RefusedError {
+	line, col := textpos.LineCol(src, off)
+	return &RefusedError{Path: path, Pos: fmt.Sprintf("%d:%d", line, col), Reason: reason}
 }
 
 func classifyJS(path string, src []byte) (*Map, error) {

@@ -2,7 +2,6 @@ package region
 
 import (
 	"bytes"
-	"errors"
 	"path/filepath"
 	"strings"
 )
@@ -135,55 +134,4 @@ func jsonComment(r *jsReading, src []byte, i int, comments bool) (int, *jsErr) {
 	}
 	r.mark(end, rest, Runtime, "after a line separator: code for JSON5, comment for jsonc-parser")
 	return rest, nil
-}
-
-// JSONCToJSON returns src with its comments and trailing commas overwritten
-// with spaces (line breaks kept), so that a strict JSON parser reads what a
-// JSONC reader reads and every offset stays where it was.
-func JSONCToJSON(src []byte) ([]byte, error) {
-	out := append([]byte(nil), src...)
-	blank := func(s, e int) {
-		for k := s; k < e; k++ {
-			if out[k] != '\n' && out[k] != '\r' {
-				out[k] = ' '
-			}
-		}
-	}
-	lastComma := -1
-	for i := 0; i < len(src); {
-		switch c := src[i]; {
-		case c == '"' || c == '\'':
-			end, ok := jsStringEnd(src, i)
-			if !ok {
-				return nil, errors.New("unterminated string")
-			}
-			i, lastComma = end, -1
-		case c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'):
-			end := jsLineEnd(src, i)
-			if src[i+1] == '*' {
-				k := bytes.Index(src[i+2:], []byte("*/"))
-				if k < 0 {
-					return nil, errors.New("unterminated comment")
-				}
-				end = i + 2 + k + 2
-			}
-			blank(i, end)
-			i = end
-		case c == ',':
-			lastComma = i
-			i++
-		case c == '}' || c == ']':
-			if lastComma >= 0 {
-				out[lastComma] = ' '
-			}
-			lastComma = -1
-			i++
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		default:
-			lastComma = -1
-			i++
-		}
-	}
-	return out, nil
 }

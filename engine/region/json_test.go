@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 )
 
@@ -25,10 +24,7 @@ func jsonCorpus(t *testing.T, nm string, n int) []string {
 		}
 		return nil
 	})
-	sort.Strings(all)
-	for i := 0; i < n && len(all) > 0; i++ {
-		keep = append(keep, all[i*len(all)/n])
-	}
+	keep = append(keep, sampleEvenly(all, n)...)
 	sort.Strings(keep)
 	return dedupStrings(keep)
 }
@@ -42,22 +38,7 @@ func TestJSONAgainstJSONCParser(t *testing.T) {
 		t.Skip("oracle run skipped in -short mode")
 	}
 	nm := jsNodeModules(t)
-	dir := t.TempDir()
-	var files []string
-	for _, pat := range []string{"*.json.in", "*.jsonc.in", "*.json5.in"} {
-		fx, _ := filepath.Glob(filepath.Join("testdata", "golden", pat))
-		for _, f := range fx {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := filepath.Join(dir, strings.TrimSuffix(filepath.Base(f), ".in"))
-			if err := os.WriteFile(p, src, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			files = append(files, p)
-		}
-	}
+	files := copyFixtures(t, ".json", ".jsonc", ".json5")
 	files = append(files, jsonCorpus(t, nm, 300)...)
 	res := runOracle(t, nm, "jsonc", files)
 	jsonc, commented, comments := 0, 0, 0

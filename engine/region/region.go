@@ -383,10 +383,6 @@ func Classify(path string, src []byte) (*Map, error) {
 		return nil, &UnsupportedError{Path: path, Ext: filepath.Ext(path)}
 	}
 	m, err := c(path, src)
-	var se *SyntaxError
-	if errors.As(err, &se) {
-		return nil, err // already names the file and the position
-	}
 	if err != nil {
 		return nil, fmt.Errorf("classify %s: %w", path, err)
 	}

@@ -13,16 +13,16 @@ import (
 	"time"
 
 	"github.com/prosewash/prosewash/engine/iox"
-	"github.com/prosewash/prosewash/engine/region"
+	"github.com/prosewash/prosewash/engine/jsonc"
 )
 
 // jsonParse returns nil when src parses as JSON (after its comments and
 // trailing commas are blanked, for JSONC), else a position; messages never
 // quote the file.
-func jsonParse(src []byte, jsonc bool) error {
-	if jsonc {
+func jsonParse(src []byte, withComments bool) error {
+	if withComments {
 		var err error
-		if src, err = region.JSONCToJSON(src); err != nil {
+		if src, err = jsonc.ToJSON(src); err != nil {
 			return errors.New("cannot be lexed")
 		}
 	}
@@ -49,16 +49,16 @@ func lineColOf(b []byte, off int) (int, int) {
 	return line, off - (bytes.LastIndexByte(b[:off], '\n') + 1) + 1
 }
 
-func checkJSON(f Candidate, jsonc bool) (Status, string) {
+func checkJSON(f Candidate, withComments bool) (Status, string) {
 	what := "JSON"
-	if jsonc {
+	if withComments {
 		what = "JSONC"
 	}
-	err := jsonParse(f.Candidate, jsonc)
+	err := jsonParse(f.Candidate, withComments)
 	if err == nil {
 		return OK, "parses as " + what
 	}
-	if jsonParse(f.Original, jsonc) != nil {
+	if jsonParse(f.Original, withComments) != nil {
 		return Unchecked, "unchanged: original did not parse as " + what + " either"
 	}
 	return Failed, "does not parse as " + what + ": " + err.Error()

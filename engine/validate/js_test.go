@@ -13,21 +13,24 @@ import (
 
 func TestMinimumJSON(t *testing.T) {
 	for _, tc := range []struct {
-		path, orig, cand string
-		status           Status
-		reason           string
+		path, lang, orig, cand string
+		status                 Status
+		reason                 string
 	}{
-		{"a.json", "{\"a\": \"x\u200b\"}\n", "{\"a\": \"x\"}\n", OK, "parses as JSON"},
-		{"a.json", "{\"a\": 1}\n", "{\"a\": }\n", Failed, "does not parse as JSON: 1:7: syntax error"},
-		{"a.json", "{\"a\": }\n", "{\"a\": }\n", Unchecked, "original did not parse as JSON either"},
-		{"a.json", "{} {}\n", "{} {}\n", Unchecked, "original did not parse"},
-		{"tsconfig.json", "{\n  // c\u200b\n  \"a\": [1, 2,], /* d */\n}\n", "{\n  // c\n  \"a\": [1, 2,], /* d */\n}\n", OK, "parses as JSONC"},
-		{"x.jsonc", "{ // c\n \"a\": 1 }\n", "{ / c\n \"a\": 1 }\n", Failed, "does not parse as JSONC"},
-		{"a.json", "{ // c\n}\n", "{ // c\n}\n", Unchecked, "original did not parse as JSON either"},
-		{"a.ts", "let x = 1\n", "let x = 1\n", Unchecked, `no parser for ".ts"`},
-		{"a.tsx", "x\n", "x\n", Unchecked, "no parser"},
+		{"a.json", "json", "{\"a\": \"x\u200b\"}\n", "{\"a\": \"x\"}\n", OK, "parses as JSON"},
+		{"a.json", "json", "{\"a\": 1}\n", "{\"a\": }\n", Failed, "does not parse as JSON: 1:7: syntax error"},
+		{"a.json", "json", "{\"a\": }\n", "{\"a\": }\n", Unchecked, "original did not parse as JSON either"},
+		{"a.json", "json", "{} {}\n", "{} {}\n", Unchecked, "original did not parse"},
+		{"a.json", "json", "{ // c\n}\n", "{ // c\n}\n", Unchecked, "original did not parse as JSON either"},
+		{"tsconfig.json", "jsonc", "{\n  // c\u200b\n  \"a\": [1, 2,], /* d */\n}\n", "{\n  // c\n  \"a\": [1, 2,], /* d */\n}\n", OK, "parses as JSONC"},
+		{"x.jsonc", "jsonc", "{ // c\n \"a\": 1 }\n", "{ / c\n \"a\": 1 }\n", Failed, "does not parse as JSONC"},
+		// Without the classifier's language a .json file is read as JSONC.
+		{"b.json", "", "{ // c\n}\n", "{ // c\n}\n", OK, "parses as JSONC"},
+		{"a.ts", "typescript", "let x = 1\n", "let x = 1\n", Unchecked, `no parser for ".ts"`},
+		{"a.tsx", "typescript", "x\n", "x\n", Unchecked, "no parser"},
 	} {
-		res := Minimum(context.Background(), []Candidate{{Path: tc.path, Original: []byte(tc.orig), Candidate: []byte(tc.cand)}}, Options{NoPython: true, NoNode: true})
+		c := Candidate{Path: tc.path, Lang: tc.lang, Original: []byte(tc.orig), Candidate: []byte(tc.cand)}
+		res := Minimum(context.Background(), []Candidate{c}, Options{NoPython: true, NoNode: true})
 		if res[0].Status != tc.status || !strings.Contains(res[0].Reason, tc.reason) {
 			t.Errorf("%s %q: %s %q, want %s %q", tc.path, tc.cand, res[0].Status, res[0].Reason, tc.status, tc.reason)
 		}

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/prosewash/prosewash/engine/region"
 )
 
 // Status is the outcome of a check.
@@ -144,13 +142,16 @@ func parserFor(f Candidate) string {
 	case ".js", ".mjs", ".cjs":
 		return "node"
 	}
-	lang := f.Lang
-	if lang == "" {
-		lang = region.Language(f.Path, nil)
-	}
-	switch lang {
+	switch f.Lang {
 	case "shell", "toml", "json", "jsonc":
-		return lang
+		return f.Lang
+	case "":
+		switch strings.ToLower(filepath.Ext(f.Path)) {
+		case ".json", ".jsonc", ".json5":
+			// Without the classifier's word, read it as JSONC: strict
+			// JSON is JSONC too, and the original is held to the same rule.
+			return "jsonc"
+		}
 	}
 	return ""
 }
