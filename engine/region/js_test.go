@@ -212,6 +212,10 @@ func TestJSAmbiguity(t *testing.T) {
 		// One reading fails (an unterminated regex): the other stands.
 		{"a.ts", "let o = {}\n/ 2 /* c */\n", "/* c */", Prose, "comment"},
 		{"a.ts", "let x: T\n/'/.test(s) // c\n", "// c", Prose, "comment"},
+		// Inside brackets or an object literal no statement ends: division.
+		{"a.ts", "f(total\n  / count, 2) // c\n", "// c", Prose, "comment"},
+		{"a.ts", "o = { a: total\n  / count } // c\n", "// c", Prose, "comment"},
+		{"a.ts", "\ufeff#!/usr/bin/env node\nx()\n", "#!", Directive, "directive: shebang"},
 		// yield may be an identifier; both readings meet after the token.
 		{"a.js", "function* g() { yield /'/g } // c\n", "// c", Prose, "comment"},
 		// "<!--" in a classic script is a comment, in a module code.

@@ -246,10 +246,15 @@ const (
 // token: readRegex where an expression may start, readDivide where an
 // operator must come, readNone where the lexer cannot tell.
 func (s *jsState) exprNext(d jsDialect) uint8 {
+	// A TypeScript type may end a statement at a line break, where an
+	// expression would go on ("let x: T\n/re/" holds a regex, "x = a\n/ b" a
+	// division), but only where statements are: at the top level or in a
+	// block, not inside brackets, an object literal or a template hole.
+	tsBreak := d.ts && s.nl && s.stmtLevel()
 	switch s.prev {
 	case pkOperand, pkRParen:
-		if d.ts && s.nl {
-			return readNone // a TypeScript type may end here: "let x: T\n/re/" is a regex
+		if tsBreak {
+			return readNone
 		}
 		return readDivide
 	case pkRBrace:
@@ -257,7 +262,7 @@ func (s *jsState) exprNext(d jsDialect) uint8 {
 		case bkBlock:
 			return readRegex
 		case bkExpr:
-			if d.ts && s.nl {
+			if tsBreak {
 				return readNone
 			}
 			return readDivide
@@ -268,7 +273,7 @@ func (s *jsState) exprNext(d jsDialect) uint8 {
 	case pkKeyword:
 		switch s.kw {
 		case kwOperand, kwModifier, kwDecl:
-			if d.ts && s.nl {
+			if tsBreak {
 				return readNone
 			}
 			return readDivide
@@ -278,6 +283,13 @@ func (s *jsState) exprNext(d jsDialect) uint8 {
 		return readRegex
 	}
 	return readRegex
+}
+
+// stmtLevel reports whether the lexer is where statements may start: at the
+// top level or directly inside a brace that is not an object literal.
+func (s *jsState) stmtLevel() bool {
+	t := s.top()
+	return t == nil || t.kind == frBrace && t.sub != bkExpr
 }
 
 // braceKind decides what a "{" opens from the tokens before it.

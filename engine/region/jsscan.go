@@ -281,9 +281,10 @@ func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 			st.setPrev(pkPunct, 0, kwNone)
 		}
 	case c == '#':
-		if i == 0 && n > 1 && src[1] == '!' {
-			end := jsLineEnd(src, 0)
-			r.mark(0, end, Directive, "directive: shebang")
+		if (i == 0 || i == 3 && src[0] == 0xef && src[1] == 0xbb && src[2] == 0xbf) && i+1 < n && src[i+1] == '!' {
+			// A hashbang, at byte 0 or after a byte order mark.
+			end := jsLineEnd(src, i)
+			r.mark(i, end, Directive, "directive: shebang")
 			st.pos = end
 			return nil, nil
 		}
