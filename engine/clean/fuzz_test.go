@@ -88,7 +88,7 @@ func expected(f *File) []byte {
 	return out
 }
 
-var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt", "f.sh", "f.toml", "Dockerfile"}
+var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt", "f.sh", "f.toml", "Dockerfile", "f.js", "f.ts", "f.tsx", "f.jsonc", "f.json"}
 
 // FuzzClean proves, for arbitrary input in every classified language, that
 // a clean changes prose only (the result is exactly the original with each
@@ -108,12 +108,17 @@ func FuzzClean(f *testing.F) {
 	for i, s := range seeds {
 		f.Add([]byte(s), uint8(i))
 	}
-	// Seeds for the '#'-comment languages, each paired with its name in
+	// Seeds for the languages added later, each paired with its name in
 	// fuzzNames (the second argument picks the name).
 	for name, s := range map[string]string{
 		"f.sh":       "#!/bin/sh\n# comment\u200b\necho '\u200b' # tail\u202e\ncat <<EOF\n# body\u200b\nEOF\n",
 		"f.toml":     "# manifest\u200b\nname = \"x\u200b\" # trailing\u2060\n#\u200b:schema y\n",
 		"Dockerfile": "# syntax=docker/dockerfile:1\nFROM x\n\u00a0# comment\u200b\nRUN <<EOF\n# body\u200b\nEOF\n",
+		"f.js":       "// note\u200b\u2028x = '\u200b' /* b\u2060 */ // @ts-\u200bignore\n",
+		"f.ts":       "let s = `a ${b /* \u200b */}` // c\u00a0d\ntype T = {}\n/ 2 // e\u200b\n",
+		"f.tsx":      "const a = <div title=\"\u200b\">{/* c\u200b */}\u200b</div>; /** @param {T\u200b} x d\u200be */\n",
+		"f.jsonc":    "{\n  // c\u200b\n  \"k\": \"v\u200b\", /* d\u202e */\n}\n",
+		"f.json":     "{\"a\": \"\u200b\"}\n",
 	} {
 		for i, n := range fuzzNames {
 			if n == name {

@@ -15,17 +15,27 @@ import (
 // addFixtureSeeds seeds a fuzzer with the golden fixtures of one language.
 func addFixtureSeeds(f *testing.F, ext string) {
 	f.Helper()
+	for _, src := range fixtureSources(f, ext) {
+		f.Add(src)
+	}
+}
+
+// fixtureSources returns the contents of the golden fixtures *EXT.in.
+func fixtureSources(f *testing.F, ext string) [][]byte {
+	f.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "golden", "*"+ext+".in"))
 	if err != nil {
 		f.Fatal(err)
 	}
+	var out [][]byte
 	for _, p := range files {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(src)
+		out = append(out, src)
 	}
+	return out
 }
 
 // classifyChecked classifies src as path and checks what must hold for any
@@ -85,11 +95,21 @@ func removeFromProse(src []byte, m *Map) ([]byte, []int) {
 // runtime byte becomes prose (the cleaner's second pass sees the same file).
 func checkRemovalStable(t *testing.T, path string, src []byte, m *Map) {
 	t.Helper()
+	checkRemovalStableWith(t, path, src, m, classifyChecked)
+}
+
+// checkRemovalStableWith is checkRemovalStable with the classifying check
+// of the language (which must accept the cleaned file).
+func checkRemovalStableWith(t *testing.T, path string, src []byte, m *Map, classify func(*testing.T, string, []byte) *Map) {
+	t.Helper()
 	cleaned, newOff := removeFromProse(src, m)
 	if len(cleaned) == len(src) {
 		return
 	}
-	m2 := classifyChecked(t, path, cleaned)
+	m2 := classify(t, path, cleaned)
+	if m2 == nil {
+		t.Fatalf("removing U+200B from prose made the file unclassifiable\nbefore: %q\nafter:  %q", src, cleaned)
+	}
 	for i, n := range newOff {
 		if n < 0 {
 			continue

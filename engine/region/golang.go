@@ -228,15 +228,8 @@ func goCommentKind(text []byte, block bool) (Kind, string) {
 	if goOutputComment(&fs) {
 		return Runtime, "example output"
 	}
-	if block && len(text) >= 4 {
-		// Removing carriers must not let "*/" appear inside the comment:
-		// the rest of it would turn into code. Every form still ends in
-		// "*/", so look for a second one.
-		for _, s := range fs.f[:fs.n] {
-			if len(s) >= 4 && bytes.Contains(s[2:len(s)-2], []byte("*/")) {
-				return Runtime, "comment that could close early"
-			}
-		}
+	if block && fs.closesEarly() {
+		return Runtime, "comment that could close early"
 	}
 	if why, ok := fs.match(goDirective); ok {
 		return Directive, why

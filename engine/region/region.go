@@ -336,6 +336,13 @@ func languageByName(path string) string {
 		return "shell"
 	case ".toml":
 		return "toml"
+	case ".js", ".jsx", ".mjs", ".cjs":
+		return "javascript"
+	case ".ts", ".tsx", ".mts", ".cts":
+		return "typescript"
+	}
+	if lang := jsonLanguage(path); lang != "" {
+		return lang
 	}
 	return dockerfileName(filepath.Base(path))
 }
@@ -360,6 +367,10 @@ func classifier(lang string) Classifier {
 		return func(_ string, src []byte) (*Map, error) { return classifyTOML(src) }
 	case "dockerfile":
 		return func(_ string, src []byte) (*Map, error) { return classifyDockerfile(src) }
+	case "javascript", "typescript":
+		return classifyJS
+	case "json", "jsonc":
+		return classifyJSON
 	}
 	return nil
 }

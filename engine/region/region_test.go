@@ -125,7 +125,9 @@ func TestMapHelpers(t *testing.T) {
 func TestClassifyDispatch(t *testing.T) {
 	for path, lang := range map[string]string{
 		"a.py": "python", "b.PYI": "python", "c.md": "markdown", "d.markdown": "markdown",
-		"e.txt": "text", "f.go": "go", "g.js": "", "Makefile": "",
+		"e.txt": "text", "f.go": "go", "g.js": "javascript", "h.TSX": "typescript", "i.json": "json",
+		"tsconfig.base.json": "jsonc", ".vscode/settings.json": "jsonc", "j.json5": "jsonc",
+		"g.rb": "", "Makefile": "",
 	} {
 		if got := Language(path, nil); got != lang {
 			t.Errorf("Language(%q) = %q, want %q", path, got, lang)

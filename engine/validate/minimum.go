@@ -55,7 +55,11 @@ type Options struct {
 	Python string
 	// NoPython reports .py files as unchecked without looking for python3.
 	NoPython bool
-	// Timeout bounds the python3 process; zero means one minute.
+	// Node is the node binary that checks .js, .mjs and .cjs files. Empty
+	// means look up node on PATH; NoNode reports them as unchecked.
+	Node   string
+	NoNode bool
+	// Timeout bounds the python3 and node processes; zero means one minute.
 	Timeout time.Duration
 }
 
@@ -135,10 +139,19 @@ func parserFor(f Candidate) string {
 		return "go"
 	case ".py", ".pyi":
 		return "python"
+	case ".js", ".mjs", ".cjs":
+		return "node"
 	}
 	switch f.Lang {
-	case "shell", "toml":
+	case "shell", "toml", "json", "jsonc":
 		return f.Lang
+	case "":
+		switch strings.ToLower(filepath.Ext(f.Path)) {
+		case ".json", ".jsonc", ".json5":
+			// Without the classifier's word, read it as JSONC: strict
+			// JSON is JSONC too, and the original is held to the same rule.
+			return "jsonc"
+		}
 	}
 	return ""
 }
@@ -166,6 +179,10 @@ func Minimum(ctx context.Context, files []Candidate, opts Options) []Result {
 			res[i].Status, res[i].Reason = checkTOML(f)
 		case "python":
 			pyIdx = append(pyIdx, i)
+		case "json", "jsonc":
+			res[i].Status, res[i].Reason = checkJSON(f, parserFor(f) == "jsonc")
+		case "node":
+			res[i].Status, res[i].Reason = checkJS(ctx, f, opts)
 		default:
 			res[i].Status = Unchecked
 			res[i].Reason = fmt.Sprintf("no parser for %q files", extName(f.Path))
