@@ -47,11 +47,15 @@ func self() string {
 }
 
 // terminalAsk returns a yes/no prompt on the controlling terminal, or nil
-// when standard input is not a terminal: an agent running us through a
-// pipe can never answer for the user.
+// when standard input is not a terminal or the process runs under an agent
+// CLI (its environment markers or an ancestor): an agent running us through
+// a pipe, or through a pty it drives, can never answer for the user.
 func terminalAsk(e *env) func(string) bool {
 	f, ok := e.stdin.(*os.File)
 	if !ok || !(isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
+		return nil
+	}
+	if e.who().CheckPerson() != nil {
 		return nil
 	}
 	r := bufio.NewReader(f)
