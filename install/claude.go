@@ -166,7 +166,7 @@ func readSettings(path string) (object, bool, error) {
 func mergeHooks(settings object, bin string, add bool) (object, error) {
 	var defs []hookDef
 	for _, h := range claudeHooks() {
-		defs = append(defs, hookDef{event: h.event, matcher: h.matcher, arg: h.arg, timeout: h.timeout})
+		defs = append(defs, hookDef(h))
 	}
 	return mergeSpec(settings, hookSpec{defs: defs, grouped: true, ours: OursCommand,
 		handler: func(d hookDef) any {

@@ -216,15 +216,14 @@ func FuzzClassifyMarkdown(f *testing.F) {
 // comments ('#' first, no line break), that keeps its classification once
 // U+200B is removed from prose.
 func fuzzHashComments(t *testing.T, path string, src []byte) {
-	m, err := Classify(path, src)
-	if err != nil {
+	if _, err := Classify(path, src); err != nil {
 		var re *RefusedError
 		if !errors.As(err, &re) {
 			t.Fatalf("error is not a refusal: %v", err)
 		}
 		return
 	}
-	m = classifyChecked(t, path, src)
+	m := classifyChecked(t, path, src)
 	for _, r := range m.Regions {
 		if r.Kind != Runtime && (src[r.Start] != '#' || r.Why == "code") {
 			t.Fatalf("%s region %d-%d %q is not a comment", r.Kind, r.Start, r.End, src[r.Start:r.End])

@@ -176,8 +176,6 @@ func statusOf(r Result, path string) FileResult {
 	return FileResult{}
 }
 
-func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-
 // crashInProcess simulates a process that died mid-run: the lock is let go
 // and nothing else happens (no rollback, no cleanup), as after kill -9.
 // The real kill -9 tests are in crash_test.go; this lets unit tests build

@@ -462,17 +462,6 @@ func confirmReason(stateDir, session string, rep *report.Run, sel clean.Selectio
 		report.Count(rep.Summary.Removed, "invisible Unicode carrier"), report.Count(len(files), "file"), strings.Join(shown, ", "), session)
 }
 
-// Once reports whether key is new for the project's state dir (and
-// remembers it): the one-shot guard for platforms whose stop payload has
-// no re-entry flag.
-func (s *Session) Once(key string) bool {
-	stateDir, err := s.Project.StateDir()
-	if err != nil {
-		return true
-	}
-	return state.Once(stateDir, key)
-}
-
 // RewrittenContext is what an adapter tells the model about files
 // prosewash rewrote after the model last saw them (its earlier tool output
 // still shows the old text), or "" for none.

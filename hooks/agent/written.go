@@ -70,7 +70,7 @@ func ShellPaths(command, dir string) []Written {
 		switch x := n.(type) {
 		case *syntax.Redirect:
 			switch x.Op {
-			case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
 				if s, ok := literal(x.Word); ok {
 					add(s)
 				}

@@ -666,7 +666,7 @@ func rangeEnd(src []byte, b int, locs [][]int, k int) (int, int, bool) {
 		return 0, 0, false
 	}
 	hb := locs[k+1][1]
-	if next >= hb || !isDigit(src[next]) || bytes.IndexAny(src[next:hb], "/:") >= 0 || bytes.IndexAny(src[locs[k][0]:b], "/:") >= 0 {
+	if next >= hb || !isDigit(src[next]) || bytes.ContainsAny(src[next:hb], "/:") || bytes.ContainsAny(src[locs[k][0]:b], "/:") {
 		return 0, 0, false
 	}
 	return next, hb, true

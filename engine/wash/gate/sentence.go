@@ -2,7 +2,6 @@ package gate
 
 import (
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -940,9 +939,4 @@ func (x *polIndex) contradicting(f polFact) int {
 		}
 	}
 	return n
-}
-
-// sortPol orders facts by key so inventories compare deterministically.
-func sortPol(f []polFact) {
-	sort.SliceStable(f, func(i, j int) bool { return f[i].tok.Value < f[j].tok.Value })
 }

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -42,7 +41,7 @@ func corpus(t *testing.T) []string {
 		abs, _ := filepath.Abs(f)
 		files = append(files, abs)
 	}
-	for _, root := range []string{"/usr/share/doc", runtime.GOROOT()} {
+	for _, root := range []string{"/usr/share/doc", testtool.GOROOT(t)} {
 		var found []string
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") || !d.Type().IsRegular() {

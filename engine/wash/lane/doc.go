@@ -33,7 +33,7 @@
 //
 // # Hooks
 //
-// [SessionStart] measures and records the band; [Stop] rechecks by stat alone and blocks
-// once per crossing; [BeforeWrite] and [AfterWrite] are the write guard. They never print;
-// the hook adapter renders what they return.
+// [Lane.SessionStart] measures and records the band; [Lane.Stop] rechecks by stat alone and
+// blocks once per crossing; [Lane.BeforeWrite] and [Lane.AfterWrite] are the write guard.
+// They never print; the hook adapter renders what they return.
 package lane

@@ -3,7 +3,6 @@ package lane
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,16 +13,15 @@ import (
 // fixture is a project, a home with a Claude memory dir and a private state dir, with a
 // fake clock.
 type fixture struct {
-	t      *testing.T
-	root   string
-	home   string
-	state  string
-	mem    string
-	env    map[string]string
-	clock  time.Time
-	lane   *Lane
-	proj   *project.Project
-	extraO func(*Options)
+	t     *testing.T
+	root  string
+	home  string
+	state string
+	mem   string
+	env   map[string]string
+	clock time.Time
+	lane  *Lane
+	proj  *project.Project
 }
 
 var t0 = time.Date(2030, 3, 1, 9, 0, 0, 0, time.UTC)
@@ -134,8 +132,6 @@ func (f *fixture) fatWorld() {
 	f.memFile("deploy.md", "---\nname: deploy\n---\nDeploys go through the release pipeline, version 2.4.1.\n")
 	f.write("CLAUDE.md", projectClaude)
 }
-
-func lines(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }
 
 // stateDir is the project's private state dir (under PROSEWASH_STATE_DIR).
 func (f *fixture) stateDir() string {

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/prosewash/prosewash/engine/config"
-	"github.com/prosewash/prosewash/engine/project"
 	"github.com/prosewash/prosewash/engine/wash"
 	"github.com/prosewash/prosewash/engine/wash/bins"
 	"github.com/prosewash/prosewash/engine/wash/discover"
@@ -29,30 +28,6 @@ type Result struct {
 	Verdict *gauge.Verdict `json:"verdict,omitempty"`
 	// Context is one line for the session's additionalContext, empty when LEAN or silent.
 	Context string `json:"context,omitempty"`
-}
-
-// SessionStart measures the project's memory and records the band, with the default
-// environment (home, environment, clock). See [Lane.SessionStart].
-func SessionStart(p *project.Project, session string) (Result, error) {
-	return New(p, Options{}).SessionStart(session)
-}
-
-// Stop rechecks the last gauge by stat alone and returns a block reason once per crossing,
-// with the default environment. See [Lane.Stop].
-func Stop(p *project.Project, session string, stopHookActive bool) (blockReason string, err error) {
-	return New(p, Options{}).Stop(session, stopHookActive)
-}
-
-// BeforeWrite snapshots a memory file before the session's first write to it, with the
-// default environment. See [Lane.BeforeWrite].
-func BeforeWrite(p *project.Project, session, path string) error {
-	return New(p, Options{}).BeforeWrite(session, path)
-}
-
-// AfterWrite gates a memory file against its session snapshot and returns one FYI line when
-// a structured token was dropped, with the default environment. See [Lane.AfterWrite].
-func AfterWrite(p *project.Project, session, path string) (fyi string) {
-	return New(p, Options{}).AfterWrite(session, path)
 }
 
 // mode is the configured wash mode; a configuration that cannot be read means off for hooks
