@@ -211,15 +211,7 @@ func markGoComment(b *Builder, src []byte, c goComment) {
 		b.Mark(c.start, c.end, Runtime, c.why)
 		return
 	}
-	from := c.start
-	for k := c.start; k < c.end; k++ {
-		if src[k] == '\r' {
-			b.Mark(from, k, c.kind, c.why)
-			b.Mark(k, k+1, Runtime, "carriage return")
-			from = k + 1
-		}
-	}
-	b.Mark(from, c.end, c.kind, c.why)
+	markSplitCR(b.Mark, src, c.start, c.end, c.kind, c.why)
 }
 
 // goCommentKind classifies one comment's text (markers included).

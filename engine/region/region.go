@@ -340,6 +340,10 @@ func languageByName(path string) string {
 		return "javascript"
 	case ".ts", ".tsx", ".mts", ".cts":
 		return "typescript"
+	case ".yml", ".yaml":
+		return "yaml"
+	case ".rs":
+		return "rust"
 	}
 	if lang := jsonLanguage(path); lang != "" {
 		return lang
@@ -371,6 +375,10 @@ func classifier(lang string) Classifier {
 		return classifyJS
 	case "json", "jsonc":
 		return classifyJSON
+	case "yaml":
+		return classifyYAML
+	case "rust":
+		return classifyRust
 	}
 	return nil
 }
