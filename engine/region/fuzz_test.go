@@ -54,7 +54,7 @@ func classifyChecked(t *testing.T, path string, src []byte) *Map {
 		t.Fatalf("Classify is not deterministic")
 	}
 	lineBreaks := "\r\n"
-	if Language(path, src) == "go" {
+	if lang := Language(path, src); lang == "go" || lang == "rust" {
 		lineBreaks = "\r" // block comments hold \n
 	}
 	for _, r := range m.Regions {

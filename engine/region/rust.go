@@ -109,7 +109,7 @@ func (s *rustScanner) run() {
 		i = 3
 	}
 	if e := s.shebang(i); e > i {
-		s.mark(i, e, Directive, "directive: shebang")
+		markSplitCR(s.mark, src, i, e, Directive, "directive: shebang")
 		i = e
 	}
 	for i < n && s.err == nil {

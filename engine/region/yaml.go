@@ -83,7 +83,9 @@ func classifyYAML(path string, src []byte) (*Map, error) {
 	}
 
 	b := NewBuilder(len(src))
-	b.SetGapWhy("yaml structure")
+	// Plain scalars, keys, anchors, aliases, tags and indicators share one
+	// label: a region per token would cost more memory than the file.
+	b.SetGapWhy("yaml: keys, plain scalars, indicators")
 	li := 0
 	mark := func(start, end int, a, c yamlComment) {
 		for li < len(spec.labels) && spec.labels[li].Start < start {
@@ -473,16 +475,7 @@ func (s *yamlScanner) token() {
 		s.pos++
 	case c == '&' || c == '*' || c == '!':
 		s.saveKey(p)
-		end := s.propertyEnd(p)
-		why := "tag"
-		switch c {
-		case '&':
-			why = "anchor"
-		case '*':
-			why = "alias"
-		}
-		s.label(p, end, Runtime, why)
-		s.pos = end
+		s.pos = s.propertyEnd(p)
 	case (c == '|' || c == '>') && s.flow == 0:
 		s.keyOK = false
 		s.blockScalar(p)
@@ -610,7 +603,6 @@ scan:
 		s.crossLine(ls)
 		i = j
 	}
-	s.label(p, end, Runtime, "plain scalar")
 	s.pos = end
 }
 
