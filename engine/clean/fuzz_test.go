@@ -88,7 +88,7 @@ func expected(f *File) []byte {
 	return out
 }
 
-var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt", "f.sh", "f.toml", "Dockerfile", "f.js", "f.ts", "f.tsx", "f.jsonc", "f.json"}
+var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt", "f.sh", "f.toml", "Dockerfile", "f.js", "f.ts", "f.tsx", "f.jsonc", "f.json", "f.yaml", "f.rs"}
 
 // FuzzClean proves, for arbitrary input in every classified language, that
 // a clean changes prose only (the result is exactly the original with each
@@ -119,6 +119,8 @@ func FuzzClean(f *testing.F) {
 		"f.tsx":      "const a = <div title=\"\u200b\">{/* c\u200b */}\u200b</div>; /** @param {T\u200b} x d\u200be */\n",
 		"f.jsonc":    "{\n  // c\u200b\n  \"k\": \"v\u200b\", /* d\u202e */\n}\n",
 		"f.json":     "{\"a\": \"\u200b\"}\n",
+		"f.yaml":     "# top\u200b\nrun: |\n  echo \u200b # shell\nkey: 'v\u200b' # tail\u2060\u2028b: 1\n",
+		"f.rs":       "// c\u200b\n/// doc\u202e\n/// ```\n/// x\u200b\n/// ```\nfn f() { let s = \"\u200b\"; /* b\u2066 */ }\n",
 	} {
 		for i, n := range fuzzNames {
 			if n == name {
