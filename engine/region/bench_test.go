@@ -165,6 +165,8 @@ func TestBenchInputs(t *testing.T) {
 		{"b.py", benchPython(asciiText)}, {"b.py", benchPython(intlText)},
 		{"b.go", benchGo(asciiText)}, {"b.go", benchGo(intlText)},
 		{"b.md", benchMarkdown(asciiText)}, {"b.md", benchMarkdown(intlText)},
+		{"b.yaml", benchYAML(asciiText)}, {"b.yaml", benchYAML(intlText)},
+		{"b.rs", benchRust(asciiText)}, {"b.rs", benchRust(intlText)},
 	} {
 		m, err := Classify(c.path, c.src)
 		if err != nil {
