@@ -290,7 +290,7 @@ func TestRustAgainstRustc(t *testing.T) {
 		}
 		m, err := classifyRust(path, src)
 		if err != nil {
-			var se *SyntaxError
+			var se *RefusedError
 			if !errors.As(err, &se) {
 				t.Fatal(err)
 			}

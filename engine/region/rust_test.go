@@ -105,12 +105,12 @@ func TestRustErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Classify("src/f.rs", []byte(c.src))
-		var se *SyntaxError
+		var se *RefusedError
 		if !errors.As(err, &se) {
-			t.Errorf("%q: error %v, want a SyntaxError", c.src, err)
+			t.Errorf("%q: error %v, want a RefusedError", c.src, err)
 			continue
 		}
-		if want := "src/f.rs:" + c.pos + ": " + c.reason; err.Error() != want {
+		if want := "src/f.rs:" + c.pos + ": " + c.reason + "; refused"; !strings.HasSuffix(err.Error(), want) {
 			t.Errorf("%q: error %q, want %q", c.src, err, want)
 		}
 	}
@@ -153,9 +153,9 @@ func FuzzClassifyRust(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if _, err := Classify("f.rs", src); err != nil {
-			var se *SyntaxError
+			var se *RefusedError
 			if !errors.As(err, &se) {
-				t.Fatalf("error %v is not a SyntaxError", err)
+				t.Fatalf("error %v is not a RefusedError", err)
 			}
 			return
 		}

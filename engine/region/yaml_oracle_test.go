@@ -164,7 +164,7 @@ func TestYAMLAgainstReaders(t *testing.T) {
 	add := func(name string, src []byte) {
 		m, err := classifyYAML(name, src)
 		if err != nil {
-			var se *SyntaxError
+			var se *RefusedError
 			if !errors.As(err, &se) {
 				t.Errorf("%s: %v", name, err)
 			}
