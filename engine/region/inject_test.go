@@ -67,6 +67,14 @@ func checkInjection(t *testing.T, name, as string, src []byte, m *Map, literals 
 			prose = append(prose, r.Start+1)
 		}
 	}
+	return checkInjectionAt(t, name, as, src, m, prose, literals)
+}
+
+// checkInjectionAt injects U+200B before each offset in prose (inside prose
+// regions) and literals (inside runtime), cleans the prose of the result and
+// requires exactly src with only the literal injections left.
+func checkInjectionAt(t *testing.T, name, as string, src []byte, m *Map, prose, literals []int) (int, int) {
+	t.Helper()
 	for _, l := range literals {
 		if k := m.At(l).Kind; k != Runtime || (l > 0 && m.At(l-1).Kind != Runtime) {
 			t.Fatalf("%s: literal injection point %d is not inside runtime", name, l)
