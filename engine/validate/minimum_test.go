@@ -56,6 +56,10 @@ func TestMinimumByteChecks(t *testing.T) {
 		{"go original broken too", "x.go", "package x\nfunc {\n", "package x\nfunc {\n", Unchecked, "original did not parse"},
 		{"go fixed", "x.go", "package x\nfunc {\n", "package x\n", OK, "parses as Go"},
 		{"go byte check first", "x.go", "package x\n", "package x", Failed, "trailing newline removed"},
+		// YAML and Rust have no in-process parser (go.yaml.in/yaml/v3 would
+		// cost every hook start-up; rustc belongs in [commands]): never valid.
+		{"yaml unchecked", "ci.yml", "a: 1 # c\u200b\n", "a: 1 # c\n", Unchecked, `no parser for ".yml"`},
+		{"rust unchecked", "lib.rs", "// c\u200b\nfn f() {}\n", "// c\nfn f() {}\n", Unchecked, `no parser for ".rs"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
