@@ -578,8 +578,14 @@ func (s *rustScanner) docRun(run *rustDocRun) {
 	case len(run.blocks) == 1:
 		b := run.blocks[0]
 		text := src[b[0]:b[1]]
-		if bytes.ContainsAny(text, "\n\r`~") {
-			why = "block doc comment over lines or with code (not modelled)"
+		if bytes.IndexByte(text, '\n') >= 0 {
+			if !s.blockDoc(b) {
+				why = "block doc comment that could hold code (not modelled)"
+			}
+			break
+		}
+		if bytes.ContainsAny(text, "\r`~") {
+			why = "block doc comment with code (not modelled)"
 			break
 		}
 		if w, ok := matchAfterRemoval(text, rustDirective); ok {
@@ -609,6 +615,10 @@ func (s *rustScanner) docRun(run *rustDocRun) {
 	s.docLines(run.lines)
 }
 
+// rustDocSeg is one line of a doc comment: its marker and cut indentation
+// [start, from) and its doc text [from, end).
+type rustDocSeg struct{ start, from, end int }
+
 // docLines joins `///` (or `//!`) lines the way rustdoc does (the text after
 // the marker, unindented by the smallest indentation of the lines that hold
 // more than whitespace), classifies the result as Markdown and maps its
@@ -630,32 +640,105 @@ func (s *rustScanner) docLines(lines []rustDocLine) {
 		}
 	}
 	minIndent = max(minIndent, 0)
-	var doc []byte
-	from := make([]int, len(lines)) // source offset of each line's first doc byte
-	at := make([]int, len(lines))   // doc offset of each line
+	segs := make([]rustDocSeg, len(lines))
 	for k, l := range lines {
-		text := src[l.start+3 : l.end]
 		cut := 0
-		if hasNonSpace(text) {
+		if hasNonSpace(src[l.start+3 : l.end]) {
 			cut = minIndent
 		}
+		segs[k] = rustDocSeg{l.start, l.start + 3 + cut, l.end}
+	}
+	s.docMarkdown(segs, func(k int) []byte { return src[lines[k].start:lines[k].end] })
+}
+
+// blockDoc classifies a `/** */` or `/*!` doc comment over several lines.
+// rustc strips a column of '*' from such comments and rustdoc unindents
+// them by rules this scanner does not replay; it does not need to as long
+// as no code block can arise under any of them: no fence, no tab, and the
+// indentation of every line that holds text within three columns of every
+// other, whether or not a leading '*' is stripped. Then each line's text
+// after its indentation and '*' is classified as Markdown; otherwise the
+// comment is runtime.
+func (s *rustScanner) blockDoc(b [2]int) bool {
+	src := s.src
+	text := src[b[0]:b[1]]
+	if len(text) < 5 || bytes.Contains(text, []byte("```")) || bytes.Contains(text, []byte("~~~")) || bytes.ContainsAny(text, "\t\r") {
+		return false
+	}
+	var segs []rustDocSeg
+	lo := [2]int{-1, -1}
+	hi := [2]int{-1, -1}
+	bodyEnd := b[1] - 2
+	for ls := b[0] + 3; ls <= bodyEnd; {
+		le := ls + bytes.IndexByte(src[ls:bodyEnd], '\n')
+		if le < ls {
+			le = bodyEnd
+		}
+		raw := ls
+		for raw < le && src[raw] == ' ' {
+			raw++
+		}
+		from := raw
+		if from < le && src[from] == '*' {
+			from++
+		}
+		starred := from
+		for from < le && src[from] == ' ' {
+			from++
+		}
+		if hasNonSpace(src[from:le]) {
+			for i, w := range [2]int{raw - ls, from - starred} {
+				if lo[i] < 0 || w < lo[i] {
+					lo[i] = w
+				}
+				hi[i] = max(hi[i], w)
+			}
+		}
+		start := ls
+		if len(segs) == 0 {
+			start = b[0]
+		}
+		segs = append(segs, rustDocSeg{start, from, le})
+		ls = le + 1
+	}
+	if hi[0]-lo[0] >= 4 || hi[1]-lo[1] >= 4 {
+		return false
+	}
+	s.docMarkdown(segs, func(int) []byte { return text })
+	for k, g := range segs {
+		next := b[1]
+		if k+1 < len(segs) {
+			next = segs[k+1].start
+		}
+		s.mark(g.end, next, Runtime, "doc comment markup: line break or closer")
+	}
+	return true
+}
+
+// docMarkdown joins the doc text of segs with line breaks, classifies it as
+// Markdown and marks each segment by what the Markdown classifier says;
+// dirText(k) is the comment text whose directive status line k takes.
+func (s *rustScanner) docMarkdown(segs []rustDocSeg, dirText func(k int) []byte) {
+	src := s.src
+	var doc []byte
+	at := make([]int, len(segs)) // doc offset of each line
+	for k, g := range segs {
 		at[k] = len(doc)
-		from[k] = l.start + 3 + cut
-		doc = append(doc, text[cut:]...)
+		doc = append(doc, src[g.from:g.end]...)
 		doc = append(doc, '\n')
 	}
 	md, err := classifyMarkdown(doc)
 	if err != nil {
-		for _, l := range lines {
-			s.mark(l.start, l.end, Runtime, "doc comment (markdown failed)")
+		for _, g := range segs {
+			s.mark(g.start, g.end, Runtime, "doc comment (markdown failed)")
 		}
 		return
 	}
 	ri := 0
-	for k, l := range lines {
-		dStart, dEnd := at[k], at[k]+(l.end-from[k])
+	for k, g := range segs {
+		dStart, dEnd := at[k], at[k]+(g.end-g.from)
 		directive, dirWhy := false, ""
-		if w, ok := matchAfterRemoval(src[l.start:l.end], rustDirective); ok {
+		if w, ok := matchAfterRemoval(dirText(k), rustDirective); ok {
 			directive, dirWhy = true, w
 		}
 		kindOf := func(r Region) (Kind, string) {
@@ -675,12 +758,12 @@ func (s *rustScanner) docLines(lines []rustDocLine) {
 		// The marker and the cut indentation take the kind of the line's
 		// first doc byte (its line break, when the line is empty).
 		k0, w0 := kindOf(md.At(dStart))
-		s.mark(l.start, from[k], k0, w0)
+		s.mark(g.start, g.from, k0, w0)
 		for r := ri; r < len(md.Regions) && md.Regions[r].Start < dEnd; r++ {
 			reg := md.Regions[r]
 			lo, hi := max(reg.Start, dStart), min(reg.End, dEnd)
 			kk, ww := kindOf(reg)
-			s.mark(from[k]+(lo-dStart), from[k]+(hi-dStart), kk, ww)
+			s.mark(g.from+(lo-dStart), g.from+(hi-dStart), kk, ww)
 		}
 	}
 }
