@@ -2,6 +2,7 @@ package region
 
 import (
 	"bytes"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -50,6 +51,12 @@ func classifyRust(path string, src []byte) (*Map, error) {
 	if s.err != nil {
 		s.err.Path = path
 		return nil, s.err
+	}
+	// Doc comments are marked when their item's run ends, after the
+	// comments and attributes between them: sort the (disjoint) marks so
+	// the builder takes its linear path.
+	if !slices.IsSortedFunc(s.marks, func(a, b Region) int { return a.Start - b.Start }) {
+		slices.SortFunc(s.marks, func(a, b Region) int { return a.Start - b.Start })
 	}
 	b := NewBuilder(len(src))
 	for _, r := range s.marks {
@@ -648,7 +655,9 @@ func (s *rustScanner) docLines(lines []rustDocLine) {
 		}
 		segs[k] = rustDocSeg{l.start, l.start + 3 + cut, l.end}
 	}
-	s.docMarkdown(segs, func(k int) []byte { return src[lines[k].start:lines[k].end] })
+	s.docMarkdown(segs, func(k int) (string, bool) {
+		return matchAfterRemoval(src[lines[k].start:lines[k].end], rustDirective)
+	})
 }
 
 // blockDoc classifies a `/** */` or `/*!` doc comment over several lines.
@@ -704,7 +713,8 @@ func (s *rustScanner) blockDoc(b [2]int) bool {
 	if hi[0]-lo[0] >= 4 || hi[1]-lo[1] >= 4 {
 		return false
 	}
-	s.docMarkdown(segs, func(int) []byte { return text })
+	why, directive := matchAfterRemoval(text, rustDirective)
+	s.docMarkdown(segs, func(int) (string, bool) { return why, directive })
 	for k, g := range segs {
 		next := b[1]
 		if k+1 < len(segs) {
@@ -717,8 +727,8 @@ func (s *rustScanner) blockDoc(b [2]int) bool {
 
 // docMarkdown joins the doc text of segs with line breaks, classifies it as
 // Markdown and marks each segment by what the Markdown classifier says;
-// dirText(k) is the comment text whose directive status line k takes.
-func (s *rustScanner) docMarkdown(segs []rustDocSeg, dirText func(k int) []byte) {
+// directiveOf(k) says whether line k belongs to a directive comment.
+func (s *rustScanner) docMarkdown(segs []rustDocSeg, directiveOf func(k int) (string, bool)) {
 	src := s.src
 	var doc []byte
 	at := make([]int, len(segs)) // doc offset of each line
@@ -737,10 +747,7 @@ func (s *rustScanner) docMarkdown(segs []rustDocSeg, dirText func(k int) []byte)
 	ri := 0
 	for k, g := range segs {
 		dStart, dEnd := at[k], at[k]+(g.end-g.from)
-		directive, dirWhy := false, ""
-		if w, ok := matchAfterRemoval(dirText(k), rustDirective); ok {
-			directive, dirWhy = true, w
-		}
+		dirWhy, directive := directiveOf(k)
 		kindOf := func(r Region) (Kind, string) {
 			switch {
 			case r.Kind == Runtime && (r.Why == "fenced code" || r.Why == "indented code"):

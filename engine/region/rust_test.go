@@ -131,6 +131,9 @@ func TestRustLinear(t *testing.T) {
 		"doc": func(n int) string {
 			return strings.Repeat("/// text `code` [link](x)\n/// ```\n/// let x = 1;\n/// ```\n", n/4) + "fn f() {}\n"
 		},
+		"blockdoc": func(n int) string {
+			return "/*!\n" + strings.Repeat(" * Text with `code` and [a link](x).\n", n/4) + " */\n"
+		},
 		"tokens":    func(n int) string { return strings.Repeat("'a 'b' \"s\" r#\"r\"# x // c\n", n/4) },
 		"lifetimes": func(n int) string { return "fn f" + strings.Repeat("<'a", n) + "\n" },
 	}
