@@ -33,7 +33,7 @@ import (
 //
 // The corpus: the golden fixtures, a sample of the YAML that Debian's
 // ansible package ships, the workflow files shipped in Debian's Rust crate
-// packages and in the Go module cache, and each of those again with a
+// packages, in npm packages and in the Go module cache, and each of those again with a
 // U+2028 and a live-looking key planted in its comments.
 
 const yamlNodeScript = `
@@ -95,6 +95,13 @@ func yamlOracleCorpus(t *testing.T) []string {
 	files = append(files, testtool.Files(t, root, 400, ".yml", ".yaml")...)
 	crates := testtool.Debian(t, testtool.RustPackages...)
 	files = append(files, testtool.Files(t, crates, 0, ".yml", ".yaml")...)
+	// npm packages that ship their GitHub workflow and dependabot files.
+	npm := testtool.NPM(t, "reusify@1.1.0", "nan@2.30.0", "needle@3.5.0", "@vue/tsconfig@0.9.1", "iconv-lite@0.6.3")
+	for _, p := range testtool.Files(t, filepath.Join(npm, "node_modules"), 0, ".yml", ".yaml") {
+		if strings.Contains(p, "/.github/") {
+			files = append(files, p)
+		}
+	}
 	if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
 		// Module roots sit one to three directories deep (host/owner/repo@v).
 		mod := strings.TrimSpace(string(out))
