@@ -264,8 +264,16 @@ func (s *rustScanner) ident(i int) int {
 		}
 	}
 	if s.attrDepth > 0 {
+		// `doc = ...` (also inside cfg_attr) adds text to the item's doc;
+		// #[doc(hidden)] and #[doc(alias = ...)] do not.
 		if word == "doc" {
-			s.outer.tainted, s.inner.tainted = true, true
+			k := j
+			for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+				k++
+			}
+			if k < len(src) && src[k] == '=' {
+				s.outer.tainted, s.inner.tainted = true, true
+			}
 		}
 		return j
 	}

@@ -57,6 +57,8 @@ func TestRustKinds(t *testing.T) {
 		{"closer with relative indent 3", "///  ```\n///  a\n///     ```\n///  b\n///  ```\n///  c\n///  ```\nfn f() {}\n", "///  c", Runtime},
 		{"code span", "/// Use `x // y`.\nfn f() {}\n", "x // y", Runtime},
 		{"doc attr taints", "/// a\n#[doc = \"```\"]\n/// b\nfn f() {}\n", "/// b", Runtime},
+		{"cfg_attr doc taints", "/// a\n#[cfg_attr(x, doc = \"```\")]\n/// b\nfn f() {}\n", "/// b", Runtime},
+		{"doc hidden does not taint", "/// a\n#[doc(hidden)]\n/// b\nfn f() {}\n", "/// b", Prose},
 		{"inner doc attr taints", "//! a\n#![doc = \"```\"]\n//! b\n", "//! b", Runtime},
 		{"single-line block doc", "/** Docs. */\nfn f() {}\n", "/** Docs", Prose},
 		{"multi-line block doc", "/**\n * Docs.\n */\nfn f() {}\n", "Docs", Prose},
