@@ -2,6 +2,7 @@ package region
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -129,9 +130,11 @@ func adversarialHash(kind string, n int) (string, []byte) {
 
 // TestHashClassifiersLinear checks that time grows linearly with input size
 // on adversarial input, up to a 5 MB one-line shell script: the time per
-// byte at the largest size may not exceed 10x the time per byte at a size
-// 16x smaller (a quadratic classifier would be 16x; the slack absorbs a
-// loaded machine and cache effects). It measures growth, never absolute time.
+// byte at the largest size may not exceed 16x the time per byte at a size
+// 64x smaller (a quadratic classifier would be 64x; the wide slack absorbs
+// a loaded CI machine, where the garbage collector and cache misses alone
+// have cost a linear classifier 10x per byte at 5 MB). It measures growth,
+// never absolute time.
 func TestHashClassifiersLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing test")
@@ -139,6 +142,7 @@ func TestHashClassifiersLinear(t *testing.T) {
 	perByte := func(name string, src []byte) float64 {
 		best := time.Duration(1 << 62)
 		for range 5 {
+			runtime.GC()
 			start := time.Now()
 			if _, err := Classify(name, src); err != nil {
 				t.Fatalf("%s: %v", name, err)
@@ -148,12 +152,12 @@ func TestHashClassifiersLinear(t *testing.T) {
 		return float64(best) / float64(len(src))
 	}
 	for _, kind := range []string{"shell-one-line", "shell-comments", "docker-continued", "docker-heredocs", "toml-array"} {
-		small, large := 5<<20/16, 5<<20
+		small, large := 5<<20/64, 5<<20
 		ns, srcS := adversarialHash(kind, small)
 		nl, srcL := adversarialHash(kind, large)
 		s, l := perByte(ns, srcS), perByte(nl, srcL)
 		t.Logf("%s: %.1f ns/byte at %d KiB, %.1f ns/byte at %d KiB", kind, s, small>>10, l, large>>10)
-		if l > 10*s {
+		if l > 16*s {
 			t.Errorf("%s: %.1f ns/byte at %d bytes vs %.1f at %d: not linear", kind, l, len(srcL), s, len(srcS))
 		}
 	}
