@@ -19,7 +19,7 @@ import (
 	"github.com/prosewash/prosewash/internal/testtool"
 )
 
-var updateCorpus = flag.Bool("update", false, "rewrite testdata/corpus-quick.golden from the development corpus")
+var updateCorpus = flag.Bool("update", false, "rewrite testdata/corpus-quick.golden and heldout-quick.golden from the corpora")
 
 // corpusDir is the development corpus of real memory files
 // (testdata/corpus/memory, or $PROSEWASH_MEMORY_CORPUS).
@@ -98,8 +98,8 @@ func corpusProject(t *testing.T, base, dir string, rows []corpusRow) (home, proj
 			continue
 		case strings.Contains(r.note, "user-global ~/.claude/CLAUDE.md"):
 			dst = filepath.Join(home, ".claude", "CLAUDE.md")
-		case strings.Contains(r.note, "~/.claude/projects/<slug>/memory/MEMORY.md"):
-			dst = filepath.Join(discover.MemoryDir(discover.Options{Home: home, ProjectRoot: proj}), "MEMORY.md")
+		case strings.Contains(r.note, "~/.claude/projects/<slug>/memory/"):
+			dst = filepath.Join(discover.MemoryDir(discover.Options{Home: home, ProjectRoot: proj}), filepath.Base(strings.Fields(r.path)[0]))
 		case strings.Contains(r.note, ".cursor/rules/*.mdc"):
 			dst = filepath.Join(proj, ".cursor", "rules", filepath.Base(r.path))
 		}
@@ -131,7 +131,29 @@ func corpusProject(t *testing.T, base, dir string, rows []corpusRow) (home, proj
 // receipt names.
 func TestCorpusQuickCuts(t *testing.T) {
 	dir := corpusDir(t)
-	rows := append(corpusRows(t, dir), moduleRows(t)...)
+	corpusQuickCuts(t, "development corpus", dir, append(corpusRows(t, dir), moduleRows(t)...), "corpus-quick.golden")
+}
+
+// TestHeldoutQuickCuts does the same over the held-out corpus (testdata/corpus/memory-heldout:
+// real files from other repositories, never used to develop quick or the gate), with its own
+// golden, testdata/heldout-quick.golden, judged line by line in the same way.
+func TestHeldoutQuickCuts(t *testing.T) {
+	dir := heldoutDir(t)
+	corpusQuickCuts(t, "held-out corpus", dir, corpusRows(t, dir), "heldout-quick.golden")
+}
+
+// heldoutDir is the held-out corpus of real memory files (testdata/corpus/memory-heldout).
+func heldoutDir(t *testing.T) string {
+	d := filepath.Join(testtool.RepoRoot(t), "testdata", "corpus", "memory-heldout")
+	if _, err := os.Stat(filepath.Join(d, "index.tsv")); err != nil {
+		t.Fatalf("the held-out memory corpus has no index.tsv: %v", err)
+	}
+	return d
+}
+
+// corpusQuickCuts plans every repository of a corpus laid out as it loads and compares the
+// plan with a golden file (see TestCorpusQuickCuts).
+func corpusQuickCuts(t *testing.T, name, dir string, rows []corpusRow, goldenName string) {
 	var repos []string
 	byRepo := map[string][]corpusRow{}
 	for _, r := range rows {
@@ -259,8 +281,8 @@ func TestCorpusQuickCuts(t *testing.T) {
 		out.WriteString("\n")
 	}
 	fmt.Fprintf(&out, "# %d repositories, %d files, %d cuts, %d tokens cut\n", len(repos), totalFiles, cuts, totalCut)
-	t.Logf("development corpus: %d repositories, %d files, %d cuts, %d tokens cut", len(repos), totalFiles, cuts, totalCut)
-	golden := filepath.Join("testdata", "corpus-quick.golden")
+	t.Logf("%s: %d repositories, %d files, %d cuts, %d tokens cut", name, len(repos), totalFiles, cuts, totalCut)
+	golden := filepath.Join("testdata", goldenName)
 	if *updateCorpus {
 		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
