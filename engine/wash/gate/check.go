@@ -205,46 +205,47 @@ func bindingSwaps(o, r *Inv) []Drop {
 		if _, same := o.lines[k]; same {
 			continue
 		}
-		rb := r.lines[k].bind
-		if rb == nil {
+		for _, rb := range []*binding{r.lines[k].bind, r.lines[k].cbind} {
+			if rb != nil {
+				drops = swapsOf(o, rb, r.lines[k].first, seen, drops)
+			}
+		}
+	}
+	return drops
+}
+
+// swapsOf reports the original bindings of rb's values that rb pairs differently.
+func swapsOf(o *Inv, rb *binding, first int, seen map[string]bool, drops []Drop) []Drop {
+	cands := o.binds[rb.sig]
+	if len(cands) == 0 {
+		return drops
+	}
+	for _, ob := range cands {
+		if ob.pairs == rb.pairs {
+			return drops
+		}
+	}
+	for _, ob := range cands {
+		if ob.words != rb.words {
 			continue
 		}
-		cands := o.binds[rb.sig]
-		if len(cands) == 0 {
+		if seen[ob.show+"\x00"+rb.show] {
 			continue
 		}
-		match := false
-		for _, ob := range cands {
-			if ob.pairs == rb.pairs {
-				match = true
+		seen[ob.show+"\x00"+rb.show] = true
+		var at *distinctLine
+		for _, ok := range o.order {
+			if o.lines[ok].bind == ob || o.lines[ok].cbind == ob {
+				at = o.lines[ok]
 				break
 			}
 		}
-		if match {
-			continue
-		}
-		for _, ob := range cands {
-			if ob.words != rb.words {
-				continue
-			}
-			if seen[ob.show+"\x00"+rb.show] {
-				continue
-			}
-			seen[ob.show+"\x00"+rb.show] = true
-			var at *distinctLine
-			for _, ok := range o.order {
-				if o.lines[ok].bind == ob {
-					at = o.lines[ok]
-					break
-				}
-			}
-			drops = append(drops, Drop{
-				Token:  Token{TypeBindingSwap, ob.show},
-				Line:   at.line(),
-				Source: o.source(at),
-				Note:   fmt.Sprintf("result line %d binds %s", r.lines[k].first, rb.show),
-			})
-		}
+		drops = append(drops, Drop{
+			Token:  Token{TypeBindingSwap, ob.show},
+			Line:   at.line(),
+			Source: o.source(at),
+			Note:   fmt.Sprintf("result line %d binds %s", first, rb.show),
+		})
 	}
 	return drops
 }
@@ -269,9 +270,10 @@ func kindsOf(t Token) []string {
 
 // of returns the value that replaced a mention of t, or "".
 func (s *substitutes) of(t Token) string {
-	if setSemantics(t.Type) || t.Type == TypeName || s.moved[t] > 0 {
-		// Whether a word is a name depends on its place in the sentence (a capital at the start
-		// of a sentence or a label is none): restyling alone changes name counts.
+	if setSemantics(t.Type) || t.Type == TypeName && !fixedName(t.Value) || s.moved[t] > 0 {
+		// Whether a word is a name mostly depends on its place in the sentence (a capital at the
+		// start of a sentence or a label is none): restyling alone changes name counts. Tool and
+		// language names are names anywhere.
 		return ""
 	}
 	kinds := kindsOf(t)
@@ -281,7 +283,10 @@ func (s *substitutes) of(t Token) string {
 		}
 		best := ""
 		for n, c := range s.r.sectOcc[sec] {
-			if c == 0 || n.Type != t.Type || s.o.raw[n] > 0 || best != "" && n.Value >= best {
+			// A value the original never had, or one the section now says more often: "always
+			// in English" become "always in Chinese" where Chinese was already named once.
+			if c == 0 || n.Type != t.Type || s.o.raw[n] > 0 && c <= s.o.sectOcc[sec][n] || best != "" && n.Value >= best ||
+				n.Type == TypeName && !fixedName(n.Value) {
 				continue
 			}
 			for _, k := range kindsOf(n) {
@@ -296,6 +301,11 @@ func (s *substitutes) of(t Token) string {
 		}
 	}
 	return ""
+}
+
+// fixedName reports a name that is one wherever it stands: a tool or a language.
+func fixedName(v string) bool {
+	return lex().tools[v] || slices.Contains(cjkLanguages, v)
 }
 
 // unitOf returns the unit part of a number value ("30min" -> "min", "-43%" -> "%").

@@ -32,8 +32,19 @@ type editCase struct {
 
 func loadEdits(t *testing.T) []editCase {
 	t.Helper()
-	corpus := testtool.MemoryCorpus(t)
-	paths, err := filepath.Glob(filepath.Join("testdata", "edits", "*.txtar"))
+	return loadEditsFrom(t, filepath.Join("testdata", "edits"), testtool.MemoryCorpus(t))
+}
+
+// heldoutCorpus is the held-out corpus of real memory files (testdata/corpus/memory-heldout),
+// which the edits of testdata/edits-heldout cut their excerpts from.
+func heldoutCorpus(t *testing.T) string {
+	return filepath.Join(testtool.RepoRoot(t), "testdata", "corpus", "memory-heldout")
+}
+
+// loadEditsFrom reads the edit archives of dir, whose excerpts are cut from the files of corpus.
+func loadEditsFrom(t *testing.T, dir, corpus string) []editCase {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no edit archives: %v", err)
 	}
@@ -146,7 +157,17 @@ func substitute(t *testing.T, where, text string, subs []byte) string {
 // change meaning and the false-block rate on the honest ones. Every meaning-changing edit must
 // be blocked by its own class and every honest one must pass.
 func TestHandEdits(t *testing.T) {
-	cases := loadEdits(t)
+	handEdits(t, "hand edits of real files", loadEdits(t))
+}
+
+// TestHandEditsHeldout runs the gate over the hand edits of the held-out corpus
+// (testdata/edits-heldout, excerpts of testdata/corpus/memory-heldout), written before the gate
+// was run on them, with the same rules and rates as TestHandEdits.
+func TestHandEditsHeldout(t *testing.T) {
+	handEdits(t, "hand edits of held-out files", loadEditsFrom(t, filepath.Join("testdata", "edits-heldout"), heldoutCorpus(t)))
+}
+
+func handEdits(t *testing.T, name string, cases []editCase) {
 	var blocks, blocked, byClass, honest, falseBlocks, misses int
 	perClass := map[string][2]int{}
 	for _, c := range cases {
@@ -196,8 +217,8 @@ func TestHandEdits(t *testing.T) {
 	for _, c := range slices.Sorted(maps.Keys(perClass)) {
 		per = append(per, fmt.Sprintf("%s %d/%d", c, perClass[c][1], perClass[c][0]))
 	}
-	t.Logf("hand edits of real files: %d meaning-changing, blocked %d (%.0f%%), by their own class %d (%.0f%%), %d known misses; %d honest, falsely blocked %d (%.0f%%)",
-		blocks, blocked, pct(blocked, blocks), byClass, pct(byClass, blocks), misses, honest, falseBlocks, pct(falseBlocks, honest))
+	t.Logf("%s: %d meaning-changing, blocked %d (%.0f%%), by their own class %d (%.0f%%), %d known misses; %d honest, falsely blocked %d (%.0f%%)",
+		name, blocks, blocked, pct(blocked, blocks), byClass, pct(byClass, blocks), misses, honest, falseBlocks, pct(falseBlocks, honest))
 	t.Logf("blocked by class: %s", strings.Join(per, ", "))
 }
 
@@ -206,8 +227,14 @@ func TestHandEdits(t *testing.T) {
 // stray fences and values repeated elsewhere in the file must not change it.
 func TestHandEditsWholeFile(t *testing.T) {
 	dir := testtool.MemoryCorpus(t)
+	handEditsWholeFile(t, dir, loadEdits(t))
+	held := heldoutCorpus(t)
+	handEditsWholeFile(t, held, loadEditsFrom(t, filepath.Join("testdata", "edits-heldout"), held))
+}
+
+func handEditsWholeFile(t *testing.T, dir string, cases []editCase) {
 	n := 0
-	for _, c := range loadEdits(t) {
+	for _, c := range cases {
 		full, err := os.ReadFile(filepath.Join(dir, c.file))
 		if err != nil {
 			t.Fatalf("%s: %v", c.archive, err)

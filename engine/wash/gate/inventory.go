@@ -39,6 +39,7 @@ type distinctLine struct {
 	// from its paragraph and front matter (names, front matter values).
 	local, toks []Token
 	bind        *binding
+	cbind       *binding // the line's code spans bound to their subjects
 	scan        lineScan
 }
 
@@ -157,10 +158,13 @@ func inventory(text []byte, cfg checks) *Inv {
 			vals, dl.scan = lineTokens(key.text, ord, add, lc)
 			if !cfg.noBinding {
 				dl.bind = makeBinding(key.text, vals)
+				dl.cbind = makeCodeBinding(key.text, dl.scan.codes)
 			}
 		}
-		if dl.bind != nil {
-			inv.binds[dl.bind.sig] = append(inv.binds[dl.bind.sig], dl.bind)
+		for _, b := range []*binding{dl.bind, dl.cbind} {
+			if b != nil {
+				inv.binds[b.sig] = append(inv.binds[b.sig], b)
+			}
 		}
 	}
 	ctx := make([][]Token, len(doc.Lines)) // per line: tokens from its paragraph and front matter
@@ -653,6 +657,55 @@ func makeBinding(line string, vals []valuePos) *binding {
 		pairs: strings.Join(pairs, "\x00"),
 		show:  strings.Join(shown, ","),
 	}
+}
+
+// makeCodeBinding pairs each code span of a line with the two content words before it, back to
+// the previous span ("main project uses `basic`, server uses `standard`"), when every span has
+// its own subject: a list of spans ("use `a`, `b` and `c`") reordered swaps nothing.
+func makeCodeBinding(line string, codes []codeSpan) *binding {
+	if len(codes) < 2 {
+		return nil
+	}
+	vals := make([]valuePos, len(codes))
+	subj := map[string]bool{}
+	prevEnd := 0
+	for i, c := range codes {
+		w := subjectWords(line[prevEnd:c.start], 2)
+		if w == "" || subj[w] {
+			return nil
+		}
+		subj[w] = true
+		prevEnd = c.end
+		vals[i] = valuePos{tok: Token{TypeCode, c.text}, start: c.start, end: c.end}
+	}
+	b := makeBinding(line, vals)
+	if b == nil {
+		return nil
+	}
+	// Rebind with the two-word subjects.
+	words, pairs, shown := make([]string, len(vals)), make([]string, len(vals)), make([]string, len(vals))
+	prevEnd = 0
+	for i, v := range vals {
+		w := subjectWords(line[prevEnd:v.start], 2)
+		prevEnd = v.end
+		words[i], pairs[i], shown[i] = w, w+"="+v.tok.Value, w+"="+v.tok.Value
+	}
+	sort.Strings(words)
+	sort.Strings(pairs)
+	b.words, b.pairs, b.show = strings.Join(words, "\x00"), strings.Join(pairs, "\x00"), strings.Join(shown, ",")
+	return b
+}
+
+// subjectWords returns the last n content words of s, lowercased and joined by a space.
+func subjectWords(s string, n int) string {
+	f := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' })
+	var out []string
+	for i := len(f) - 1; i >= 0 && len(out) < n; i-- {
+		if w := strings.ToLower(f[i]); !stopwords[w] {
+			out = append([]string{w}, out...)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // subjectWord returns the last content word of s, lowercased, or "" when there is none.

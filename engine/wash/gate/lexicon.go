@@ -23,6 +23,9 @@ type lexicon struct {
 	marker map[string]string
 	// marker2 maps two lowercased words joined by a space ("do not") to a class; checked first.
 	marker2 map[string]string
+	// omission are the prohibition markers that are verbs of leaving something out (skip, avoid,
+	// omit, exclude): negated ("never skip"), they make an obligation.
+	omission map[string]bool
 	// cjk are the polarity markers of Chinese and Japanese text, longest first so "不得不" (must)
 	// is read before "不" (not) and "なければならない" (must) before "ない" (not).
 	cjk []cjkMarker
@@ -60,6 +63,7 @@ var lex = sync.OnceValue(func() *lexicon {
 		marker:    map[string]string{},
 		marker2:   map[string]string{},
 		stop:      set(stopText),
+		omission:  phrases("skip skips skipped skipping omit omits omitted omitting exclude excludes excluded avoid avoids avoided avoiding leave_out leaves_out left_out leaving_out"),
 		emphasis:  set(emphasisText),
 		tools:     set(toolText),
 		useVerbs:  set(useVerbText),
@@ -70,6 +74,8 @@ var lex = sync.OnceValue(func() *lexicon {
 			"over": 1, "than": 1, "vs": 1, "vs.": 1, "versus": 1, "not": 1, "never": 1,
 			"instead of": 1, "rather than": 1, "in place of": 1, "over using": 1,
 			"favor of": -1, "favour of": -1, // "X is deprecated in favor of Y"
+			// Sequence: "`db` comes after `self`" puts `self` first (nearest operands only).
+			"before": 1, "after": -1,
 			"而不是": 1, "而非": 1, "优先于": 1, "胜过": 1, "而不用": 1,
 			"ではなく": -1, "じゃなく": -1, "より": -1, "の代わりに": -1,
 		},
@@ -78,7 +84,7 @@ var lex = sync.OnceValue(func() *lexicon {
 		polNot: "not never no none nothing nobody nowhere neither nor without avoid avoids avoided avoiding " +
 			"don't dont doesn't doesnt didn't isn't aren't wasn't weren't won't can't cannot couldn't " +
 			"shouldn't mustn't needn't haven't hasn't wouldn't shan't forbidden prohibited disallowed " +
-			"refrain forbid prohibit " +
+			"refrain forbid prohibit skip skips skipped skipping omit omits omitted omitting exclude excludes excluded " +
 			"nicht nie niemals kein keine keinen keinem keiner keines ohne verboten " +
 			"jamais aucun aucune sans interdit pas " +
 			"nunca jamás ningún ninguna ninguno sin prohibido",
@@ -94,7 +100,7 @@ var lex = sync.OnceValue(func() *lexicon {
 		}
 	}
 	for class, words := range map[string]string{
-		polNot:    "do_not does_not did_not must_not should_not shall_not may_not can_not need_not will_not never_ever not_allowed not_permitted",
+		polNot:    "do_not does_not did_not must_not should_not shall_not may_not can_not need_not will_not never_ever not_allowed not_permitted leave_out leaves_out left_out leaving_out",
 		polMust:   "need_to needs_to have_to has_to make_sure is_required are_required",
 		polPrefer: "instead_of rather_than in_favor in_favour",
 	} {
@@ -146,6 +152,15 @@ var lex = sync.OnceValue(func() *lexicon {
 	return l
 })
 
+// phrases is set for lists whose entries may be two words joined by "_" ("leave_out").
+func phrases(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[strings.ReplaceAll(w, "_", " ")] = true
+	}
+	return m
+}
+
 func set(words string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(words) {
@@ -164,7 +179,7 @@ these they this those through thus too under until up upon us very via was we we
 where whether which while who whom whose why will would yes you your yours e.g i.e eg ie
 please make sure ensure really actually simply basically generally usually typically note
 there is are be here now also use using used uses one two it's that's there's let's we're you're they're
-can will would should could may might shall get gets got getting`
+can will would should could may might shall get gets got getting version versions however anyway`
 
 // emphasisText are words written in capitals for emphasis, and labels; never names.
 const emphasisText = `important critical warning note notes caution danger tip todo fixme hack xxx

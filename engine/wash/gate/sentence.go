@@ -228,10 +228,14 @@ func lexLine(items []item, pl paraLine) []item {
 				depth = max(0, depth-1)
 			case (r == ',' || r == ';' || r == '\u3001' || r == '\uff0c' || r == '\uff1b') && depth == 0:
 				items = append(items, item{kind: itemComma, line: pl.idx})
-			case r == '"' || r == '\u201c' || r == '\u2014' || r == '\u2013' || r == '\u300c':
+			case r == '"' || r == '\u201c' || r == '\u300c':
 				items = append(items, item{kind: itemSoft, line: pl.idx})
-			case r == '-' && i > 0 && m[i-1] == ' ' && i+1 < len(m) && m[i+1] == ' ':
+			case r == '\u2014' || r == '\u2013' || r == '-' && i > 0 && m[i-1] == ' ' && i+1 < len(m) && m[i+1] == ' ':
+				// A dash starts a clause as a semicolon does ("No `console.*` — use `logger`").
 				items = append(items, item{kind: itemSoft, line: pl.idx})
+				if depth == 0 {
+					items = append(items, item{kind: itemComma, text: "\u2014", line: pl.idx})
+				}
 			}
 			i += n
 		}
@@ -373,6 +377,7 @@ func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 	titleCase := isTitleCase(it)
 	name := make([]string, len(it)) // lowercased name of each name item
 	start := true
+	value := -1 // items up to this index are the words of a line's "Key: value" value
 	for i, x := range it {
 		switch x.kind {
 		case itemSoft, itemComma:
@@ -380,13 +385,27 @@ func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 				// After a label's colon a short value is a list of names ("Icons: Lucide
 				// React", "State: Pinia"), a longer one a sentence ("Fix: Move the export").
 				start = x.text != ":" || clauseWords(it[i+1:]) > 4
+				if x.text == ":" {
+					value = keyValue(it, i)
+				}
 			}
 			continue
 		case itemWord:
 			lw := strings.ToLower(x.text)
-			if n := nameOf(x.text, lw, start, titleCase || x.label, it, i); n != "" && !cfg.skipType[TypeName] {
+			n := nameOf(x.text, lw, start, titleCase || x.label, it, i)
+			if n == "" && i <= value && !l.stop[lw] && hasLetterOrDigit(lw) {
+				// The value of a "Quote style: single quotes" line is a named value in any case.
+				n = trimPossessive(lw)
+			}
+			if n != "" && !cfg.skipType[TypeName] {
 				name[i] = n
 				out.names = append(out.names, lineTok{x.line, Token{TypeName, n}})
+			}
+		case itemCJK:
+			if !cfg.skipType[TypeName] {
+				for _, n := range cjkNames(x.text) {
+					out.names = append(out.names, lineTok{x.line, Token{TypeName, n}})
+				}
 			}
 		}
 		start = false
@@ -397,6 +416,58 @@ func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 	if !cfg.skipType[TypeOrder] {
 		pairs(it, name, l, out)
 	}
+}
+
+// keyValue returns the index of the last item of the value when the colon at i ends the key of a
+// "Key: value" line ("- Quote style: single quotes", "Line length: 100 characters"): one to
+// four words open the line before it and one to three words, no rule word and no code, end the
+// line after it. Otherwise it returns -1.
+func keyValue(it []item, i int) int {
+	line := it[i].line
+	k := i - 1
+	for k >= 0 && it[k].line == line {
+		if it[k].kind != itemWord {
+			return -1
+		}
+		k--
+	}
+	if key := i - 1 - k; key < 1 || key > 4 || k >= 0 && it[k].kind != itemStop && it[k].kind != itemComma && it[k].line == line {
+		return -1
+	}
+	l := lex()
+	last, words := -1, 0
+	for j := i + 1; j < len(it) && it[j].line == line; j++ {
+		x := it[j]
+		if x.kind == itemStop || x.kind == itemComma && x.text == "" {
+			break
+		}
+		if x.kind != itemWord || l.marker[strings.ToLower(x.text)] != "" {
+			return -1
+		}
+		words++
+		last = j
+	}
+	if words < 1 || words > 3 {
+		return -1
+	}
+	return last
+}
+
+// cjkLanguages are language names written in Chinese or Japanese: named values like "German"
+// ("PR 标题始终使用英文": titles always in English).
+var cjkLanguages = []string{"简体中文", "繁体中文", "繁體中文", "中文", "汉语", "漢語", "中国語", "英文", "英语", "英語",
+	"日文", "日语", "日本語", "韩文", "韩语", "韓国語", "德语", "德文", "法语", "法文", "西班牙语", "俄语",
+	"ドイツ", "フランス", "スペイン", "ロシア"}
+
+// cjkNames returns the language names a run of CJK content holds.
+func cjkNames(s string) []string {
+	var out []string
+	for _, n := range cjkLanguages {
+		if strings.Contains(s, n) && !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(o, n) }) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // lineWords returns the words of one masked prose line, lowercased (for lenient name matching).
@@ -414,8 +485,8 @@ func lineWords(pl paraLine) []string {
 func clauseWords(it []item) int {
 	n := 0
 	for _, x := range it {
-		if x.kind == itemComma || x.kind == itemStop {
-			break
+		if x.kind == itemComma && x.text == "" || x.kind == itemStop {
+			break // a dash does not end a label's value: "Standard Go conventions — PascalCase ..."
 		}
 		if x.kind == itemWord {
 			n++
@@ -524,13 +595,14 @@ func polarity(it, prev []item, out *sentenceFacts) {
 		at, end int // item range of the marker (two words for "do not")
 		class   string
 		line    int
+		text    string // lowercased ("do not")
 	}
 	l := lex()
 	var marks []mark
 	for i := 0; i < len(it); i++ {
 		x := it[i]
 		if x.kind == itemMarker && x.class != "" {
-			marks = append(marks, mark{i, i + 1, x.class, x.line})
+			marks = append(marks, mark{i, i + 1, x.class, x.line, x.text})
 			continue
 		}
 		if x.kind != itemWord {
@@ -538,19 +610,33 @@ func polarity(it, prev []item, out *sentenceFacts) {
 		}
 		lw := strings.ToLower(x.text)
 		if i+1 < len(it) && it[i+1].kind == itemWord {
-			if c := l.marker2[lw+" "+strings.ToLower(it[i+1].text)]; c != "" {
-				marks = append(marks, mark{i, i + 2, c, x.line})
+			two := lw + " " + strings.ToLower(it[i+1].text)
+			if c := l.marker2[two]; c != "" {
+				marks = append(marks, mark{i, i + 2, c, x.line, two})
 				i++
 				continue
 			}
 		}
 		if c := l.marker[lw]; c != "" {
-			marks = append(marks, mark{i, i + 1, c, x.line})
+			marks = append(marks, mark{i, i + 1, c, x.line, lw})
 		}
 	}
+	// A rule word directly followed by another gives way to it ("must never" is a
+	// prohibition), except that a negation of a verb of omission is an obligation ("never skip
+	// the tests", "do not omit") and a negated obligation is no obligation ("no need to", "not
+	// required", "don't have to"): it stays a negation.
 	kept := marks[:0]
-	for k, mk := range marks {
+	for k := 0; k < len(marks); k++ {
+		mk := marks[k]
 		if k+1 < len(marks) && marks[k+1].at == mk.end {
+			next := &marks[k+1]
+			switch {
+			case mk.class == polNot && next.class == polNot && l.omission[next.text]:
+				next.class = polMust
+			case mk.class == polNot && next.class == polMust:
+				next.class = polNot
+			}
+			next.at = mk.at
 			continue
 		}
 		kept = append(kept, mk)
@@ -613,6 +699,12 @@ func polarity(it, prev []item, out *sentenceFacts) {
 	taken := make([]bool, len(cl))
 	for ci, c := range cl {
 		if len(c.marks) == 0 {
+			continue
+		}
+		if c.empty && c.a < len(it) && it[c.a].kind == itemWord && conditional[strings.ToLower(it[c.a].text)] {
+			// "if you don't, automation adds it": the rule word belongs to an elliptical
+			// condition; it governs nothing and takes no clause after it.
+			taken[ci] = true
 			continue
 		}
 		g := group{a: c.a, b: c.b}
@@ -679,6 +771,9 @@ func polarity(it, prev []item, out *sentenceFacts) {
 		}
 	}
 }
+
+// conditional are the words opening a condition clause.
+var conditional = map[string]bool{"if": true, "when": true, "whether": true, "unless": true}
 
 // gather collects the content words of a run of items (see itemWords), as shown and as distinct
 // stems.
@@ -754,19 +849,25 @@ func pairs(it []item, name []string, l *lexicon, out *sentenceFacts) {
 		if dir == 0 {
 			continue
 		}
-		// Operands are looked for within six content words on each side.
+		// Operands are looked for within six content words on each side; a sequence ("before",
+		// "after") takes only the nearest operand on each side: "run `a` after `b` and before
+		// `c`" says nothing of `b` and `c`.
 		content := func(x item) bool {
 			return x.kind == itemWord && !l.stop[strings.ToLower(x.text)] || x.kind == itemCJK
 		}
+		most := 3
+		if x := strings.ToLower(it[i].text); x == "before" || x == "after" {
+			most = 1
+		}
 		var left, right []string
-		for j, n := i-1, 0; j >= 0 && n < 6 && len(left) < 3 && it[j].kind != itemStop; j-- {
+		for j, n := i-1, 0; j >= 0 && n < 6 && len(left) < most && it[j].kind != itemStop; j-- {
 			if o := operand(j); o != "" {
 				left = append(left, o)
 			} else if content(it[j]) {
 				n++
 			}
 		}
-		for j, n := i+width, 0; j < len(it) && n < 6 && len(right) < 3 && it[j].kind != itemStop; j++ {
+		for j, n := i+width, 0; j < len(it) && n < 6 && len(right) < most && it[j].kind != itemStop; j++ {
 			if o := operand(j); o != "" {
 				right = append(right, o)
 			} else if content(it[j]) {
@@ -934,7 +1035,9 @@ func (x *polIndex) contradicting(f polFact) int {
 	}
 	n := 0
 	for i, h := range count {
-		if h >= max(2, need(len(f.stems))) && x.clauses[i].classes&bit == 0 {
+		// The clause must be about the rule: its words mostly the rule's, not a longer clause
+		// that happens to share some of them.
+		if h >= max(2, need(len(f.stems))) && 2*h >= len(x.clauses[i].stems) && x.clauses[i].classes&bit == 0 {
 			n++
 		}
 	}
