@@ -261,10 +261,14 @@ func runWashGauge(e *env, args []string) error {
 		e.ui.warnf("capacity wall: %s", w)
 	}
 	for _, fl := range g.Flags {
-		e.ui.warnf("%s: %s: %s", l.Rel(fl.Path), fl.Kind, fl.Reason)
+		where := l.Rel(fl.Path)
+		if fl.Line > 0 {
+			where = fmt.Sprintf("%s:%d", where, fl.Line)
+		}
+		e.ui.warnf("%s: %s: %s", where, fl.Kind, fl.Reason)
 	}
 	for _, p := range g.Problems {
-		e.ui.warnf("%s (%s): %s", p.Path, p.Platform, p.Reason)
+		e.ui.warnf("%s (%s): %s", l.Rel(p.Path), p.Platform, p.Reason)
 	}
 	for _, er := range g.Errors {
 		e.ui.warnf("%s", er)

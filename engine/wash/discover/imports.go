@@ -83,7 +83,7 @@ func (r *run) importWalk(from Entry, roots []string, inherited bool, stack []str
 		target = filepath.Clean(target)
 		if _, err := os.Lstat(target); err != nil {
 			if pathLike(tok) {
-				r.problem(target, from.Platform, fmt.Sprintf("import from %s not found", from.Path))
+				r.problem(target, from.Platform, fmt.Sprintf("@%s imported by %s: not found", tok, filepath.Base(from.Path)))
 			}
 			continue
 		}

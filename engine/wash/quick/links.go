@@ -245,7 +245,7 @@ func (p *planner) links(f File, ls []line) []Cut {
 		for k := len(dead) - 1; k >= 0; k-- {
 			s := dead[k]
 			if moved[k] == "" {
-				p.flag(f.Path, DeadLink, i+1, "link target missing and not found under the allowed roots")
+				p.flag(f.Path, DeadLink, i+1, fmt.Sprintf("link target %s missing and not found under the allowed roots", s.dest))
 				continue
 			}
 			nt = append(append(append([]byte(nil), nt[:s.start]...), moved[k]...), nt[s.end:]...)
