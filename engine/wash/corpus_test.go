@@ -182,6 +182,9 @@ func corpusQuickCuts(t *testing.T, name, dir string, rows []corpusRow, goldenNam
 		fmt.Fprintf(&out, "## %s\n", repo)
 		for _, l := range rep.Measurement.Platforms {
 			fmt.Fprintf(&out, "load %s: %d tok in %d file(s), fat %d\n", l.Platform, l.Footprint, l.Files, l.Fat)
+			if l.Footprint < 0 || l.Fat < 0 || l.Fat > l.Footprint || l.Files < 1 {
+				t.Errorf("%s: %s loads %d tok in %d file(s) with %d fat: not a reading", repo, l.Platform, l.Footprint, l.Files, l.Fat)
+			}
 		}
 		discovered := map[string]bool{}
 		for _, f := range rep.Files {
