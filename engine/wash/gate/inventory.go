@@ -620,7 +620,10 @@ var stopwords = map[string]bool{
 
 // makeBinding pairs each value with the nearest content word between it and the previous value.
 // Only lines with at least two different values can have a swap.
-func makeBinding(line string, vals []valuePos) *binding {
+func makeBinding(line string, vals []valuePos) *binding { return bindWith(line, vals, subjectWord) }
+
+// bindWith pairs each value with the subject found in the text between it and the previous value.
+func bindWith(line string, vals []valuePos, subject func(string) string) *binding {
 	if len(vals) < 2 {
 		return nil
 	}
@@ -638,7 +641,7 @@ func makeBinding(line string, vals []valuePos) *binding {
 	shown := make([]string, len(vals))
 	prevEnd := 0
 	for i, v := range vals {
-		w := subjectWord(line[prevEnd:v.start])
+		w := subject(line[prevEnd:v.start])
 		if w == "" {
 			w = "_" // no subject before the value
 		}
@@ -666,34 +669,20 @@ func makeCodeBinding(line string, codes []codeSpan) *binding {
 	if len(codes) < 2 {
 		return nil
 	}
+	subject := func(s string) string { return subjectWords(s, 2) }
 	vals := make([]valuePos, len(codes))
-	subj := map[string]bool{}
+	seen := map[string]bool{}
 	prevEnd := 0
 	for i, c := range codes {
-		w := subjectWords(line[prevEnd:c.start], 2)
-		if w == "" || subj[w] {
+		w := subject(line[prevEnd:c.start])
+		if w == "" || seen[w] {
 			return nil
 		}
-		subj[w] = true
+		seen[w] = true
 		prevEnd = c.end
 		vals[i] = valuePos{tok: Token{TypeCode, c.text}, start: c.start, end: c.end}
 	}
-	b := makeBinding(line, vals)
-	if b == nil {
-		return nil
-	}
-	// Rebind with the two-word subjects.
-	words, pairs, shown := make([]string, len(vals)), make([]string, len(vals)), make([]string, len(vals))
-	prevEnd = 0
-	for i, v := range vals {
-		w := subjectWords(line[prevEnd:v.start], 2)
-		prevEnd = v.end
-		words[i], pairs[i], shown[i] = w, w+"="+v.tok.Value, w+"="+v.tok.Value
-	}
-	sort.Strings(words)
-	sort.Strings(pairs)
-	b.words, b.pairs, b.show = strings.Join(words, "\x00"), strings.Join(pairs, "\x00"), strings.Join(shown, ",")
-	return b
+	return bindWith(line, vals, subject)
 }
 
 // subjectWords returns the last n content words of s, lowercased and joined by a space.
