@@ -1,0 +1,227 @@
+package region
+
+import "bytes"
+
+// The HTML classifier. Comments are prose: they are never rendered, and
+// pages hide instructions there. Everything rendered or read by a program is
+// runtime: text, tags and attribute values (event handlers, URLs, titles),
+// doctypes, bogus comments (<?xml ...?>, <!x>), CDATA sections. The content
+// of <style> goes to the CSS classifier and that of <script> to the
+// JavaScript one (classifyEmbeddedScript); other raw text elements
+// (<textarea>, <title>, <noscript>, ...) are runtime.
+//
+// Where two readings of the markup are plausible, a byte is prose only if
+// both call it a comment. The tokenizer switches to raw text after <style>,
+// <script> and friends only in HTML content: inside <svg> and <math> those
+// are ordinary elements, and so is <noscript> when scripting is off. After
+// such an element (once <svg>, <math> or <frameset> has been seen, and
+// always for <noscript>) a second reading without raw text runs from the
+// element's content until both readings meet at the same token boundary;
+// everything in between is runtime. <![CDATA[ gets the same treatment: a
+// bogus comment up to '>' in HTML content, a CDATA section up to "]]>" in
+// foreign content.
+
+type htmlScanner struct {
+	path string
+	src  []byte
+	b    *Builder
+	// foreignSeen is set once a start tag for <svg>, <math> or <frameset>
+	// has been read by either reading: from then on a raw text element may
+	// be parsed as ordinary markup.
+	foreignSeen bool
+	alt         htmlAlt
+}
+
+// htmlAlt is the second reading: foreign content, no raw text.
+type htmlAlt struct {
+	active bool
+	start  int // first byte the readings may disagree on
+	pos    int // the second reading's last token boundary
+	force  int // bytes before force are runtime while active
+	why    string
+}
+
+func classifyHTML(path string, src []byte) (*Map, error) {
+	h := &htmlScanner{path: path, src: src, b: NewBuilder(len(src))}
+	h.b.SetGapWhy("markup or text")
+	if err := h.run(); err != nil {
+		return nil, err
+	}
+	return h.b.Map("html"), nil
+}
+
+func (h *htmlScanner) run() error {
+	src := h.src
+	n := len(src)
+	for i := 0; i < n; {
+		if src[i] != '<' {
+			j := n
+			if k := bytes.IndexByte(src[i:], '<'); k >= 0 {
+				j = i + k
+			}
+			h.advance(j)
+			i = j
+			continue
+		}
+		t := htmlTokenAt(src, i, false)
+		forced := h.alt.active && i < h.alt.force
+		switch t.kind {
+		case hkComment:
+			if t.eof {
+				return syntaxErrorAt(h.path, src, i, "comment never closes (no \"-->\")")
+			}
+			if !forced {
+				h.comment(i, t)
+			}
+		case hkBogus:
+			if bytes.HasPrefix(src[i:], []byte("<![CDATA[")) {
+				h.startAlt(i, "CDATA section (read differently inside svg and math)")
+			}
+		case hkStartTag:
+			name := src[t.nameStart:t.nameEnd]
+			if asciiFoldEq(name, "svg") || asciiFoldEq(name, "math") || asciiFoldEq(name, "frameset") {
+				h.foreignSeen = true
+			}
+			if raw := htmlRawKind(name); raw != "" {
+				h.advance(t.end)
+				i = h.rawElement(i, t, raw)
+				continue
+			}
+		}
+		h.advance(t.end)
+		i = t.end
+	}
+	if h.alt.active {
+		h.b.Mark(h.alt.start, n, Runtime, h.alt.why)
+		h.alt.active = false
+	}
+	return nil
+}
+
+// htmlRawKind returns the lower-case name of an element whose content the
+// tokenizer reads as raw text, or "".
+func htmlRawKind(name []byte) string {
+	for _, r := range [...]string{"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext"} {
+		if asciiFoldEq(name, r) {
+			return r
+		}
+	}
+	return ""
+}
+
+// rawElement classifies the content of the raw text element whose start tag
+// t starts at i, and returns where its content ends.
+func (h *htmlScanner) rawElement(i int, t htmlToken, name string) int {
+	src := h.src
+	start := t.end
+	var end int
+	switch name {
+	case "script":
+		end = htmlScriptEnd(src, start)
+	case "plaintext":
+		end = len(src) // nothing ends it
+	default:
+		end = htmlRawEnd(src, start, name)
+	}
+	if start == end {
+		return end
+	}
+	body := src[start:end]
+	forced := h.alt.active && start < h.alt.force
+	lt := bytes.IndexByte(body, '<') >= 0
+	switch {
+	case forced:
+	case lt && (h.foreignSeen || name == "noscript"):
+		// Markup inside: the reading without raw text may see a tag or a
+		// comment here that runs past this element's end tag.
+		h.startAlt(start, name+" content (markup when not raw text)")
+	case name == "style":
+		h.embedStyle(src[i:t.end], start, body)
+	case name == "script":
+		h.embedScript(src[i:t.end], start, body)
+	}
+	h.advance(end)
+	return end
+}
+
+// startAlt starts the second reading at start, or widens the one running.
+func (h *htmlScanner) startAlt(start int, why string) {
+	if h.alt.active {
+		return
+	}
+	h.alt = htmlAlt{active: true, start: start, pos: start, force: start, why: why}
+}
+
+// advance tells the second reading that this reading's token ends at end:
+// both readings move on until they stand on the same boundary.
+func (h *htmlScanner) advance(end int) {
+	a := &h.alt
+	if !a.active {
+		return
+	}
+	a.force = max(a.force, end)
+	for a.pos < a.force {
+		a.pos = h.altNext(a.pos, a.force)
+	}
+	a.force = a.pos
+	if end == a.force {
+		h.b.Mark(a.start, a.force, Runtime, a.why)
+		a.active = false
+	}
+}
+
+// altNext returns the end of the second reading's token at j (< limit).
+// Text may be cut anywhere, so a text run stops at limit.
+func (h *htmlScanner) altNext(j, limit int) int {
+	src := h.src
+	if src[j] != '<' {
+		if k := bytes.IndexByte(src[j:limit], '<'); k >= 0 {
+			return j + k
+		}
+		return limit
+	}
+	t := htmlTokenAt(src, j, true)
+	if t.kind == hkStartTag {
+		name := src[t.nameStart:t.nameEnd]
+		if asciiFoldEq(name, "svg") || asciiFoldEq(name, "math") || asciiFoldEq(name, "frameset") {
+			h.foreignSeen = true
+		}
+	}
+	return t.end
+}
+
+// comment classifies the comment token t starting at i.
+func (h *htmlScanner) comment(i int, t htmlToken) {
+	src := h.src
+	body := src[t.bodyStart:t.bodyEnd]
+	fs := carrierForms(body)
+	kind, why := Prose, "comment"
+	switch {
+	case fs.n > 1 && !htmlCommentStable(&fs, src[t.bodyEnd:t.end]):
+		kind, why = Runtime, "comment that could close early"
+	default:
+		if w, ok := fs.match(htmlDirective); ok {
+			kind, why = Directive, w
+		}
+	}
+	if kind == Runtime {
+		h.b.Mark(i, t.end, Runtime, why)
+		return
+	}
+	markLines(h.b, src, i, t.end, kind, why)
+}
+
+// htmlCommentStable reports whether every form the comment's data could
+// take once its carriers were removed still makes one comment that ends
+// where it ends now: removing a carrier must not create a "-->", "--!>" or
+// an abrupt "<!-->".
+func htmlCommentStable(fs *forms, closer []byte) bool {
+	for _, f := range fs.f[1:fs.n] {
+		buf := make([]byte, 0, 4+len(f)+len(closer))
+		buf = append(append(append(buf, "<!--"...), f...), closer...)
+		if t := htmlComment(buf, 0); t.eof || t.end != len(buf) {
+			return false
+		}
+	}
+	return true
+}
