@@ -9,33 +9,33 @@ import "bytes"
 
 // htmlDirectivePrefixes are read by the tool named in each why.
 var htmlDirectivePrefixes = [...]struct{ prefix, why string }{
-	{"[if", "directive: conditional comment"},             // IE and Outlook: <!--[if IE]>...<![endif]-->
-	{"[endif", "directive: conditional comment"},          //
-	{"<![endif", "directive: conditional comment"},        // downlevel-revealed closer <!--<![endif]-->
-	{"prettier-ignore", "directive: prettier-ignore"},     // Prettier, also -start, -end, -attribute
-	{"htmlhint", "directive: htmlhint"},                   // HTMLHint inline rules: <!-- htmlhint tag-pair:false -->
-	{"htmllint", "directive: htmllint"},                   // htmllint inline config
-	{"eslint-", "directive: eslint"},                      // eslint-plugin-html: <!-- eslint-disable -->
-	{"svelte-ignore", "directive: svelte-ignore"},         // Svelte compiler warnings
-	{"biome-ignore", "directive: biome-ignore"},           // Biome
-	{"dprint-ignore", "directive: dprint-ignore"},         // dprint markup plugin
-	{"deno-fmt-ignore", "directive: deno-fmt-ignore"},     // deno fmt
-	{"markdownlint-", "directive: markdownlint"},          // markdownlint (HTML in Markdown projects)
-	{"textlint-", "directive: textlint"},                  // textlint
-	{"lint ", "directive: remark-lint"},                   // remark-lint: <!-- lint disable x -->
-	{"vale ", "directive: vale"},                          // Vale: <!-- vale off -->
+	{"[if", "directive: conditional comment"},              // IE and Outlook: <!--[if IE]>...<![endif]-->
+	{"[endif", "directive: conditional comment"},           //
+	{"<![endif", "directive: conditional comment"},         // downlevel-revealed closer <!--<![endif]-->
+	{"prettier-ignore", "directive: prettier-ignore"},      // Prettier, also -start, -end, -attribute
+	{"htmlhint", "directive: htmlhint"},                    // HTMLHint inline rules: <!-- htmlhint tag-pair:false -->
+	{"htmllint", "directive: htmllint"},                    // htmllint inline config
+	{"eslint-", "directive: eslint"},                       // eslint-plugin-html: <!-- eslint-disable -->
+	{"svelte-ignore", "directive: svelte-ignore"},          // Svelte compiler warnings
+	{"biome-ignore", "directive: biome-ignore"},            // Biome
+	{"dprint-ignore", "directive: dprint-ignore"},          // dprint markup plugin
+	{"deno-fmt-ignore", "directive: deno-fmt-ignore"},      // deno fmt
+	{"markdownlint-", "directive: markdownlint"},           // markdownlint (HTML in Markdown projects)
+	{"textlint-", "directive: textlint"},                   // textlint
+	{"lint ", "directive: remark-lint"},                    // remark-lint: <!-- lint disable x -->
+	{"vale ", "directive: vale"},                           // Vale: <!-- vale off -->
 	{"google_ad_section_", "directive: google_ad_section"}, // AdSense section targeting
-	{"saved from url=", "directive: mark of the web"},     // IE zone marker, read by the browser
-	{"noindex", "directive: noindex"},                     // Yandex <!--noindex-->
-	{"/noindex", "directive: noindex"},                    //
-	{"templatebegin", "directive: Dreamweaver template"},  // Dreamweaver editable regions
-	{"templateend", "directive: Dreamweaver template"},    //
-	{"templateparam", "directive: Dreamweaver template"},  //
-	{"templateinfo", "directive: Dreamweaver template"},   //
-	{"templateexpr", "directive: Dreamweaver template"},   //
-	{"instancebegin", "directive: Dreamweaver template"},  //
-	{"instanceend", "directive: Dreamweaver template"},    //
-	{"instanceparam", "directive: Dreamweaver template"},  //
+	{"saved from url=", "directive: mark of the web"},      // IE zone marker, read by the browser
+	{"noindex", "directive: noindex"},                      // Yandex <!--noindex-->
+	{"/noindex", "directive: noindex"},                     //
+	{"templatebegin", "directive: Dreamweaver template"},   // Dreamweaver editable regions
+	{"templateend", "directive: Dreamweaver template"},     //
+	{"templateparam", "directive: Dreamweaver template"},   //
+	{"templateinfo", "directive: Dreamweaver template"},    //
+	{"templateexpr", "directive: Dreamweaver template"},    //
+	{"instancebegin", "directive: Dreamweaver template"},   //
+	{"instanceend", "directive: Dreamweaver template"},     //
+	{"instanceparam", "directive: Dreamweaver template"},   //
 }
 
 // htmlDirectiveWords must stand alone as the comment's first word.
@@ -113,25 +113,25 @@ func htmlWordWhy(word string) string {
 
 // cssDirectivePrefixes are read by the tool named in each why.
 var cssDirectivePrefixes = [...]struct{ prefix, why string }{
-	{"stylelint-", "directive: stylelint"},                   // stylelint-disable, -enable, -disable-next-line
-	{"prettier-ignore", "directive: prettier-ignore"},        // Prettier
-	{"purgecss ", "directive: purgecss"},                     // purgecss start ignore / end ignore / ignore current
-	{"csslint", "directive: csslint"},                        // CSSLint inline rules
-	{"beautify ", "directive: beautify"},                     // js-beautify: beautify ignore:start
-	{"clean-css ", "directive: clean-css"},                   // clean-css ignore:start
-	{"biome-ignore", "directive: biome-ignore"},              // Biome
-	{"dprint-ignore", "directive: dprint-ignore"},            // dprint
-	{"deno-fmt-ignore", "directive: deno-fmt-ignore"},        // deno fmt
-	{"px-to-viewport-ignore", "directive: px-to-viewport"},   // postcss-px-to-viewport
-	{"pxtorem-", "directive: pxtorem"},                       // postcss-pxtorem
-	{"noflip", "directive: noflip"},                          // CSSJanus and R2 without the @
-	{"#region", "directive: #region"},                        // editor folding markers
-	{"#endregion", "directive: #region"},                     //
-	{"# sourcemappingurl=", "directive: sourceMappingURL"},   // /*# sourceMappingURL=... */
-	{"#sourcemappingurl=", "directive: sourceMappingURL"},    //
-	{"@ sourcemappingurl=", "directive: sourceMappingURL"},   // the old /*@ form
-	{"# sourceurl=", "directive: sourceMappingURL"},          //
-	{"@ sourceurl=", "directive: sourceMappingURL"},          //
+	{"stylelint-", "directive: stylelint"},                 // stylelint-disable, -enable, -disable-next-line
+	{"prettier-ignore", "directive: prettier-ignore"},      // Prettier
+	{"purgecss ", "directive: purgecss"},                   // purgecss start ignore / end ignore / ignore current
+	{"csslint", "directive: csslint"},                      // CSSLint inline rules
+	{"beautify ", "directive: beautify"},                   // js-beautify: beautify ignore:start
+	{"clean-css ", "directive: clean-css"},                 // clean-css ignore:start
+	{"biome-ignore", "directive: biome-ignore"},            // Biome
+	{"dprint-ignore", "directive: dprint-ignore"},          // dprint
+	{"deno-fmt-ignore", "directive: deno-fmt-ignore"},      // deno fmt
+	{"px-to-viewport-ignore", "directive: px-to-viewport"}, // postcss-px-to-viewport
+	{"pxtorem-", "directive: pxtorem"},                     // postcss-pxtorem
+	{"noflip", "directive: noflip"},                        // CSSJanus and R2 without the @
+	{"#region", "directive: #region"},                      // editor folding markers
+	{"#endregion", "directive: #region"},                   //
+	{"# sourcemappingurl=", "directive: sourceMappingURL"}, // /*# sourceMappingURL=... */
+	{"#sourcemappingurl=", "directive: sourceMappingURL"},  //
+	{"@ sourcemappingurl=", "directive: sourceMappingURL"}, // the old /*@ form
+	{"# sourceurl=", "directive: sourceMappingURL"},        //
+	{"@ sourceurl=", "directive: sourceMappingURL"},        //
 }
 
 // cssDirective classifies the text of a CSS comment, markers included:
