@@ -159,7 +159,8 @@ func (s *cssScanner) word(i int) (int, error) {
 	}
 	j, escaped := cssNameEnd(src, j)
 	w := src[i:j]
-	if j < len(src) && src[j] == '(' && cssIsName(w, escaped, "url") {
+	// lessc matches "url(" literally; CSS and Sass decode escapes first.
+	if j < len(src) && src[j] == '(' && cssIsName(w, escaped && s.d != cssLess, "url") {
 		return s.url(i, j)
 	}
 	if len(w) > 2 && (w[0] == '-' && w[1] == '-' || escaped && cssNameHasPrefix(w, "--")) {

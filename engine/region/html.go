@@ -1,6 +1,9 @@
 package region
 
-import "bytes"
+import (
+	"bytes"
+	"sort"
+)
 
 // The HTML classifier. Comments are prose: they are never rendered, and
 // pages hide instructions there. Everything rendered or read by a program is
@@ -10,16 +13,18 @@ import "bytes"
 // JavaScript one (classifyEmbeddedScript); other raw text elements
 // (<textarea>, <title>, <noscript>, ...) are runtime.
 //
-// Where two readings of the markup are plausible, a byte is prose only if
-// both call it a comment. The tokenizer switches to raw text after <style>,
-// <script> and friends only in HTML content: inside <svg> and <math> those
-// are ordinary elements, and so is <noscript> when scripting is off. After
-// such an element (once <svg>, <math> or <frameset> has been seen, and
-// always for <noscript>) a second reading without raw text runs from the
-// element's content until both readings meet at the same token boundary;
-// everything in between is runtime. <![CDATA[ gets the same treatment: a
-// bogus comment up to '>' in HTML content, a CDATA section up to "]]>" in
-// foreign content.
+// Where several readings of the markup are plausible, a byte is prose only
+// if all of them call it a comment. The tokenizer switches to raw text after
+// <style>, <script> and friends only in HTML content: inside <svg> and
+// <math> those are ordinary elements (but raw text again inside an HTML
+// integration point such as <svg><title>), and so is <noscript> when
+// scripting is off. After such an element (once <svg>, <math> or <frameset>
+// has been seen, and always for <noscript>) other readings run from the
+// element's content, each raw text element and CDATA section they meet
+// splitting them in two (raw and not, CDATA and bogus comment), until every
+// reading stands on the same token boundary; everything in between is
+// runtime. <![CDATA[ starts the same: a bogus comment up to '>' in HTML
+// content, a CDATA section up to "]]>" in foreign content.
 
 type htmlScanner struct {
 	path string
@@ -32,14 +37,20 @@ type htmlScanner struct {
 	alt         htmlAlt
 }
 
-// htmlAlt is the second reading: foreign content, no raw text.
+// htmlAlt tracks the other readings while they disagree with the first.
 type htmlAlt struct {
 	active bool
 	start  int // first byte the readings may disagree on
-	pos    int // the second reading's last token boundary
 	force  int // bytes before force are runtime while active
 	why    string
+	// readings are the other readings' positions, each at a '<' or at
+	// the end of the input: between two '<' every reading sees text.
+	readings []int
 }
+
+// maxReadings bounds the readings followed at once; beyond it the rest of
+// the file is runtime.
+const maxReadings = 64
 
 func classifyHTML(path string, src []byte) (*Map, error) {
 	h := &htmlScanner{path: path, src: src, b: NewBuilder(len(src))}
@@ -144,50 +155,90 @@ func (h *htmlScanner) rawElement(i int, t htmlToken, name string) int {
 	return end
 }
 
-// startAlt starts the second reading at start, or widens the one running.
+// startAlt starts the other readings at start, unless they run already.
 func (h *htmlScanner) startAlt(start int, why string) {
 	if h.alt.active {
 		return
 	}
-	h.alt = htmlAlt{active: true, start: start, pos: start, force: start, why: why}
+	h.alt = htmlAlt{active: true, start: start, force: start, why: why, readings: append(h.alt.readings[:0], h.nextLT(start))}
 }
 
-// advance tells the second reading that this reading's token ends at end:
-// both readings move on until they stand on the same boundary.
+// nextLT returns the offset of the first '<' at or after i, or len(src).
+func (h *htmlScanner) nextLT(i int) int {
+	if k := bytes.IndexByte(h.src[i:], '<'); k >= 0 {
+		return i + k
+	}
+	return len(h.src)
+}
+
+// advance tells the other readings that the first one's token ends at
+// end: they move on until all of them and end stand on the same boundary.
 func (h *htmlScanner) advance(end int) {
 	a := &h.alt
 	if !a.active {
 		return
 	}
+	n := len(h.src)
 	a.force = max(a.force, end)
-	for a.pos < a.force {
-		a.pos = h.altNext(a.pos, a.force)
+	for {
+		for i := 0; i < len(a.readings); i++ {
+			for a.readings[i] < a.force {
+				next, fork := h.altStep(a.readings[i])
+				a.readings[i] = next
+				if fork >= 0 {
+					a.readings = append(a.readings, fork)
+				}
+			}
+		}
+		sort.Ints(a.readings)
+		a.readings = dedupInts(a.readings)
+		if len(a.readings) > maxReadings {
+			a.readings = append(a.readings[:0], n)
+		}
+		if last := a.readings[len(a.readings)-1]; last > a.force {
+			a.force = last
+			continue
+		}
+		break
 	}
-	a.force = a.pos
-	if end == a.force {
+	if len(a.readings) == 1 && end == a.force {
 		h.b.Mark(a.start, a.force, Runtime, a.why)
 		a.active = false
 	}
 }
 
-// altNext returns the end of the second reading's token at j (< limit).
-// Text may be cut anywhere, so a text run stops at limit.
-func (h *htmlScanner) altNext(j, limit int) int {
+// altStep reads the token at p (a '<') in the other readings and returns
+// where the reading goes on, and where a second reading forks off (or -1):
+// at a raw text element, one reading takes its content as markup and one as
+// raw text; at "<![CDATA[", one reads a CDATA section and one a bogus
+// comment.
+func (h *htmlScanner) altStep(p int) (next, fork int) {
 	src := h.src
-	if src[j] != '<' {
-		if k := bytes.IndexByte(src[j:limit], '<'); k >= 0 {
-			return j + k
-		}
-		return limit
-	}
-	t := htmlTokenAt(src, j, true)
-	if t.kind == hkStartTag {
+	t := htmlTokenAt(src, p, true)
+	fork = -1
+	switch t.kind {
+	case hkStartTag:
 		name := src[t.nameStart:t.nameEnd]
 		if asciiFoldEq(name, "svg") || asciiFoldEq(name, "math") || asciiFoldEq(name, "frameset") {
 			h.foreignSeen = true
 		}
+		switch raw := htmlRawKind(name); raw {
+		case "":
+		case "script":
+			fork = htmlScriptEnd(src, t.end)
+		case "plaintext":
+			fork = len(src)
+		default:
+			fork = htmlRawEnd(src, t.end, raw)
+		}
+	case hkCDATA:
+		bogus, _ := htmlUntilGT(src, p)
+		fork = h.nextLT(bogus)
 	}
-	return t.end
+	if t.end >= len(src) {
+		return len(src), fork
+	}
+	return h.nextLT(t.end), fork
 }
 
 // comment classifies the comment token t starting at i.

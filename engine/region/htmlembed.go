@@ -69,6 +69,9 @@ func (h *htmlScanner) embedScript(tag []byte, start int, body []byte) {
 func (h *htmlScanner) embed(m *Map, start int, body []byte, prefix string, markers []string) {
 	for _, r := range m.Regions {
 		k, why := r.Kind, prefix+r.Why
+		if r.Why == "line break" {
+			why = r.Why
+		}
 		if k != Runtime {
 			fs := carrierForms(body[r.Start:r.End])
 			for _, mk := range markers {
