@@ -46,11 +46,22 @@ type htmlAlt struct {
 	// readings are the other readings' positions, each at a '<' or at
 	// the end of the input: between two '<' every reading sees text.
 	readings []int
+	// work counts the bytes the other readings scanned for raw text ends;
+	// past a multiple of the input's size the rest is runtime, which keeps
+	// adversarial input (thousands of unclosed <style> in <svg>) linear.
+	work int
+	// rawEnd caches the last end found per raw text element name: the
+	// first end tag after any start up to it is the same one.
+	rawFrom, rawTo map[string]int
 }
 
-// maxReadings bounds the readings followed at once; beyond it the rest of
+// maxHTMLReadings bounds the readings followed at once; beyond it the rest of
 // the file is runtime.
-const maxReadings = 64
+const maxHTMLReadings = 64
+
+// altWorkFactor bounds the other readings' scanning to this many times the
+// input's size (plus a constant).
+const altWorkFactor = 4
 
 func classifyHTML(path string, src []byte) (*Map, error) {
 	h := &htmlScanner{path: path, src: src, b: NewBuilder(len(src))}
@@ -160,7 +171,8 @@ func (h *htmlScanner) startAlt(start int, why string) {
 	if h.alt.active {
 		return
 	}
-	h.alt = htmlAlt{active: true, start: start, force: start, why: why, readings: append(h.alt.readings[:0], h.nextLT(start))}
+	h.alt.active, h.alt.start, h.alt.force, h.alt.why = true, start, start, why
+	h.alt.readings = append(h.alt.readings[:0], h.nextLT(start))
 }
 
 // nextLT returns the offset of the first '<' at or after i, or len(src).
@@ -192,7 +204,7 @@ func (h *htmlScanner) advance(end int) {
 		}
 		sort.Ints(a.readings)
 		a.readings = dedupInts(a.readings)
-		if len(a.readings) > maxReadings {
+		if len(a.readings) > maxHTMLReadings || a.work > altWorkFactor*n+1<<20 {
 			a.readings = append(a.readings[:0], n)
 		}
 		if last := a.readings[len(a.readings)-1]; last > a.force {
@@ -226,19 +238,36 @@ func (h *htmlScanner) altStep(p int) (next, fork int) {
 		case "":
 		case "script":
 			fork = htmlScriptEnd(src, t.end)
+			h.alt.work += fork - t.end
 		case "plaintext":
 			fork = len(src)
 		default:
-			fork = htmlRawEnd(src, t.end, raw)
+			fork = h.altRawEnd(t.end, raw)
 		}
 	case hkCDATA:
 		bogus, _ := htmlUntilGT(src, p)
 		fork = h.nextLT(bogus)
+		h.alt.work += bogus - p
 	}
 	if t.end >= len(src) {
 		return len(src), fork
 	}
 	return h.nextLT(t.end), fork
+}
+
+// altRawEnd is htmlRawEnd with the last answer per name remembered.
+func (h *htmlScanner) altRawEnd(start int, name string) int {
+	a := &h.alt
+	if a.rawFrom == nil {
+		a.rawFrom, a.rawTo = map[string]int{}, map[string]int{}
+	}
+	if from, ok := a.rawFrom[name]; ok && from <= start && start <= a.rawTo[name] {
+		return a.rawTo[name]
+	}
+	end := htmlRawEnd(h.src, start, name)
+	a.work += end - start
+	a.rawFrom[name], a.rawTo[name] = start, end
+	return end
 }
 
 // comment classifies the comment token t starting at i.

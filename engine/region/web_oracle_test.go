@@ -46,21 +46,21 @@ var webLessPackages = []string{"bootstrap@3.4.1"}
 // documentation (inline SVG diagrams), git's manual pages (AsciiDoc output).
 var webDebianHTML = []string{"libjs-jquery-ui-docs", "sqlite3-doc", "git-doc"}
 
-type oracleJob struct {
+type webOracleJob struct {
 	ID        int      `json:"id"`
 	Kind      string   `json:"kind"`
 	File      string   `json:"file"`
 	LoadPaths []string `json:"loadPaths,omitempty"`
 }
 
-type oracleStyle struct {
+type webOracleStyle struct {
 	Span       [2]int   `json:"span"`
 	Postcss    [][2]int `json:"postcss"`
 	CSSTree    [][2]int `json:"csstree"`
 	TokenError string   `json:"tokenError"`
 }
 
-type oracleResult struct {
+type webOracleResult struct {
 	ID    int    `json:"id"`
 	Error string `json:"error"`
 	Norm  string `json:"norm"`
@@ -68,7 +68,7 @@ type oracleResult struct {
 	Comments [][2]int      `json:"comments"`
 	Texts    [][2]int      `json:"texts"`
 	Attrs    [][2]int      `json:"attrs"`
-	Styles   []oracleStyle `json:"styles"`
+	Styles   []webOracleStyle `json:"styles"`
 	Scripts  [][2]int      `json:"scripts"`
 	// css, scss, less; TokenError is set when postcss's tokenizer gave up
 	// (then its lists are incomplete).
@@ -82,7 +82,7 @@ type oracleResult struct {
 
 // webOracle installs the oracle's packages and returns a function that runs
 // a batch of jobs through one node process.
-func webOracle(t *testing.T) func(jobs []oracleJob) []oracleResult {
+func webOracle(t *testing.T) func(jobs []webOracleJob) []webOracleResult {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("needs node and npm packages; skipped with -short")
@@ -98,7 +98,7 @@ func webOracle(t *testing.T) func(jobs []oracleJob) []oracleResult {
 		t.Fatal(err)
 	}
 	n := 0
-	return func(jobs []oracleJob) []oracleResult {
+	return func(jobs []webOracleJob) []webOracleResult {
 		t.Helper()
 		n++
 		list := filepath.Join(dir, fmt.Sprintf("jobs%d.json", n))
@@ -114,12 +114,12 @@ func webOracle(t *testing.T) func(jobs []oracleJob) []oracleResult {
 		if err != nil {
 			t.Fatalf("web oracle: %v\n%s", err, stderr.String())
 		}
-		res := make([]oracleResult, len(jobs))
+		res := make([]webOracleResult, len(jobs))
 		sc := bufio.NewScanner(bytes.NewReader(out))
 		sc.Buffer(make([]byte, 1<<20), 256<<20)
 		got := 0
 		for sc.Scan() {
-			var r oracleResult
+			var r webOracleResult
 			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 				t.Fatalf("web oracle output: %v", err)
 			}
@@ -385,7 +385,7 @@ func writeTemp(t *testing.T, dir, name string, data []byte) string {
 // runtime for the classifier. Carriers injected into prose, markers
 // included, are classified again and removed from the variant's prose: the
 // variant and its cleaned form are queued as oracle jobs.
-func prepareVariant(t *testing.T, f *webFile, runtimeSpans [][2]int, opener, closer int, ext, dir string, jobs *[]oracleJob, kind string, st *webStats) {
+func prepareVariant(t *testing.T, f *webFile, runtimeSpans [][2]int, opener, closer int, ext, dir string, jobs *[]webOracleJob, kind string, st *webStats) {
 	t.Helper()
 	f.varied, f.cleaned = -1, -1
 	if rt := runtimeInjectionPoints(f.src, runtimeSpans); len(rt) > 0 {
@@ -419,14 +419,14 @@ func prepareVariant(t *testing.T, f *webFile, runtimeSpans [][2]int, opener, clo
 	}
 	f.variant, f.vmap = v, vm
 	f.varied = len(*jobs)
-	*jobs = append(*jobs, oracleJob{ID: f.varied, Kind: kind, File: writeTemp(t, dir, fmt.Sprintf("v%d%s", f.varied, ext), v)})
+	*jobs = append(*jobs, webOracleJob{ID: f.varied, Kind: kind, File: writeTemp(t, dir, fmt.Sprintf("v%d%s", f.varied, ext), v)})
 	f.cleaned = len(*jobs)
-	*jobs = append(*jobs, oracleJob{ID: f.cleaned, Kind: kind, File: writeTemp(t, dir, fmt.Sprintf("c%d%s", f.cleaned, ext), cleanInjected(v, vm))})
+	*jobs = append(*jobs, webOracleJob{ID: f.cleaned, Kind: kind, File: writeTemp(t, dir, fmt.Sprintf("c%d%s", f.cleaned, ext), cleanInjected(v, vm))})
 }
 
-// checkInvariance: the variant with carriers in its prose and the same file
+// webCheckInvariance: the variant with carriers in its prose and the same file
 // cleaned are the same program for the oracle.
-func checkInvariance(t *testing.T, f *webFile, res []oracleResult, st *webStats) {
+func webCheckInvariance(t *testing.T, f *webFile, res []webOracleResult, st *webStats) {
 	t.Helper()
 	if f.varied < 0 {
 		return
@@ -473,11 +473,11 @@ func TestHTMLAgainstParse5(t *testing.T) {
 	}
 }
 
-func checkHTMLFiles(t *testing.T, run func([]oracleJob) []oracleResult, files []namedSource) *webStats {
+func checkHTMLFiles(t *testing.T, run func([]webOracleJob) []webOracleResult, files []namedSource) *webStats {
 	t.Helper()
 	dir := t.TempDir()
 	st := &webStats{whyRuntime: map[string]int{}}
-	var jobs []oracleJob
+	var jobs []webOracleJob
 	var wf []*webFile
 	for _, f := range files {
 		if !utf8.Valid(f.src) || bytes.IndexByte(f.src, 0) >= 0 {
@@ -496,7 +496,7 @@ func checkHTMLFiles(t *testing.T, run func([]oracleJob) []oracleResult, files []
 			continue
 		}
 		w := &webFile{name: f.name, src: f.src, m: m, orig: len(jobs)}
-		jobs = append(jobs, oracleJob{ID: w.orig, Kind: "html", File: writeTemp(t, dir, fmt.Sprintf("o%d.html", w.orig), f.src)})
+		jobs = append(jobs, webOracleJob{ID: w.orig, Kind: "html", File: writeTemp(t, dir, fmt.Sprintf("o%d.html", w.orig), f.src)})
 		wf = append(wf, w)
 	}
 	res := run(jobs)
@@ -514,7 +514,7 @@ func checkHTMLFiles(t *testing.T, run func([]oracleJob) []oracleResult, files []
 	}
 	res2 := run(jobs)
 	for _, w := range wf {
-		checkInvariance(t, w, res2, st)
+		webCheckInvariance(t, w, res2, st)
 	}
 	return st
 }
@@ -522,7 +522,7 @@ func checkHTMLFiles(t *testing.T, run func([]oracleJob) []oracleResult, files []
 // checkHTMLOracle: prose and directive bytes lie in parse5's comments or in
 // CSS comments (postcss and css-tree agreeing) of an HTML <style>; parse5's
 // comments are prose or directive unless runtime for a stated reason.
-func checkHTMLOracle(t *testing.T, w *webFile, r oracleResult, st *webStats) {
+func checkHTMLOracle(t *testing.T, w *webFile, r webOracleResult, st *webStats) {
 	t.Helper()
 	allowed := newSpanSet(len(w.src), r.Comments)
 	for _, s := range r.Styles {
@@ -637,7 +637,7 @@ func trimLineEnd(src []byte, c [2]int) int {
 	return e
 }
 
-func classifyCorpus(t *testing.T, ext string, files []namedSource, st *webStats, dir string, jobs *[]oracleJob, kind string) []*webFile {
+func classifyCorpus(t *testing.T, ext string, files []namedSource, st *webStats, dir string, jobs *[]webOracleJob, kind string) []*webFile {
 	t.Helper()
 	var wf []*webFile
 	for _, f := range files {
@@ -657,7 +657,7 @@ func classifyCorpus(t *testing.T, ext string, files []namedSource, st *webStats,
 			continue
 		}
 		w := &webFile{name: f.name, src: f.src, m: m, orig: len(*jobs)}
-		*jobs = append(*jobs, oracleJob{ID: w.orig, Kind: kind, File: writeTemp(t, dir, fmt.Sprintf("o%d%s", w.orig, ext), f.src)})
+		*jobs = append(*jobs, webOracleJob{ID: w.orig, Kind: kind, File: writeTemp(t, dir, fmt.Sprintf("o%d%s", w.orig, ext), f.src)})
 		wf = append(wf, w)
 	}
 	return wf
@@ -693,7 +693,7 @@ func TestCSSAgainstPostcss(t *testing.T) {
 	files = append(files, generatedCSS(2000, cssPlain)...)
 	dir := t.TempDir()
 	st := &webStats{whyRuntime: map[string]int{}}
-	var jobs []oracleJob
+	var jobs []webOracleJob
 	wf := classifyCorpus(t, ".css", files, st, dir, &jobs, "css")
 	res := run(jobs)
 	jobs = jobs[:0]
@@ -705,7 +705,7 @@ func TestCSSAgainstPostcss(t *testing.T) {
 	}
 	res2 := run(jobs)
 	for _, w := range wf {
-		checkInvariance(t, w, res2, st)
+		webCheckInvariance(t, w, res2, st)
 	}
 	st.log(t, "postcss and css-tree")
 	if st.files < 500 || st.invariance < 100 {
@@ -721,7 +721,7 @@ func TestSCSSAgainstSass(t *testing.T) {
 	files = append(files, generatedCSS(2000, cssSCSS)...)
 	dir := t.TempDir()
 	st := &webStats{whyRuntime: map[string]int{}}
-	var jobs []oracleJob
+	var jobs []webOracleJob
 	wf := classifyCorpus(t, ".scss", files, st, dir, &jobs, "scss")
 	res := run(jobs)
 	sassParsed := 0
@@ -760,7 +760,7 @@ func TestLessAgainstLessc(t *testing.T) {
 	files = append(files, generatedCSS(2000, cssLess)...)
 	dir := t.TempDir()
 	st := &webStats{whyRuntime: map[string]int{}}
-	var jobs []oracleJob
+	var jobs []webOracleJob
 	wf := classifyCorpus(t, ".less", files, st, dir, &jobs, "less")
 	res := run(jobs)
 	nodeSt := &webStats{whyRuntime: map[string]int{}}
@@ -796,9 +796,9 @@ type compileEntry struct{ root, file string }
 // then cleaned from the copy's prose; then from the copy with the carriers
 // left in. The compressed CSS must be the same all three times: carriers in
 // prose change nothing that the compiler emits.
-func checkCompiled(t *testing.T, run func([]oracleJob) []oracleResult, kind, ext string, entries []compileEntry) {
+func checkCompiled(t *testing.T, run func([]webOracleJob) []webOracleResult, kind, ext string, entries []compileEntry) {
 	t.Helper()
-	var jobs []oracleJob
+	var jobs []webOracleJob
 	injectedFiles := 0
 	for _, e := range entries {
 		pkg := strings.SplitN(e.file, "/", 2)[0]
@@ -836,7 +836,7 @@ func checkCompiled(t *testing.T, run func([]oracleJob) []oracleResult, kind, ext
 			writeTemp(t, cleaned, rel, src)
 		}
 		for _, root := range []string{e.root, variant, cleaned} {
-			jobs = append(jobs, oracleJob{ID: len(jobs), Kind: kind, File: filepath.Join(root, e.file), LoadPaths: []string{root}})
+			jobs = append(jobs, webOracleJob{ID: len(jobs), Kind: kind, File: filepath.Join(root, e.file), LoadPaths: []string{root}})
 		}
 	}
 	res := run(jobs)
