@@ -88,10 +88,6 @@ func Load(t Target, maxSize int64) *File {
 	}
 	m, err := region.Classify(t.Path, data)
 	if err != nil {
-		if se := (*region.SyntaxError)(nil); errors.As(err, &se) {
-			f.refuse("%d:%d: %s; not cleaned", se.Line, se.Col, se.Reason)
-			return f
-		}
 		f.refuse("%v", err)
 		return f
 	}

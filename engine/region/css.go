@@ -60,7 +60,7 @@ func classifyCSS(path string, src []byte, d cssDialect) (*Map, error) {
 }
 
 func (s *cssScanner) errAt(off int, reason string) error {
-	return syntaxErrorAt(s.path, s.src, off, reason)
+	return syntaxError(s.path, s.src, off, reason)
 }
 
 func isCSSNameByte(c byte) bool {

@@ -106,8 +106,8 @@ func TestCSSErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Classify(c.path, []byte(c.src))
-		var se *SyntaxError
-		if !errors.As(err, &se) || err.Error() != c.want {
+		var se *RefusedError
+		if !errors.As(err, &se) || err.Error() != c.want+"; refused" {
 			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
 		}
 	}
@@ -129,7 +129,7 @@ func TestWebLinear(t *testing.T) {
 	} {
 		src := []byte(strings.Repeat(c.unit, n/len(c.unit)))
 		_, err := Classify(c.path, src)
-		var se *SyntaxError
+		var se *RefusedError
 		if err != nil && !errors.As(err, &se) {
 			t.Errorf("%s %q: %v", c.path, c.unit, err)
 		}

@@ -90,7 +90,7 @@ func (h *htmlScanner) run() error {
 		switch t.kind {
 		case hkComment:
 			if t.eof {
-				return syntaxErrorAt(h.path, src, i, "comment never closes (no \"-->\")")
+				return syntaxError(h.path, src, i, "comment never closes (no \"-->\")")
 			}
 			if !forced {
 				h.comment(i, t)

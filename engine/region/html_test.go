@@ -101,12 +101,17 @@ func TestHTMLRuntime(t *testing.T) {
 		{"<script type='text/template'><!-- x --></script>", "<!-- x", Runtime, "script data block (not JavaScript)"},
 		{"<script type='application/ld+json'>{}</script>", "{}", Runtime, "script data block (not JavaScript)"},
 		{"<script type='text/javascript; charset=utf-8'>x</script>", "x</", Runtime, "script data block (not JavaScript)"},
-		{"<script>// c\nx()</script>", "// c", Runtime, "script (no JavaScript classifier yet)"},
-		{"<script type=module>// c</script>", "// c", Runtime, "script (no JavaScript classifier yet)"},
-		{"<script language=JavaScript>// c</script>", "// c", Runtime, "script (no JavaScript classifier yet)"},
+		{"<script>// c\nx()</script>", "// c", Prose, "js comment"},
+		{"<script type=module>// c</script>", "// c", Prose, "js comment"},
+		{"<script language=JavaScript>// c</script>", "// c", Prose, "js comment"},
+		{"<script>x = '// no'; /* c */</script>", "// no", Runtime, "js string literal"},
+		{"<script>// <\u200b/script>\n</script>", "// <", Runtime, "js comment that could end the element"},
+		{"<script>// <\u200b!-- x\n</script>", "// <", Runtime, "js comment that could end the element"},
+		{"<script>x = `never</script><!-- c -->", "x =", Runtime, "script the JavaScript classifier refuses"},
+		{"<script>x = `never</script><!-- c -->", "<!-- c", Prose, "comment"},
 		{"<script language=vbscript>' c</script>", "' c", Runtime, "script data block (not JavaScript)"},
 		// Script data escape states: "</script>" inside "<!-- <script>" does not end the script.
-		{"<script><!-- <script> </script> <!-- x --> --></script><!-- c -->", "<!-- x", Runtime, "script (no JavaScript classifier yet)"},
+		{"<script><!-- <script> </script> <!-- x --> --></script><!-- c -->", "<!-- x", Runtime, "js HTML-like comment"},
 		{"<script><!-- <script> </script> --></script><!-- c -->", "<!-- c", Prose, "comment"},
 		{"<script><!-- </script><!-- c -->", "<!-- c", Prose, "comment"},
 		{"<style>/* c */</style>", "/* c", Prose, "css comment"},
@@ -146,8 +151,8 @@ func TestHTMLErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Classify("t.html", []byte(c.src))
-		var se *SyntaxError
-		if !errors.As(err, &se) || err.Error() != c.want {
+		var se *RefusedError
+		if !errors.As(err, &se) || err.Error() != c.want+"; refused" {
 			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
 		}
 	}

@@ -196,7 +196,7 @@ func checkHTMLXNet(t testing.TB, name string, src []byte) (int, int) {
 	t.Helper()
 	m, err := Classify("x.html", src)
 	if err != nil {
-		var se *SyntaxError
+		var se *RefusedError
 		if !errors.As(err, &se) {
 			t.Fatalf("%s: %v", name, err)
 		}

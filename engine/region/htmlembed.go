@@ -10,16 +10,16 @@ import "bytes"
 // such a clean anyway, and saying so up front keeps check and clean in step.
 
 // classifyEmbeddedScript classifies the content of a <script> element whose
-// type makes it JavaScript: scriptType is "module" for module scripts and ""
-// for classic ones (where "<!--" and "-->" also start line comments).
-//
-// There is no JavaScript classifier in this package yet, so the whole
-// content is runtime, the riskier kind. When one lands, it is called from
-// here.
+// type makes it JavaScript, with the JavaScript classifier: scriptType is
+// "module" for module scripts and "" for classic ones, where "<!--" and
+// "-->" also start line comments (Annex B). Browsers read no JSX there.
 func classifyEmbeddedScript(path string, src []byte, scriptType string) (*Map, error) {
-	b := NewBuilder(len(src))
-	b.Mark(0, len(src), Runtime, "script (no JavaScript classifier yet)")
-	return b.Map("javascript"), nil
+	d := jsDialect{script: scriptType != "module"}
+	m, e := lexJS(src, d, "javascript")
+	if e != nil {
+		return nil, syntaxError(path, src, e.off, e.reason)
+	}
+	return m, nil
 }
 
 // embedStyle classifies the content body (at offset start) of the <style>
@@ -60,7 +60,7 @@ func (h *htmlScanner) embedScript(tag []byte, start int, body []byte) {
 		h.b.Mark(start, start+len(body), Runtime, "script the JavaScript classifier refuses")
 		return
 	}
-	h.embed(m, start, body, "", []string{"</script", "<script", "<!--", "-->"})
+	h.embed(m, start, body, "js ", []string{"</script", "<script", "<!--", "-->"})
 }
 
 // embed copies m, the map of body at offset start, into the HTML map.

@@ -408,7 +408,7 @@ func Classify(path string, src []byte) (*Map, error) {
 	}
 	m, err := c(path, src)
 	if err != nil {
-		if se := (*SyntaxError)(nil); errors.As(err, &se) {
+		if re := (*RefusedError)(nil); errors.As(err, &re) {
 			return nil, err // it names the file and the position
 		}
 		return nil, fmt.Errorf("classify %s: %w", path, err)

@@ -6,19 +6,19 @@ import (
 	"testing"
 )
 
-// classifyOrRefuse classifies src as path. A SyntaxError (refused input) is
+// classifyOrRefuse classifies src as path. A RefusedError (refused input) is
 // an acceptable outcome, checked for determinism and for naming the file;
 // anything else must pass classifyChecked.
 func classifyOrRefuse(t *testing.T, path string, src []byte) *Map {
 	t.Helper()
 	_, err := Classify(path, src)
-	var se *SyntaxError
+	var se *RefusedError
 	if errors.As(err, &se) {
 		_, again := Classify(path, src)
 		if again == nil || again.Error() != err.Error() {
 			t.Fatalf("refusal is not deterministic: %v, then %v", err, again)
 		}
-		if se.Path != path || se.Line < 1 || se.Col < 1 {
+		if se.Path != path || se.Pos == "" {
 			t.Fatalf("refusal without a position: %v", err)
 		}
 		return nil

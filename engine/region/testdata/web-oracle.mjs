@@ -5,7 +5,8 @@
 //   {kind: "html"|"css"|"scss"|"less", file}: where the languages' own
 //     parsers put comments and literals, as byte offsets [start, end), and a
 //     hash of the program without its comments (parse5's DOM serialised
-//     without comment nodes, <style> text as CSS tokens without comments;
+//     without comment nodes, <style> text as CSS tokens without comments,
+//     <script> text left out;
 //     the CSS tokens without comments).
 //   {kind: "sass"|"lessc", file, loadPaths}: a hash of the compiled,
 //     compressed CSS (which keeps no comment but /*! ones).
@@ -128,6 +129,9 @@ function html(src) {
     if (n.nodeName === 'style' && n.namespaceURI === HTML_NS && n.childNodes.length === 1 && n.childNodes[0].nodeName === '#text') {
       try { n.childNodes[0].value = cssNorm(n.childNodes[0].value); } catch { /* keep the text */ }
     }
+    // Script text is the JavaScript classifier's, proven by its own
+    // oracles (TypeScript, acorn, esbuild): left out here.
+    if (n.nodeName === 'script' && n.namespaceURI === HTML_NS) n.childNodes = [];
   });
   return { comments, texts, attrs, styles, scripts, norm: hash(parse5.serialize(doc)) };
 }
