@@ -65,11 +65,11 @@ type webOracleResult struct {
 	Error string `json:"error"`
 	Norm  string `json:"norm"`
 	// html
-	Comments [][2]int      `json:"comments"`
-	Texts    [][2]int      `json:"texts"`
-	Attrs    [][2]int      `json:"attrs"`
+	Comments [][2]int         `json:"comments"`
+	Texts    [][2]int         `json:"texts"`
+	Attrs    [][2]int         `json:"attrs"`
 	Styles   []webOracleStyle `json:"styles"`
-	Scripts  [][2]int      `json:"scripts"`
+	Scripts  [][2]int         `json:"scripts"`
 	// css, scss, less; TokenError is set when postcss's tokenizer gave up
 	// (then its lists are incomplete).
 	TokenError  string   `json:"tokenError"`
