@@ -290,14 +290,21 @@ func TestWebBenchInputs(t *testing.T) {
 		{"b.css", benchCSS(asciiText)}, {"b.css", benchCSS(intlText)},
 		{"b.scss", benchSCSS(asciiText)}, {"b.scss", benchSCSS(intlText)},
 	} {
-		m, err := Classify(c.path, c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range []Kind{Prose, Directive, Runtime} {
-			if len(m.Spans(k)) < 10 {
-				t.Errorf("%s (%d bytes): only %d %s spans", c.path, len(c.src), len(m.Spans(k)), k)
-			}
+		checkBenchInput(t, c.path, c.src)
+	}
+}
+
+// checkBenchInput fails unless src classifies with at least ten spans of
+// each kind.
+func checkBenchInput(t *testing.T, path string, src []byte) {
+	t.Helper()
+	m, err := Classify(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []Kind{Prose, Directive, Runtime} {
+		if len(m.Spans(k)) < 10 {
+			t.Errorf("%s (%d bytes): only %d %s spans", path, len(src), len(m.Spans(k)), k)
 		}
 	}
 }

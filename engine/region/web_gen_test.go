@@ -27,23 +27,28 @@ var htmlFragments = []string{
 	"<script>", "// js", "</stylex>", "&lt;", "&#47;", "\t", " ",
 }
 
+// genDoc strings up to most fragments, one in six with a carrier inside.
+func genDoc(r *rand.Rand, frags []string, most int) []byte {
+	var sb strings.Builder
+	for k := r.IntN(most) + 1; k > 0; k-- {
+		f := genPick(r, frags)
+		if r.IntN(6) == 0 {
+			cut := r.IntN(len(f) + 1)
+			for cut > 0 && cut < len(f) && f[cut]&0xc0 == 0x80 {
+				cut--
+			}
+			f = f[:cut] + genPick(r, genCarriers) + f[cut:]
+		}
+		sb.WriteString(f)
+	}
+	return []byte(sb.String())
+}
+
 func generatedHTML(n int) []namedSource {
 	r := rand.New(rand.NewPCG(13, 7))
 	out := make([]namedSource, 0, n)
 	for i := 0; i < n; i++ {
-		var sb strings.Builder
-		for k := r.IntN(30) + 1; k > 0; k-- {
-			f := genPick(r, htmlFragments)
-			if r.IntN(6) == 0 {
-				cut := r.IntN(len(f) + 1)
-				for cut > 0 && cut < len(f) && f[cut]&0xc0 == 0x80 {
-					cut--
-				}
-				f = f[:cut] + genPick(r, genCarriers) + f[cut:]
-			}
-			sb.WriteString(f)
-		}
-		out = append(out, namedSource{fmt.Sprintf("generated html %d", i), []byte(sb.String())})
+		out = append(out, namedSource{fmt.Sprintf("generated html %d", i), genDoc(r, htmlFragments, 30)})
 	}
 	return out
 }
@@ -78,19 +83,7 @@ func generatedCSS(n int, d cssDialect) []namedSource {
 	}
 	out := make([]namedSource, 0, n)
 	for i := 0; i < n; i++ {
-		var sb strings.Builder
-		for k := r.IntN(25) + 1; k > 0; k-- {
-			f := genPick(r, frags)
-			if r.IntN(6) == 0 {
-				cut := r.IntN(len(f) + 1)
-				for cut > 0 && cut < len(f) && f[cut]&0xc0 == 0x80 {
-					cut--
-				}
-				f = f[:cut] + genPick(r, genCarriers) + f[cut:]
-			}
-			sb.WriteString(f)
-		}
-		out = append(out, namedSource{fmt.Sprintf("generated %s %d", d.lang(), i), []byte(sb.String())})
+		out = append(out, namedSource{fmt.Sprintf("generated %s %d", d.lang(), i), genDoc(r, frags, 25)})
 	}
 	return out
 }

@@ -478,27 +478,7 @@ func checkHTMLFiles(t *testing.T, run func([]webOracleJob) []webOracleResult, fi
 	dir := t.TempDir()
 	st := &webStats{whyRuntime: map[string]int{}}
 	var jobs []webOracleJob
-	var wf []*webFile
-	for _, f := range files {
-		if !utf8.Valid(f.src) || bytes.IndexByte(f.src, 0) >= 0 {
-			continue // refused by clean before any classifier runs
-		}
-		m, err := Classify("x.html", f.src)
-		if err != nil {
-			var se *RefusedError
-			if !errors.As(err, &se) {
-				t.Fatalf("%s: %v", f.name, err)
-			}
-			st.refused++
-			if !strings.HasPrefix(f.name, "generated") {
-				t.Logf("%s: refused: %v", f.name, err)
-			}
-			continue
-		}
-		w := &webFile{name: f.name, src: f.src, m: m, orig: len(jobs)}
-		jobs = append(jobs, webOracleJob{ID: w.orig, Kind: "html", File: writeTemp(t, dir, fmt.Sprintf("o%d.html", w.orig), f.src)})
-		wf = append(wf, w)
-	}
+	wf := classifyCorpus(t, ".html", files, st, dir, &jobs, "html")
 	res := run(jobs)
 	// Second round: variants need the first round's text and attribute spans.
 	jobs = jobs[:0]
@@ -645,7 +625,7 @@ func classifyCorpus(t *testing.T, ext string, files []namedSource, st *webStats,
 	var wf []*webFile
 	for _, f := range files {
 		if !utf8.Valid(f.src) || bytes.IndexByte(f.src, 0) >= 0 {
-			continue
+			continue // refused by clean before any classifier runs
 		}
 		m, err := Classify("x"+ext, f.src)
 		if err != nil {
