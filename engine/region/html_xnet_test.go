@@ -64,7 +64,7 @@ func xnetTokens(src []byte) ([]xnetToken, error) {
 
 // xnetCheck compares the HTML map m of src with x/net/html's tokens: every
 // prose or directive byte lies in a "<!--" comment token or in the content
-// of a <style> element, each such comment token is one classified comment
+// of a <style> or <script> element, each such comment token is one classified comment
 // with the same extent, and tokens that are never prose are runtime. It
 // returns how many comments x/net/html found and how many the map calls
 // prose or directive.
@@ -122,7 +122,7 @@ func xnetCheck(t testing.TB, name string, src []byte, m *Map) (comments, agreed 
 			if last := m.At(tok.end - 1); last.End != tok.end && !inComment[tok.end] {
 				t.Errorf("%s: comment %d-%d %q ends a region at %d", name, tok.start, tok.end, clip(text), last.End)
 			}
-		case tok.typ == html.TextToken && tok.raw == "style":
+		case tok.typ == html.TextToken && (tok.raw == "style" || tok.raw == "script"):
 			for k := tok.start; k < tok.end; k++ {
 				allowed[k] = true
 			}
