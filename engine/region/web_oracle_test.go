@@ -458,17 +458,17 @@ func TestHTMLAgainstParse5(t *testing.T) {
 		files = append(files, namedSource{p, src})
 	}
 	deb := testtool.Debian(t, webDebianHTML...)
-	for _, p := range sample(webCorpus(t, deb, ".html", ".htm"), 500) {
+	for _, p := range sample(webCorpus(t, deb, ".html", ".htm"), 300) {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, namedSource{p, src})
 	}
-	files = append(files, generatedHTML(1200)...)
+	files = append(files, generatedHTML(600)...)
 	st := checkHTMLFiles(t, run, files)
 	st.log(t, "parse5")
-	if st.files < 500 {
+	if st.files < 300 {
 		t.Fatalf("only %d HTML files checked", st.files)
 	}
 }
@@ -673,7 +673,7 @@ func TestCSSAgainstPostcss(t *testing.T) {
 		}
 	}
 	files = append(files, readCorpus(t, append(css, sample(minified, 8)...))...)
-	files = append(files, generatedCSS(2000, cssPlain)...)
+	files = append(files, generatedCSS(600, cssPlain)...)
 	dir := t.TempDir()
 	st := &webStats{whyRuntime: map[string]int{}}
 	var jobs []webOracleJob
@@ -691,7 +691,7 @@ func TestCSSAgainstPostcss(t *testing.T) {
 		webCheckInvariance(t, w, res2, st)
 	}
 	st.log(t, "postcss and css-tree")
-	if st.files < 500 || st.invariance < 100 {
+	if st.files < 300 || st.invariance < 100 {
 		t.Fatalf("only %d CSS files checked, %d for invariance", st.files, st.invariance)
 	}
 }
@@ -701,7 +701,7 @@ func TestSCSSAgainstSass(t *testing.T) {
 	npm := filepath.Join(testtool.NPM(t, webCorpusPackages...), "node_modules")
 	files := goldenInputs(t, ".scss")
 	files = append(files, readCorpus(t, webCorpus(t, npm, ".scss"))...)
-	files = append(files, generatedCSS(2000, cssSCSS)...)
+	files = append(files, generatedCSS(600, cssSCSS)...)
 	dir := t.TempDir()
 	st := &webStats{whyRuntime: map[string]int{}}
 	var jobs []webOracleJob
@@ -727,8 +727,6 @@ func TestSCSSAgainstSass(t *testing.T) {
 	checkCompiled(t, run, "sass", ".scss", []compileEntry{
 		{npm, "bootstrap/scss/bootstrap.scss"},
 		{npm, "bulma/bulma.scss"},
-		{npm, "@fortawesome/fontawesome-free/scss/fontawesome.scss"},
-		{npm, "@fortawesome/fontawesome-free/scss/solid.scss"},
 		{npm, "font-awesome/scss/font-awesome.scss"},
 	})
 }
@@ -740,7 +738,7 @@ func TestLessAgainstLessc(t *testing.T) {
 	files := goldenInputs(t, ".less")
 	files = append(files, readCorpus(t, webCorpus(t, npm, ".less"))...)
 	files = append(files, readCorpus(t, webCorpus(t, bs3, ".less"))...)
-	files = append(files, generatedCSS(2000, cssLess)...)
+	files = append(files, generatedCSS(600, cssLess)...)
 	dir := t.TempDir()
 	st := &webStats{whyRuntime: map[string]int{}}
 	var jobs []webOracleJob
