@@ -88,7 +88,7 @@ func expected(f *File) []byte {
 	return out
 }
 
-var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt", "f.sh", "f.toml", "Dockerfile", "f.js", "f.ts", "f.tsx", "f.jsonc", "f.json", "f.yaml", "f.rs"}
+var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt", "f.sh", "f.toml", "Dockerfile", "f.js", "f.ts", "f.tsx", "f.jsonc", "f.json", "f.yaml", "f.rs", "f.html", "f.css", "f.scss", "f.less"}
 
 // FuzzClean proves, for arbitrary input in every classified language, that
 // a clean changes prose only (the result is exactly the original with each
@@ -121,6 +121,10 @@ func FuzzClean(f *testing.F) {
 		"f.json":     "{\"a\": \"\u200b\"}\n",
 		"f.yaml":     "# top\u200b\nrun: |\n  echo \u200b # shell\nkey: 'v\u200b' # tail\u2060\u2028b: 1\n",
 		"f.rs":       "// c\u200b\n/// doc\u202e\n/// ```\n/// x\u200b\n/// ```\nfn f() { let s = \"\u200b\"; /* b\u2066 */ }\n",
+		"f.html":     "<p title=\"\u200b\">x</p><!-- a\u200b -\u200b-> b --><style>/* c\u2060 */</style>\n",
+		"f.css":      "a { content: \"\u200b\"; } /* c\u200b *\u200b/ d */ /*\u200b! e */\n",
+		"f.scss":     "$a: 1; // c\u200b\f b: c;\n/* #\u200b{$a} */ a { b: url(x\u200b//y) }\n",
+		"f.less":     "@a: `\u200b`; // c\u200b\r d\n",
 	} {
 		for i, n := range fuzzNames {
 			if n == name {

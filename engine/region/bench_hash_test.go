@@ -88,15 +88,7 @@ func TestHashBenchInputs(t *testing.T) {
 		{"b.toml", benchTOML(asciiText)}, {"b.toml", benchTOML(intlText)},
 		{"Dockerfile", benchDockerfile(asciiText)}, {"Dockerfile", benchDockerfile(intlText)},
 	} {
-		m, err := Classify(c.path, c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range []Kind{Prose, Directive, Runtime} {
-			if len(m.Spans(k)) < 10 {
-				t.Errorf("%s (%d bytes): only %d %s spans", c.path, len(c.src), len(m.Spans(k)), k)
-			}
-		}
+		checkBenchInput(t, c.path, c.src)
 	}
 }
 

@@ -206,3 +206,105 @@ func BenchmarkClassifyMarkdownAdversarial(b *testing.B) {
 		}
 	}
 }
+
+func benchHTML(t benchText) []byte {
+	return repeatTo("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Loader</title>\n<!--[if lt IE 9]><script src=\"shiv.js\"></script><![endif]-->\n</head>\n<body>\n", func(i int) string {
+		return fmt.Sprintf(`<!-- Section %[1]d: %[3]s -->
+<section id="s%[1]d" class="card card--wide" data-title="%[4]s">
+  <h2>%[2]s</h2>
+  <!-- prettier-ignore -->
+  <p title="%[4]s">%[2]s <a href="https://example.com/%[1]d">%[3]s</a> &amp; more.</p>
+  <style>
+    /* %[3]s */
+    #s%[1]d .card { margin: 0 auto; content: "%[4]s"; background: url(img/%[1]d.png); }
+  </style>
+  <script>
+    // %[3]s
+    window.cards.push({ id: %[1]d, title: "%[4]s" });
+  </script>
+  <!--
+    %[2]s
+    %[3]s
+  -->
+</section>
+`, i, t.doc, t.comment, t.str)
+	})
+}
+
+func benchCSS(t benchText) []byte {
+	return repeatTo("/*! theme v1 | MIT License */\n@charset \"UTF-8\";\n", func(i int) string {
+		return fmt.Sprintf(`/* Card %[1]d: %[3]s */
+.card-%[1]d > .title:hover,
+.card-%[1]d::after { /* %[2]s */
+  content: "%[4]s";
+  background: url(data:image/svg+xml;base64,PHN2Zz4=) no-repeat, url("img/%[1]d.png");
+  --shadow: 0 0 1px rgba(0, 0, 0, .5) /* kept */;
+  margin: calc(1rem + 2px) 0; /* stylelint-disable-line */
+}
+@media (min-width: 768px) { .card-%[1]d { width: 50%%; } }
+
+`, i, t.doc, t.comment, t.str)
+	})
+}
+
+func benchSCSS(t benchText) []byte {
+	return repeatTo("// Theme\n@use \"sass:math\";\n$gap: 4px !default;\n", func(i int) string {
+		return fmt.Sprintf(`/// %[2]s
+/// @param {Number} $n - steps
+@function size-%[1]d($n) { @return $n * $gap; } // %[3]s
+
+.card-%[1]d {
+  // %[3]s
+  margin: size-%[1]d(2);
+  content: "#{$gap} %[4]s";
+  &:hover { background: url(http://example.com/%[1]d.png); } /* %[2]s */
+}
+
+`, i, t.doc, t.comment, t.str)
+	})
+}
+
+func BenchmarkClassifyHTML(b *testing.B) {
+	b.Run("ascii", func(b *testing.B) { benchClassify(b, "bench.html", benchHTML(asciiText)) })
+	b.Run("nonascii", func(b *testing.B) { benchClassify(b, "bench.html", benchHTML(intlText)) })
+}
+
+func BenchmarkClassifyCSS(b *testing.B) {
+	b.Run("ascii", func(b *testing.B) { benchClassify(b, "bench.css", benchCSS(asciiText)) })
+	b.Run("nonascii", func(b *testing.B) { benchClassify(b, "bench.css", benchCSS(intlText)) })
+}
+
+func BenchmarkClassifySCSS(b *testing.B) {
+	b.Run("ascii", func(b *testing.B) { benchClassify(b, "bench.scss", benchSCSS(asciiText)) })
+	b.Run("nonascii", func(b *testing.B) { benchClassify(b, "bench.scss", benchSCSS(intlText)) })
+}
+
+// TestWebBenchInputs keeps the web benchmark inputs honest: they classify
+// and hold each kind of region.
+func TestWebBenchInputs(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		src  []byte
+	}{
+		{"b.html", benchHTML(asciiText)}, {"b.html", benchHTML(intlText)},
+		{"b.css", benchCSS(asciiText)}, {"b.css", benchCSS(intlText)},
+		{"b.scss", benchSCSS(asciiText)}, {"b.scss", benchSCSS(intlText)},
+	} {
+		checkBenchInput(t, c.path, c.src)
+	}
+}
+
+// checkBenchInput fails unless src classifies with at least ten spans of
+// each kind.
+func checkBenchInput(t *testing.T, path string, src []byte) {
+	t.Helper()
+	m, err := Classify(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []Kind{Prose, Directive, Runtime} {
+		if len(m.Spans(k)) < 10 {
+			t.Errorf("%s (%d bytes): only %d %s spans", path, len(src), len(m.Spans(k)), k)
+		}
+	}
+}

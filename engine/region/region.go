@@ -344,6 +344,14 @@ func languageByName(path string) string {
 		return "yaml"
 	case ".rs":
 		return "rust"
+	case ".html", ".htm":
+		return "html"
+	case ".css":
+		return "css"
+	case ".scss":
+		return "scss"
+	case ".less":
+		return "less"
 	}
 	if lang := jsonLanguage(path); lang != "" {
 		return lang
@@ -379,6 +387,14 @@ func classifier(lang string) Classifier {
 		return classifyYAML
 	case "rust":
 		return classifyRust
+	case "html":
+		return classifyHTML
+	case "css":
+		return func(path string, src []byte) (*Map, error) { return classifyCSS(path, src, cssPlain) }
+	case "scss":
+		return func(path string, src []byte) (*Map, error) { return classifyCSS(path, src, cssSCSS) }
+	case "less":
+		return func(path string, src []byte) (*Map, error) { return classifyCSS(path, src, cssLess) }
 	}
 	return nil
 }
@@ -392,6 +408,9 @@ func Classify(path string, src []byte) (*Map, error) {
 	}
 	m, err := c(path, src)
 	if err != nil {
+		if re := (*RefusedError)(nil); errors.As(err, &re) {
+			return nil, err // it names the file and the position
+		}
 		return nil, fmt.Errorf("classify %s: %w", path, err)
 	}
 	m.Lang = lang
