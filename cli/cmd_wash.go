@@ -14,6 +14,7 @@ func washCommands() []command {
 	return []command{
 		{name: "gauge", args: "[--platform P]... [--json]", summary: "measure the always-loaded memory: tokens per file, provable fat, band", help: washGaugeHelp, run: runWashGauge},
 		{name: "quick", args: "[--dry-run] [--json] [FILE...]", summary: "cut provable fat (duplicates, blank runs, dead index entries, moved links), gated and revertible", help: washQuickHelp, run: runWashQuick},
+		{name: "full", args: "[--json] | --judge local [--model M] [--endpoint URL] [--out PLAN.json] [--apply]", summary: "the full pass: print a judging brief for an agent, or have the local model judge; the plan goes through the gate", help: washFullHelp, run: runWashFull},
 		{name: "apply", args: "PLAN.json [--dry-run] [--json]", summary: "apply an adjudicated semantic plan (delete, merge, shrink, rewrite) through the gate", help: washApplyHelp, run: runWashApply},
 		{name: "bins", args: "[--json]", summary: "list the recovery bins: every cut kept, with the id restore takes", help: washBinsHelp, run: runWashBins},
 		{name: "restore", args: "ID[.N]|last [--dry-run] [--stdout] [--json]", summary: "put a banked cut back (through the gate and a transaction)", help: washRestoreHelp, run: runWashRestore},

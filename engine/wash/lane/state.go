@@ -51,7 +51,10 @@ type State struct {
 type Cache struct {
 	// Key names the reading: the session's start directory and platform change what a
 	// measurement holds.
-	Key         string            `json:"key,omitempty"`
+	Key string `json:"key,omitempty"`
+	// Loaded is the session whose InstructionsLoaded reports the measurement followed ("":
+	// the derived chain): another session's reports are another load.
+	Loaded      string            `json:"loaded,omitempty"`
 	Files       []FileSig         `json:"files"`
 	Measurement gauge.Measurement `json:"measurement"`
 }
