@@ -254,6 +254,23 @@ func runWashGauge(e *env, args []string) error {
 		e.ui.infof("  (no memory or instruction files found)")
 	}
 	e.ui.infof("advice: %s", v.Advice)
+	if src := g.Source; src != nil {
+		switch src.Source {
+		case lane.SourceLoaded:
+			e.ui.infof("claude-code load list: what session %s reported loading (InstructionsLoaded, %d file(s), %s)", src.Session, src.Files, src.At.Format("2006-01-02 15:04 MST"))
+			for _, p := range src.NotLoaded {
+				e.ui.infof("  derived but not reported loaded: %s", l.Rel(p))
+			}
+			for _, p := range src.Extra {
+				e.ui.infof("  reported loaded, not derived (measured only): %s", l.Rel(p))
+			}
+		default:
+			e.ui.infof("claude-code load list: derived from Claude Code's rules (no InstructionsLoaded report recorded for this directory yet)")
+		}
+	}
+	if v.Potential > 0 || v.OverBudget > 0 {
+		e.ui.infof("judgement candidates: ~%d tok superseded, ~%d tok stale, footprint ~%d of a %d-token budget; 'prosewash wash full' briefs a judge", v.Superseded, v.Stale, v.Footprint, v.Budget)
+	}
 	if v.Economical || v.BreakEvenSessions > 0 {
 		e.ui.infof("break-even: a full pass costs ~%d tok, the fat ~%d tok per session: %.1f sessions (horizon %d)", v.RunCost, v.CarryPerSession, v.BreakEvenSessions, v.HorizonSessions)
 	}
@@ -578,6 +595,16 @@ func runWashStats(e *env, args []string) error {
 		e.ui.infof("%s", line)
 	}
 	e.ui.infof("destroyed by retention: %d (death.log); keeps recorded: %d", s.Deaths, s.Keeps)
+	if len(s.Spawns) > 0 {
+		n, tok := 0, 0
+		for _, sp := range s.Spawns {
+			n += sp.Spawns
+			tok += sp.Tokens
+		}
+		last := s.Spawns[0]
+		e.ui.infof("subagents: the memory rode %d spawn(s), ~%d tok, over %d recorded session(s); latest session %s: %d spawn(s), ~%d tok (counted by %s)",
+			n, tok, len(s.Spawns), last.Session, last.Spawns, last.Tokens, last.Via)
+	}
 	for _, p := range s.Pending {
 		e.ui.warnf("interrupted run %s pending: run 'prosewash wash recover'", p.RunID)
 	}

@@ -86,7 +86,9 @@ type Stats struct {
 	Deaths     int              `json:"deaths"`
 	Keeps      int              `json:"keeps"`
 	Pending    []txn.PendingRun `json:"pending,omitempty"`
-	Errors     []string         `json:"errors,omitempty"`
+	// Spawns is the subagent spawn meter of every recorded session, newest first.
+	Spawns []SpawnStats `json:"spawns,omitempty"`
+	Errors []string     `json:"errors,omitempty"`
 }
 
 // Stats reads the lane's state, bins, keeps and pending journals. It measures nothing and
@@ -135,6 +137,9 @@ func (l *Lane) Stats() (Stats, error) {
 	}
 	if p, err := txn.Pending(stateDir); err == nil {
 		s.Pending = p
+	}
+	if sp, err := l.AllSpawns(); err == nil {
+		s.Spawns = sp
 	}
 	return s, nil
 }
