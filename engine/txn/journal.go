@@ -87,6 +87,17 @@ type entry struct {
 	// recorded before the temporary file is created, so that what a killed
 	// process leaves there is found and removed by name.
 	Temp string `json:"temp,omitempty"`
+	// Archive: the compressed copy, its hash once verified (zero until then), and the
+	// original's identity for the compare-and-swap delete.
+	Archive     string   `json:"archive,omitempty"`
+	ArchiveHash fsx.Hash `json:"archive_hash,omitempty"`
+	Size        int64    `json:"size,omitempty"`
+	MTime       int64    `json:"mtime_ns,omitempty"`
+	Dev         uint64   `json:"dev,omitempty"`
+	Ino         uint64   `json:"ino,omitempty"`
+	HasID       bool     `json:"has_id,omitempty"`
+	// Skip marks an entry left out after Prepare (its archive failed and the run goes on).
+	Skip bool `json:"skip,omitempty"`
 }
 
 func journalPath(stateDir, runID string) string {
@@ -226,6 +237,25 @@ func (j *journal) verify(file, trustedRoot string, trustedExtra []string) error 
 			if e.Original.IsZero() || !e.Candidate.IsZero() {
 				return bad("entry %d: delete with a candidate", i)
 			}
+		case Archive:
+			if e.Original.IsZero() || !e.Candidate.IsZero() || e.Backup != "" {
+				return bad("entry %d: archive with a candidate or a backup", i)
+			}
+			a := slices.IndexFunc(roots, func(r string) bool { return e.Archive != r && fsx.Inside(r, e.Archive) })
+			if !filepath.IsAbs(e.Archive) || filepath.Clean(e.Archive) != e.Archive || a < 0 || e.Archive == e.Path {
+				return bad("entry %d: archive %q is outside the recorded roots", i, e.Archive)
+			}
+			if inGitDir(e.Archive, roots[a]) {
+				return bad("entry %d: archive %q is inside .git", i, e.Archive)
+			}
+			if rp := fsx.ResolveExisting(filepath.Dir(e.Archive)); !fsx.Inside(realRoots[a], rp) {
+				return bad("entry %d: archive %q resolves outside the root", i, e.Archive)
+			}
+			if seen[e.Archive] {
+				return bad("entry %d: archive %q listed twice", i, e.Archive)
+			}
+			seen[e.Archive] = true
+			continue
 		default:
 			return bad("entry %d: unknown operation %q", i, e.Op)
 		}
