@@ -19,6 +19,7 @@ func washCommands() []command {
 		{name: "bins", args: "[--json]", summary: "list the recovery bins: every cut kept, with the id restore takes", help: washBinsHelp, run: runWashBins},
 		{name: "restore", args: "ID[.N]|last [--dry-run] [--stdout] [--json]", summary: "put a banked cut back (through the gate and a transaction)", help: washRestoreHelp, run: runWashRestore},
 		{name: "stats", args: "[--json]", summary: "the fuller view: band, footprint history, bins, last receipt, sessions", run: runWashStats},
+		{name: "archive", args: "[--dry-run] [--json] [--live-minutes N] | list | restore SESSION", summary: "move old Claude Code transcripts into verified archives (a person on a terminal only), list them, restore one", help: washArchiveHelp, run: runWashArchive},
 		{name: "recover", args: "[--json]", summary: "bring an interrupted wash run to a safe end", help: washRecoverHelp, run: runWashRecover},
 		{name: "verify", args: "OLD NEW [--json]", summary: "prove no structured token (link, date, version, number, quote, code) was lost between two versions of a file", help: washVerifyHelp, run: runWashVerify},
 	}

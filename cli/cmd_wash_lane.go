@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/prosewash/prosewash/engine/config"
 	"github.com/prosewash/prosewash/engine/txn"
+	"github.com/prosewash/prosewash/engine/wash/archive"
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/lane"
 )
@@ -558,8 +560,21 @@ func runWashStats(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The transcript stores of every project and their archives: read only.
+	var ts *archive.StoreStats
+	if o, err := l.ArchiveOptions(Version()); err == nil {
+		root, _ := l.ArchiveRoot()
+		if st, err := archive.Stats(o.ConfigDir, root, time.Now()); err == nil {
+			ts = &st
+		} else {
+			s.Errors = append(s.Errors, "transcripts: "+err.Error())
+		}
+	}
 	if asJSON {
-		return writeJSON(e, s)
+		return writeJSON(e, struct {
+			lane.Stats
+			Transcripts *archive.StoreStats `json:"transcripts,omitempty"`
+		}{s, ts})
 	}
 	if s.Verdict == nil {
 		e.ui.infof("wash stats: never gauged (run 'prosewash wash gauge')")
@@ -604,6 +619,26 @@ func runWashStats(e *env, args []string) error {
 		last := s.Spawns[0]
 		e.ui.infof("subagents: the memory rode %d spawn(s), ~%d tok, over %d recorded session(s); latest session %s: %d spawn(s), ~%d tok (counted by %s)",
 			n, tok, len(s.Spawns), last.Session, last.Spawns, last.Tokens, last.Via)
+	}
+	if ts != nil && (ts.Sessions > 0 || len(ts.Projects) > 0) {
+		e.ui.infof("transcripts: %d session(s), %s in %d project(s); compression measured on %s: %.1f:1", ts.Sessions, human(ts.Bytes), len(ts.Projects), human(ts.SampleBytes), ts.Ratio)
+		for i, p := range ts.Projects {
+			if i == 10 {
+				e.ui.infof("  (%d more project(s))", len(ts.Projects)-10)
+				break
+			}
+			var ages []string
+			for b, n := range p.ByAge {
+				if n > 0 {
+					ages = append(ages, fmt.Sprintf("%s %s", archive.BandName(b), human(n)))
+				}
+			}
+			line := fmt.Sprintf("  %s: %d session(s), %s (%s)", p.Slug, p.Sessions, human(p.Bytes), strings.Join(ages, ", "))
+			if p.Archived > 0 {
+				line += fmt.Sprintf("; archived %d session(s), %s -> %s", p.Archived, human(p.ArchivedBytes), human(p.ArchivedCompressed))
+			}
+			e.ui.infof("%s", line)
+		}
 	}
 	for _, p := range s.Pending {
 		e.ui.warnf("interrupted run %s pending: run 'prosewash wash recover'", p.RunID)

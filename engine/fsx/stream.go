@@ -166,7 +166,8 @@ func WriteStream(target string, r io.Reader) (string, Hash, error) {
 	return name, h.sum(), nil
 }
 
-// MoveNew renames tmp to path only if nothing exists at path, then fsyncs the directory.
+// MoveNew renames tmp to path only if nothing exists at path. The directory is not fsynced:
+// the caller syncs it (SyncDir) before it relies on the move.
 func MoveNew(tmp, path string) error {
 	if err := renameNoReplace(tmp, path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
@@ -175,5 +176,5 @@ func MoveNew(tmp, path string) error {
 		}
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return nil
 }

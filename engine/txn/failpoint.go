@@ -18,14 +18,14 @@ const (
 	// FailArchivingOne: journal "prepared", the first archive's compressed
 	// copy written and fsynced beside its destination, not yet moved there.
 	FailArchivingOne = "archiving-one"
-	// FailArchivedOne: the first archive moved into place, read back,
-	// verified and journalled; the others not yet written.
+	// FailArchivedOne: the first archive moved into place and read back
+	// verified; its hash not journalled yet, the others not yet written.
 	FailArchivedOne = "archived-one"
 	// FailPrepared: backups (and archives) written and read back, journal
 	// "prepared", no user file touched yet.
 	FailPrepared = "prepared"
-	// FailInstallingOne: the first file's intent is journalled, its swap
-	// has not happened.
+	// FailInstallingOne: the first file's intent is journalled (in an
+	// archive run, every intent at once), its swap has not happened.
 	FailInstallingOne = "installing-one"
 	// FailInstalledOne: the first file is swapped in and journalled done.
 	FailInstalledOne = "installed-one"

@@ -320,10 +320,7 @@ func (t *Tx) Prepare(ops []Op) error {
 		var orig []byte
 		if op.Kind == Archive {
 			if err := t.prepareArchive(op, real, &e, fr); err != nil {
-				fr.Status, fr.Err = StatusRefused, err
-				if errors.Is(err, fsx.ErrConflict) {
-					fr.Status = StatusConflict
-				}
+				setFailed(fr, err)
 				continue
 			}
 			if prev, dup := seen[e.Archive]; dup {
@@ -507,11 +504,12 @@ func (t *Tx) Install() error {
 	}
 	order := installOrder(t.j.Entries)
 	intentFired, doneFired := false, false
+	arch := t.archiving()
 	for _, k := range order {
 		e := &t.j.Entries[k]
 		fr := &t.files[t.idx[k]]
-		if e.Skip {
-			continue
+		if e.Skip || batched(e, arch) {
+			continue // installed together, last (installArchives)
 		}
 		if err := t.guard("install"); err != nil {
 			return t.abort(err)
@@ -529,15 +527,8 @@ func (t *Tx) Install() error {
 			failpoint(t.opts.Getenv, FailInstallingOne)
 		}
 		if err := apply(e, t.data[k]); err != nil && !landed(e) {
-			e.Intent = false
-			fr.Current, _, _ = fsx.HashFile(e.Path)
-			fr.Err = err
-			fr.Status = StatusRefused
-			if errors.Is(err, fsx.ErrConflict) {
-				fr.Status = StatusConflict
-			}
-			if t.opts.AllOrNothing {
-				return t.abort(&AbortedError{Path: fr.Path, Err: err})
+			if err := t.installFailed(e, fr, err); err != nil {
+				return err
 			}
 			if err := t.j.save(t.stateDir); err != nil {
 				return t.abort(fmt.Errorf("install: %w", err))
@@ -555,6 +546,9 @@ func (t *Tx) Install() error {
 			failpoint(t.opts.Getenv, FailInstalledOne)
 		}
 	}
+	if err := t.installArchives(order, &intentFired, &doneFired); err != nil {
+		return err
+	}
 	t.j.State = StateInstalled
 	if err := t.j.save(t.stateDir); err != nil {
 		return t.abort(fmt.Errorf("install: %w", err))
@@ -563,6 +557,28 @@ func (t *Tx) Install() error {
 	t.phase = phaseInstalled
 	failpoint(t.opts.Getenv, FailInstalled)
 	return nil
+}
+
+// installFailed records a swap that did not happen (the file is refused or conflicting and
+// left as found); with AllOrNothing it stops the run and restores what was installed.
+func (t *Tx) installFailed(e *entry, fr *FileResult, err error) error {
+	e.Intent = false
+	fr.Current, _, _ = fsx.HashFile(e.Path)
+	setFailed(fr, err)
+	if t.opts.AllOrNothing {
+		return t.abort(&AbortedError{Path: fr.Path, Err: err})
+	}
+	return nil
+}
+
+// setFailed gives a file its failure: a conflict when someone else's content is in the way,
+// else a refusal.
+func setFailed(fr *FileResult, err error) {
+	fr.Err = err
+	fr.Status = StatusRefused
+	if errors.Is(err, fsx.ErrConflict) {
+		fr.Status = StatusConflict
+	}
 }
 
 // abort marks what was not attempted as skipped, restores what was

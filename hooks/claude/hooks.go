@@ -230,6 +230,10 @@ func (r *Runner) sessionStart(in *Input) (*Output, error) {
 			return nil, fmt.Errorf("write CLAUDE_ENV_FILE: %w", err)
 		}
 	}
+	if l := s.Lane(); l.Enabled() {
+		// Where this project's transcripts are, exactly (the archive reads it).
+		_ = l.RecordTranscript(in.SessionID, in.TranscriptPath)
+	}
 	st, err := s.Start()
 	if err != nil {
 		return nil, err

@@ -151,5 +151,5 @@ func (l *Lane) Recover() (txn.RecoverReport, error) {
 	if err != nil {
 		return txn.RecoverReport{}, err
 	}
-	return txn.Recover(stateDir, txn.RecoverOptions{Root: l.p.Root, Roots: l.TrustedRoots(), Getenv: l.getenv})
+	return txn.Recover(stateDir, txn.RecoverOptions{Root: l.p.Root, Roots: l.RecoverRoots(), Getenv: l.getenv})
 }
