@@ -222,6 +222,12 @@ func renderBrief(w io.Writer, b lane.Brief) error {
 			fmt.Fprintf(&s, "- tokens the gate checks: %s\n", strings.Join(f.Inventory, ", "))
 		}
 	}
+	if len(b.Recall) > 0 {
+		fmt.Fprintf(&s, "\n## Notes loaded on demand only (%d)\n\nA plan may delete or merge them; read one and take its sha256 (`sha256sum`) as its expect first.\n\n", len(b.Recall))
+		for _, r := range b.Recall {
+			fmt.Fprintf(&s, "- %s (~%d tok)\n", r.Path, r.Tokens)
+		}
+	}
 	s.WriteString("\n## Keeps already decided\n\n")
 	if len(b.Keeps) == 0 {
 		s.WriteString("(none)\n")

@@ -65,6 +65,8 @@ type Config struct {
 	Now        time.Time
 	StaleAfter time.Duration
 	FirstSeen  func(hash string) (time.Time, bool)
+	// Kept reports lines a judge decided to keep (judge.Options.Kept).
+	Kept func(hash string) bool
 }
 
 // Measure reads the discovered files once each (a file several platforms load is read once),
@@ -173,7 +175,7 @@ func judgeLoad(reports []FileReport, files []quick.File, planIdx []int, platform
 		}
 		jf = append(jf, judge.File{Path: f.Path, Content: f.Content, FirstSeen: c.FirstSeen, MeasuredOnly: !fr.Owned})
 	}
-	return judge.Scan(jf, judge.Options{Now: c.Now, StaleAfter: c.StaleAfter})
+	return judge.Scan(jf, judge.Options{Now: c.Now, StaleAfter: c.StaleAfter, Kept: c.Kept})
 }
 
 // Tally sums the files' figures per platform and picks the headline platform: platform when

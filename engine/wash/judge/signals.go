@@ -77,6 +77,9 @@ type Options struct {
 	StaleAfter time.Duration // 0: DefaultStaleAfter
 	// Estimate prices a line; nil means gauge.Estimate.
 	Estimate func([]byte) int
+	// Kept reports a line (by LineHash) a judge already decided to keep (a keep recorded in
+	// keeps.json with the line as its anchor): it is not a candidate again.
+	Kept func(hash string) bool
 }
 
 // LineHash names a line for the first-seen ledger: its trimmed text, whatever file it is in,
@@ -120,9 +123,14 @@ func Scan(files []File, o Options) Signals {
 			if words(text) < 3 {
 				continue
 			}
+			if o.Kept != nil && o.Kept(LineHash(text)) {
+				continue
+			}
 			tok := est(text)
 			newest, dated := newestDate(text)
 			switch {
+			case dated && pointer(text):
+				// An index entry dated by its note (a link to it) stays while its note does.
 			case dated:
 				if !o.Now.IsZero() && o.Now.Sub(newest) > o.StaleAfter {
 					staleFile = append(staleFile, fi)
@@ -199,6 +207,12 @@ func Scan(files []File, o Options) Signals {
 }
 
 func days(d time.Duration) int { return int(d.Hours() / 24) }
+
+// pointer reports a line that links to another Markdown file (a memory index entry): its
+// date describes the note, not an event of its own.
+func pointer(text []byte) bool {
+	return bytes.Contains(text, []byte(".md)")) || bytes.Contains(text, []byte(".md#")) || bytes.Contains(text, []byte("[["))
+}
 
 // words counts runs of letters.
 func words(b []byte) int {

@@ -78,3 +78,11 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
+
+// A dated memory index entry points at its note: not a point-in-time event.
+func TestScanIndexEntriesAreNotStale(t *testing.T) {
+	files := []File{{Path: "MEMORY.md", Content: []byte("- [Billing notes](billing.md): service on port 20021, reviewed 2024-03-01\n- [[search]] notes reviewed 2024-03-02 by the team\n")}}
+	if s := Scan(files, Options{Now: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}); s.Stale != 0 || len(s.Findings) != 0 {
+		t.Errorf("index entries flagged: %+v", s.Findings)
+	}
+}

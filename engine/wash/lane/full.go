@@ -58,6 +58,13 @@ type BriefFile struct {
 	Inventory []string `json:"inventory"`
 }
 
+// RecallFile is an owned note loaded on demand only.
+type RecallFile struct {
+	Path   string `json:"path"`
+	Real   string `json:"real"`
+	Tokens int    `json:"tokens"`
+}
+
 // Brief is what an outside judge works from.
 type Brief struct {
 	Version   int           `json:"version"`
@@ -68,7 +75,10 @@ type Brief struct {
 	LocalOnly bool          `json:"local_only"`
 	Rules     []string      `json:"rules"`
 	Files     []BriefFile   `json:"files"`
-	Keeps     []Keep        `json:"keeps"`
+	// Recall are the owned memory notes that are not always loaded: a plan may delete or
+	// merge them, and the judge reads one (and hashes it for its expect) before it does.
+	Recall []RecallFile `json:"recall,omitempty"`
+	Keeps  []Keep       `json:"keeps"`
 	// Plan is where the plan schema is documented and Apply the command that checks it.
 	Plan  string `json:"plan_schema"`
 	Apply string `json:"apply"`
@@ -84,9 +94,9 @@ func (l *Lane) planPath(real string) string {
 	return l.rel(real)
 }
 
-// Brief prepares the judging brief: the always-loaded set and every owned memory file, with
-// hashes, fat, Quick's flags, the judgement candidates and the gate's inventory; the recorded
-// keeps; the rules. It writes nothing but the first-seen ledger.
+// Brief prepares the judging brief: the always-loaded set with hashes, fat, Quick's flags,
+// the judgement candidates and the gate's inventory; the owned recall-only notes by name; the
+// recorded keeps; the rules. It writes nothing but the first-seen ledger.
 func (l *Lane) Brief() (Brief, error) {
 	w, err := l.config()
 	if err != nil {
@@ -121,6 +131,10 @@ func (l *Lane) Brief() (Brief, error) {
 	}
 	for _, f := range r.rep.Files {
 		if f.Inherited || !(f.Owned || f.AlwaysLoaded) {
+			continue
+		}
+		if !f.AlwaysLoaded {
+			b.Recall = append(b.Recall, RecallFile{Path: l.planPath(f.Real), Real: f.Real, Tokens: f.Tokens})
 			continue
 		}
 		content, ok := r.content[f.Real]
@@ -293,7 +307,9 @@ func (l *Lane) JudgeLocal(ctx context.Context, chat Chat, name string) (JudgeRes
 			}
 		}
 		for _, k := range jf.Keeps {
-			plan.Keeps = append(plan.Keeps, Keep{Target: fmt.Sprintf("%s:%d", f.Path, k.Line), Reason: k.Reason})
+			// The kept line is the anchor: it binds later plans and is not a candidate again.
+			anchor := strings.TrimSpace(string(doc.Lines[k.Line-1].Text(content)))
+			plan.Keeps = append(plan.Keeps, Keep{Target: fmt.Sprintf("%s:%d", f.Path, k.Line), Reason: k.Reason, Anchor: anchor, AnchorFile: f.Path})
 		}
 		if len(jf.Cuts) > 0 {
 			reasons := make([]string, 0, len(jf.Cuts))

@@ -32,6 +32,7 @@ func TestBrief(t *testing.T) {
 	claude := f.write("CLAUDE.md", heavyClaude)
 	f.memFile("MEMORY.md", "- [Deploy](deploy.md): the deploy notes\n")
 	f.memFile("deploy.md", "---\npinned: true\n---\nDeploy with `make ship`.\n")
+	pinnedRule := f.write(".claude/CLAUDE.md", "---\npinned: true\n---\n- Never force-push to main.\n")
 	f.write("CLAUDE.local.md", "- my checkout uses port 7000\n")
 	if err := f.lane.recordKeep(Keep{Target: "CLAUDE.md:4", Reason: "the CI reads it"}); err != nil {
 		t.Fatal(err)
@@ -58,8 +59,15 @@ func TestBrief(t *testing.T) {
 	if !strings.Contains(strings.Join(c.Inventory, " "), "number:5432") {
 		t.Errorf("inventory %v lacks number:5432", c.Inventory)
 	}
-	if d := byPath["memory:deploy.md"]; d.Pinned == "" {
-		t.Errorf("the pinned note is not marked: %+v", d)
+	if d := byPath[".claude/CLAUDE.md"]; d.Pinned == "" || d.Real != pinnedRule {
+		t.Errorf("the pinned file is not marked: %+v", d)
+	}
+	recall := map[string]bool{}
+	for _, r := range b.Recall {
+		recall[r.Path] = true
+	}
+	if !recall["memory:deploy.md"] {
+		t.Errorf("the recall-only note is not listed: %+v", b.Recall)
 	}
 	if _, ok := byPath["memory:MEMORY.md"]; !ok {
 		t.Errorf("the memory index is missing: %v", b.Files)
@@ -119,6 +127,18 @@ func TestJudgeLocalAgainstFakeOllama(t *testing.T) {
 	}
 	if applied.Keeps != 1 {
 		t.Errorf("keeps recorded %d", applied.Keeps)
+	}
+	// The kept line is settled: the next brief does not offer it again.
+	b, err := f.lane.Brief()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bf := range b.Files {
+		for _, fd := range bf.Findings {
+			if strings.Contains(fd.Reason, "2024-02-01") {
+				t.Errorf("a kept line is a candidate again: %+v", fd)
+			}
+		}
 	}
 	// local_only lets the local judge's plan through and keeps an outside one out.
 	f.config("[wash]\nlocal_only = true\n")
@@ -213,4 +233,32 @@ func itoa(n int) string {
 		n /= 10
 	}
 	return s
+}
+
+// Below its break-even a judgement pass is never asked for: OBESE by judgement potential alone
+// says so at session start and stays silent at Stop (nothing mechanical to run).
+func TestJudgeArmedObeseDoesNotAsk(t *testing.T) {
+	f := newFixture(t)
+	f.write(".prosewash.toml", "[wash]\nbudget_tokens = 1000\n")
+	f.reopen()
+	var b strings.Builder
+	for i := range 110 {
+		b.WriteString("- The service number " + itoa(i) + " handles its own queue and retries on its own schedule.\n")
+	}
+	f.write("CLAUDE.md", b.String())
+	// A large recall-only store makes one full pass expensive.
+	for i := range 40 {
+		f.memFile("note-"+itoa(i)+".md", strings.Repeat("- a recalled detail about subsystem "+itoa(i)+" that the agent reads on demand only.\n", 60))
+	}
+	f.memFile("MEMORY.md", "- [Notes](note-0.md): the notes\n")
+	r, err := f.lane.SessionStart("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Band != gauge.Obese || !judgeOnly(*r.Verdict) || !strings.Contains(r.Context, "wash full") {
+		t.Fatalf("session start %+v %+v", r, r.Verdict)
+	}
+	if reason, err := f.lane.Stop("s1", false); err != nil || reason != "" {
+		t.Fatalf("stop asked below break-even: %q %v", reason, err)
+	}
 }

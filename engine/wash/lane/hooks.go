@@ -125,11 +125,11 @@ func (l *Lane) Stop(session string, stopHookActive bool) (string, error) {
 		return "", nil
 	}
 	reason := directive(*st.Verdict)
-	if sp, err := l.Spawns(session); err == nil && sp.Spawns > 0 {
+	if sp, err := l.Spawns(session); err == nil && sp.Spawns > 0 && reason != "" {
 		reason += fmt.Sprintf(" This memory also rode %d subagent(s) this session, ~%d tok.", sp.Spawns, sp.Tokens)
 	}
 	c.Pending, c.Session = false, session
-	st.NudgedFat = st.Verdict.Fat
+	st.NudgedFat = st.Verdict.CarryPerSession
 	st.UpdatedAt = l.now().UTC()
 	if err := saveState(stateDir, st); err != nil {
 		// Without a record of the nudge it would repeat: stay silent instead.
@@ -180,9 +180,15 @@ func (l *Lane) remeasureKnown(known []Known, w config.Wash) gauge.Measurement {
 }
 
 // directive is the Stop hook's block reason: numbers only, never content.
+//
+// A band armed only by what a judgement pass could win asks at FULL alone (the pass pays for
+// itself): in OBESE there is nothing mechanical to run and the semantic pass is never asked
+// for below its break-even, as in the original; the session-start line has said it.
 func directive(v gauge.Verdict) string {
 	tail := " Every cut passes the fidelity gate (no link, date, version, number, quote or code span can be lost) and is kept in a recovery bin (`prosewash wash bins`). Then answer the user's last message as you would have."
 	switch {
+	case judgeOnly(v) && v.Band != gauge.Full:
+		return ""
 	case judgeOnly(v):
 		return fmt.Sprintf("prosewash: this project's always-loaded memory is %s: ~%d tok carried every session with only ~%d tok of provable fat, but ~%d tok a judgement pass could win (%d tok superseded facts, %d tok stale entries, budget %d tok). Ask the user, in one line, whether to run the judgement pass (/prosewash:wash, or `prosewash wash full` and follow its brief); do not start it unless the user says yes. Then answer the user's last message as you would have.",
 			v.Band, v.Footprint, v.Fat, v.Potential, v.Superseded, v.Stale, v.Budget)

@@ -252,6 +252,9 @@ func (l *Lane) measureAllowing(platforms []string, withTree bool, light bool, pr
 	if led != nil {
 		mc.FirstSeen = led.FirstSeen
 	}
+	if serr == nil {
+		mc.Kept = keptLines(stateDir)
+	}
 	r.rep = wash.Measure(res, mc)
 	r.errs = r.rep.Errors
 	if led != nil {
