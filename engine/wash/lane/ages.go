@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
+	"github.com/prosewash/prosewash/engine/state"
 	"github.com/prosewash/prosewash/engine/wash/judge"
 	"github.com/prosewash/prosewash/engine/wash/mdline"
 )
@@ -86,8 +88,9 @@ func (a *ages) note(files map[string][]byte, now time.Time) {
 	}
 }
 
-// save writes the ledger when it changed. It is a cache of ages: written atomically, never
-// fsynced (losing it only makes entries look younger).
+// save writes the ledger when it changed. It is a cache of ages: a temporary file renamed
+// into place, never fsynced (a session start must not wait on the disk; losing it only makes
+// entries look younger).
 func (a *ages) save(stateDir string) error {
 	if !a.changed {
 		return nil
@@ -96,5 +99,13 @@ func (a *ages) save(stateDir string) error {
 	if err != nil {
 		return err
 	}
-	return writePrivate(agesPath(stateDir), b)
+	p := agesPath(stateDir)
+	if err := state.MkdirPrivate(filepath.Dir(p)); err != nil {
+		return err
+	}
+	tmp := p + "." + strconv.Itoa(os.Getpid()) + ".tmp" // parallel hooks never share one
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
 }

@@ -29,6 +29,9 @@ type LoadSource struct {
 	Extra     []string `json:"extra,omitempty"`
 }
 
+// maxLoadedLookback bounds how many recent session records latestLoaded reads.
+const maxLoadedLookback = 16
+
 // latestLoaded returns the InstructionsLoaded reports of the newest recorded session that
 // started in the lane's start directory (the project root when none is set).
 func (l *Lane) latestLoaded(stateDir string) (string, time.Time, []SessionEvent) {
@@ -38,7 +41,10 @@ func (l *Lane) latestLoaded(stateDir string) (string, time.Time, []SessionEvent)
 			want = real
 		}
 	}
-	for _, r := range listRecords(stateDir) {
+	for i, r := range listRecords(stateDir) {
+		if i == maxLoadedLookback {
+			break // a session start reads a handful of small files, never the whole history
+		}
 		evs, err := readEvents(r.path)
 		if err != nil {
 			continue
