@@ -46,6 +46,17 @@ func TestSpawnMeter(t *testing.T) {
 	if s.Spawns != 2 || s.Tokens != 2*want || s.Via != ViaSubagentStart || s.ByType["general-purpose"] != 1 || s.ByType["Explore"] != 1 {
 		t.Fatalf("spawns = %+v, want 2 spawns of %d tok each", s, want)
 	}
+	// A PostToolUse report written before the spawn's SubagentStart (hooks race): the exact
+	// meter wins, the spawn counts once.
+	if err := f.lane.RecordSpawn("race", "general-purpose", "a9", ViaToolUse); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.lane.RecordSpawn("race", "general-purpose", "a9", ViaSubagentStart); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := f.lane.Spawns("race"); s.Spawns != 1 || s.Via != ViaSubagentStart {
+		t.Fatalf("raced spawn = %+v, want it once, by SubagentStart", s)
+	}
 	// An older CLI: no SubagentStart, PostToolUse counts, priced at the last gauge's load.
 	if _, err := f.lane.Gauge(GaugeOptions{}); err != nil {
 		t.Fatal(err)
@@ -67,7 +78,7 @@ func TestSpawnMeter(t *testing.T) {
 		t.Fatalf("fallback spawns = %+v, want 3 of %d tok", s, load)
 	}
 	all, _ := f.lane.AllSpawns()
-	if len(all) != 2 {
+	if len(all) != 3 {
 		t.Errorf("all spawns: %+v", all)
 	}
 }
