@@ -88,12 +88,7 @@ func CreateFrom(path string, r io.Reader, want Hash, mode fs.FileMode, mtime tim
 			return err
 		}
 	}
-	if err := renameNoReplace(tmp, path); err != nil {
-		_ = os.Remove(tmp)
-		if errors.Is(err, fs.ErrExist) {
-			h, _, _ := HashFile(path)
-			return &ConflictError{Path: path, Actual: h}
-		}
+	if err := MoveNew(tmp, path); err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
@@ -166,10 +161,12 @@ func WriteStream(target string, r io.Reader) (string, Hash, error) {
 	return name, h.sum(), nil
 }
 
-// MoveNew renames tmp to path only if nothing exists at path. The directory is not fsynced:
-// the caller syncs it (SyncDir) before it relies on the move.
+// MoveNew renames tmp to path only if nothing exists at path; when it cannot, tmp is removed
+// and a file already at path is a [*ConflictError]. The directory is not fsynced: the caller
+// syncs it (SyncDir) before it relies on the move.
 func MoveNew(tmp, path string) error {
 	if err := renameNoReplace(tmp, path); err != nil {
+		_ = os.Remove(tmp)
 		if errors.Is(err, fs.ErrExist) {
 			h, _, _ := HashFile(path)
 			return &ConflictError{Path: path, Actual: h}
