@@ -24,10 +24,12 @@ import (
 
 const hookHelp = `Entry points for hooks; 'prosewash install' wires them up.
 
-  prosewash hook claude session-start|pre-tool-use|post-tool-use|stop
+  prosewash hook claude session-start|pre-tool-use|post-tool-use|stop|instructions-loaded|subagent-start
       Claude Code hooks: read the hook JSON on standard input, answer in JSON on
       standard output (or print nothing) and always exit 0; a problem becomes one
-      systemMessage line, never a blocked session.
+      systemMessage line, never a blocked session. instructions-loaded records the
+      memory files the session really loaded (the gauge prefers them), subagent-start
+      (and post-tool-use on Agent|Task) counts the subagents that carry them again.
   prosewash hook codex session-start|user-prompt-submit|post-tool-use|stop
   prosewash hook gemini session-start|before-agent|after-tool|after-agent
   prosewash hook cursor session-start|after-file-edit|stop

@@ -54,9 +54,10 @@ func runRecover(e *env, args []string) error {
 		return nil
 	}
 	// One recovery for both lanes: the memory lane's runs may also touch
-	// the platform's memory directories, which the lane names as trusted.
+	// the platform's memory and transcript directories and the transcript
+	// archive, which the lane names as trusted.
 	home, _ := os.UserHomeDir()
-	roots := lane.New(p, lane.Options{Home: home}).TrustedRoots()
+	roots := lane.New(p, lane.Options{Home: home}).RecoverRoots()
 	rep, err := txn.Recover(stateDir, txn.RecoverOptions{Root: p.Root, Roots: roots, Getenv: os.Getenv})
 	if err != nil {
 		return runError(e, err)

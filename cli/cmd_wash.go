@@ -14,10 +14,12 @@ func washCommands() []command {
 	return []command{
 		{name: "gauge", args: "[--platform P]... [--json]", summary: "measure the always-loaded memory: tokens per file, provable fat, band", help: washGaugeHelp, run: runWashGauge},
 		{name: "quick", args: "[--dry-run] [--json] [FILE...]", summary: "cut provable fat (duplicates, blank runs, dead index entries, moved links), gated and revertible", help: washQuickHelp, run: runWashQuick},
+		{name: "full", args: "[--json] | --judge local [--model M] [--endpoint URL] [--out PLAN.json] [--apply]", summary: "the full pass: print a judging brief for an agent, or have the local model judge; the plan goes through the gate", help: washFullHelp, run: runWashFull},
 		{name: "apply", args: "PLAN.json [--dry-run] [--json]", summary: "apply an adjudicated semantic plan (delete, merge, shrink, rewrite) through the gate", help: washApplyHelp, run: runWashApply},
 		{name: "bins", args: "[--json]", summary: "list the recovery bins: every cut kept, with the id restore takes", help: washBinsHelp, run: runWashBins},
 		{name: "restore", args: "ID[.N]|last [--dry-run] [--stdout] [--json]", summary: "put a banked cut back (through the gate and a transaction)", help: washRestoreHelp, run: runWashRestore},
 		{name: "stats", args: "[--json]", summary: "the fuller view: band, footprint history, bins, last receipt, sessions", run: runWashStats},
+		{name: "archive", args: "[--dry-run] [--json] [--live-minutes N] | list | restore SESSION", summary: "move old Claude Code transcripts into verified archives (a person on a terminal only), list them, restore one", help: washArchiveHelp, run: runWashArchive},
 		{name: "recover", args: "[--json]", summary: "bring an interrupted wash run to a safe end", help: washRecoverHelp, run: runWashRecover},
 		{name: "verify", args: "OLD NEW [--json]", summary: "prove no structured token (link, date, version, number, quote, code) was lost between two versions of a file", help: washVerifyHelp, run: runWashVerify},
 	}

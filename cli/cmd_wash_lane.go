@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/prosewash/prosewash/engine/config"
 	"github.com/prosewash/prosewash/engine/txn"
+	"github.com/prosewash/prosewash/engine/wash/archive"
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/lane"
 )
@@ -254,6 +256,23 @@ func runWashGauge(e *env, args []string) error {
 		e.ui.infof("  (no memory or instruction files found)")
 	}
 	e.ui.infof("advice: %s", v.Advice)
+	if src := g.Source; src != nil {
+		switch src.Source {
+		case lane.SourceLoaded:
+			e.ui.infof("claude-code load list: what session %s reported loading (InstructionsLoaded, %d file(s), %s)", src.Session, src.Files, src.At.Format("2006-01-02 15:04 MST"))
+			for _, p := range src.NotLoaded {
+				e.ui.infof("  derived but not reported loaded: %s", l.Rel(p))
+			}
+			for _, p := range src.Extra {
+				e.ui.infof("  reported loaded, not derived (measured only): %s", l.Rel(p))
+			}
+		default:
+			e.ui.infof("claude-code load list: derived from Claude Code's rules (no InstructionsLoaded report recorded for this directory yet)")
+		}
+	}
+	if v.Potential > 0 || v.OverBudget > 0 {
+		e.ui.infof("judgement candidates: ~%d tok superseded, ~%d tok stale, footprint ~%d of a %d-token budget; 'prosewash wash full' briefs a judge", v.Superseded, v.Stale, v.Footprint, v.Budget)
+	}
 	if v.Economical || v.BreakEvenSessions > 0 {
 		e.ui.infof("break-even: a full pass costs ~%d tok, the fat ~%d tok per session: %.1f sessions (horizon %d)", v.RunCost, v.CarryPerSession, v.BreakEvenSessions, v.HorizonSessions)
 	}
@@ -541,8 +560,21 @@ func runWashStats(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The transcript stores of every project and their archives: read only.
+	var ts *archive.StoreStats
+	if o, err := l.ArchiveOptions(Version()); err == nil {
+		root, _ := l.ArchiveRoot()
+		if st, err := archive.Stats(o.ConfigDir, root, time.Now()); err == nil {
+			ts = &st
+		} else {
+			s.Errors = append(s.Errors, "transcripts: "+err.Error())
+		}
+	}
 	if asJSON {
-		return writeJSON(e, s)
+		return writeJSON(e, struct {
+			lane.Stats
+			Transcripts *archive.StoreStats `json:"transcripts,omitempty"`
+		}{s, ts})
 	}
 	if s.Verdict == nil {
 		e.ui.infof("wash stats: never gauged (run 'prosewash wash gauge')")
@@ -578,6 +610,36 @@ func runWashStats(e *env, args []string) error {
 		e.ui.infof("%s", line)
 	}
 	e.ui.infof("destroyed by retention: %d (death.log); keeps recorded: %d", s.Deaths, s.Keeps)
+	if len(s.Spawns) > 0 {
+		n, tok := 0, 0
+		for _, sp := range s.Spawns {
+			n += sp.Spawns
+			tok += sp.Tokens
+		}
+		last := s.Spawns[0]
+		e.ui.infof("subagents: the memory rode %d spawn(s), ~%d tok, over %d recorded session(s); latest session %s: %d spawn(s), ~%d tok (counted by %s)",
+			n, tok, len(s.Spawns), last.Session, last.Spawns, last.Tokens, last.Via)
+	}
+	if ts != nil && (ts.Sessions > 0 || len(ts.Projects) > 0) {
+		e.ui.infof("transcripts: %d session(s), %s in %d project(s); compression measured on %s: %.1f:1", ts.Sessions, human(ts.Bytes), len(ts.Projects), human(ts.SampleBytes), ts.Ratio)
+		for i, p := range ts.Projects {
+			if i == 10 {
+				e.ui.infof("  (%d more project(s))", len(ts.Projects)-10)
+				break
+			}
+			var ages []string
+			for b, n := range p.ByAge {
+				if n > 0 {
+					ages = append(ages, fmt.Sprintf("%s %s", archive.BandName(b), human(n)))
+				}
+			}
+			line := fmt.Sprintf("  %s: %d session(s), %s (%s)", p.Slug, p.Sessions, human(p.Bytes), strings.Join(ages, ", "))
+			if p.Archived > 0 {
+				line += fmt.Sprintf("; archived %d session(s), %s -> %s", p.Archived, human(p.ArchivedBytes), human(p.ArchivedCompressed))
+			}
+			e.ui.infof("%s", line)
+		}
+	}
 	for _, p := range s.Pending {
 		e.ui.warnf("interrupted run %s pending: run 'prosewash wash recover'", p.RunID)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/prosewash/prosewash/engine/approval"
+	"github.com/prosewash/prosewash/engine/wash/archive/archivetest"
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/providers/ollama/fakeollama"
 )
@@ -67,11 +68,12 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(filepath.Join(outside, "home"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":      cmdExits,
-			"unescape":   cmdUnescape,
-			"envsubst":   cmdEnvsubst,
-			"fakeollama": cmdFakeOllama,
-			"waitfile":   cmdWaitFile,
+			"exits":          cmdExits,
+			"unescape":       cmdUnescape,
+			"envsubst":       cmdEnvsubst,
+			"fakeollama":     cmdFakeOllama,
+			"waitfile":       cmdWaitFile,
+			"gentranscripts": cmdGenTranscripts,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -91,6 +93,35 @@ func TestScripts(t *testing.T) {
 			return false, nil
 		},
 	})
+}
+
+// cmdGenTranscripts generates a Claude Code transcript store for the project $WORK/proj under
+// $HOME/.claude (engine/wash/archive/archivetest): SESSIONS sessions of about BYTES in all,
+// ages spread over 200 days, one recent. It sets OLD_SESSION to a session old enough to be
+// archived and STORE to the store's directory.
+//
+//	gentranscripts 30 400000
+func cmdGenTranscripts(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: gentranscripts SESSIONS BYTES")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	b, err := strconv.ParseInt(args[1], 10, 64)
+	ts.Check(err)
+	work, err := filepath.EvalSymlinks(ts.Getenv("WORK"))
+	ts.Check(err)
+	now := time.Now()
+	st, err := archivetest.Generate(filepath.Join(ts.Getenv("HOME"), ".claude"), filepath.Join(work, "proj"),
+		archivetest.Options{Sessions: n, Bytes: b, Seed: 7, Now: now, Recent: 1})
+	ts.Check(err)
+	for _, s := range st.Sessions {
+		if now.Sub(s.Newest) > 30*24*time.Hour {
+			ts.Setenv("OLD_SESSION", s.ID)
+			break
+		}
+	}
+	ts.Setenv("STORE", st.Dir)
 }
 
 // cmdExits runs a program and asserts its exit status:

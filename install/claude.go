@@ -27,6 +27,11 @@ func claudeHooks() []claudeHook {
 		{"SessionStart", "startup|resume|clear|compact", "session-start", 30},
 		{"PreToolUse", "Write|Edit|MultiEdit|NotebookEdit", "pre-tool-use", 30},
 		{"PostToolUse", "Write|Edit|MultiEdit|NotebookEdit", "post-tool-use", 30},
+		// The memory lane: what the session really loaded, and the subagents that carry it
+		// again (PostToolUse on the subagent tool counts for CLIs without SubagentStart).
+		{"InstructionsLoaded", "", "instructions-loaded", 30},
+		{"SubagentStart", "", "subagent-start", 30},
+		{"PostToolUse", "Agent|Task", "post-tool-use", 30},
 		// Stop may run validation commands: give it the CLI's own maximum.
 		{"Stop", "", "stop", 600},
 	}
@@ -41,7 +46,7 @@ func ClaudeCommand(bin, event string) string {
 
 // oursPattern matches prosewash's hook commands; compiled on use, not at
 // init, which every hook process would pay for.
-const oursPattern = `prosewash.* hook claude (session-start|pre-tool-use|post-tool-use|stop)\b`
+const oursPattern = `prosewash.* hook claude (session-start|pre-tool-use|post-tool-use|stop|instructions-loaded|subagent-start)\b`
 
 // OursCommand reports whether a settings.json command is one of
 // prosewash's hooks, in any form install wrote or a user copied.

@@ -46,10 +46,15 @@ func TestInstallClaudeFresh(t *testing.T) {
 	}
 	p := filepath.Join(root, SettingsFile)
 	cmds := ourCommands(t, p)
-	for ev, arg := range map[string]string{"SessionStart": "session-start", "PreToolUse": "pre-tool-use", "PostToolUse": "post-tool-use", "Stop": "stop"} {
+	for ev, arg := range map[string]string{"SessionStart": "session-start", "PreToolUse": "pre-tool-use", "Stop": "stop",
+		"InstructionsLoaded": "instructions-loaded", "SubagentStart": "subagent-start"} {
 		if len(cmds[ev]) != 1 || cmds[ev][0] != ClaudeCommand("/opt/bin/prosewash", arg) {
 			t.Errorf("%s: %v", ev, cmds[ev])
 		}
+	}
+	// PostToolUse twice: file writes (attribution, write guard) and the subagent tool (spawn meter).
+	if c := cmds["PostToolUse"]; len(c) != 2 || c[0] != ClaudeCommand("/opt/bin/prosewash", "post-tool-use") || c[1] != c[0] {
+		t.Errorf("PostToolUse: %v", c)
 	}
 	first, _ := os.ReadFile(p)
 	if act, err := InstallClaude(root, "/opt/bin/prosewash"); err != nil || act != Unchanged {

@@ -21,10 +21,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	disarm := fs.Int("disarm", 0, "fat_disarm_tokens (with -arm; default arm/2.5)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	perSession := fs.Bool("per-session", false, "also print the footprint of every session")
+	verbose := fs.Bool("verbose-growth", false, "grow memory mostly by semantic bloat: long restatements, changed settings, dated entries")
+	judgeRuns := fs.Bool("judge", false, "arm A runs the full pass (a simulated judge) whenever the Stop hook asks for one")
+	staleDays := fs.Int("stale-days", 0, "[wash] stale_days for both arms (0: the default, 180)")
+	budget := fs.Int("budget", 0, "[wash] budget_tokens for both arms (0: the platform's own, 10000)")
+	mistakes := fs.Float64("judge-mistakes", 0.1, "share of judge passes that also cut a live rule without approving its tokens")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	cfg := Config{Sessions: *sessions, Seed: *seed, Every: time.Duration(*hours * float64(time.Hour)), ArmTokens: *arm, DisarmTokens: *disarm}
+	cfg := Config{Sessions: *sessions, Seed: *seed, Every: time.Duration(*hours * float64(time.Hour)), ArmTokens: *arm, DisarmTokens: *disarm,
+		Verbose: *verbose, Judge: *judgeRuns, StaleDays: *staleDays, BudgetTokens: *budget, JudgeMistakes: *mistakes}
 	if cfg.ArmTokens > 0 && cfg.DisarmTokens == 0 {
 		cfg.DisarmTokens = int(float64(cfg.ArmTokens) / 2.5)
 	}
@@ -51,12 +57,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  cumulative saving: %d tok (%.1f%%)\n", res.SavingTokens, res.SavingPercent)
 		fmt.Fprintf(stdout, "  last session footprint: %d tok with washing, %d without\n", res.LastFootprint[0], res.LastFootprint[1])
 		fmt.Fprintf(stdout, "  stop-hook blocks: %d, quick runs: %d, tokens cut: %d, gate-refused plans: %d; bands: %s\n", res.Blocks, res.Washes, res.CutTokens, res.GateRefused, sortedBands(res.Bands))
+		if cfg.Judge {
+			fmt.Fprintf(stdout, "  judge runs: %d, tokens cut by the judge: %d, judge plans refused by the gate (then fixed): %d\n", res.Judged, res.JudgeCut, res.JudgeRefused)
+		}
 		fmt.Fprintf(stdout, "  facts checked: %d live facts after every session; lost from memory and bins: %d (without washing: %d); only in bins: %d\n",
 			res.FactsChecked, res.FactsLost, res.FactsLostNoWash, res.FactsInBinsOnly)
 		fmt.Fprintf(stdout, "  bin events kept: %d, destroyed by retention: %d\n", res.BinEvents, res.Destroyed)
+		worst := 0
+		for _, n := range res.LostPerSession {
+			worst = max(worst, n)
+		}
+		fmt.Fprintf(stdout, "  facts lost per session: at most %d\n", worst)
 		if *perSession {
 			for i, p := range res.PerSession {
-				fmt.Fprintf(stdout, "  session %2d: %6d %6d\n", i+1, p[0], p[1])
+				fmt.Fprintf(stdout, "  session %2d: %6d %6d  lost %d\n", i+1, p[0], p[1], res.LostPerSession[i])
 			}
 		}
 	}

@@ -25,6 +25,18 @@ type Config struct {
 	Every time.Duration
 	// ArmTokens and DisarmTokens override [wash] fat_arm_tokens / fat_disarm_tokens (0: default).
 	ArmTokens, DisarmTokens int
+	// Verbose makes the growth mostly semantic: rules restated at length, settings whose
+	// value changes (the old line stays), dated point-in-time entries. Judge lets arm A run
+	// the full pass (a simulated judge writing adjudicated plans) when the Stop hook asks for
+	// it; StaleDays is the staleness horizon both arms use (0: the default, 180).
+	Verbose   bool
+	Judge     bool
+	StaleDays int
+	// BudgetTokens is [wash] budget_tokens for both arms (0: the platform's own, 10000).
+	BudgetTokens int
+	// JudgeMistakes is the share of judge passes that also cut a live rule by mistake,
+	// without approving its tokens (the gate must refuse it).
+	JudgeMistakes float64
 }
 
 // op is one change the feed makes to memory; both arms get the same ops.
@@ -32,6 +44,12 @@ type op struct {
 	kind string // note, dup-index, dup-rule, rule, blanks, move, delete
 	note *note
 	line string
+}
+
+// setting is a fact whose value changes: only its latest value is live.
+type setting struct {
+	name  string
+	value int
 }
 
 type note struct {
@@ -46,10 +64,17 @@ type note struct {
 
 // feed generates the seeded sequence of memory changes.
 type feed struct {
-	r     *rand.Rand
-	notes []*note
-	rules []string
-	n     int
+	r        *rand.Rand
+	notes    []*note
+	rules    []string
+	settings []*setting
+	n        int
+	verbose  bool
+	clock    *time.Time
+}
+
+func (st *setting) line() string {
+	return fmt.Sprintf("- The staging database for %s runs on port %d.", st.name, st.value)
 }
 
 var services = [...]string{"billing", "search", "ingest", "auth", "reports", "export", "notifier", "scheduler", "gateway", "ledger", "catalog", "media"}
@@ -124,6 +149,39 @@ func (f *feed) session() []op {
 		n.deleted = true
 		ops = append(ops, op{kind: "delete", note: n})
 	}
+	if f.verbose {
+		ops = append(ops, f.verboseOps()...)
+	}
+	return ops
+}
+
+// verboseOps is the semantic growth a judge, not Quick, can cut: a rule restated at length
+// (the same command and number, many more words), a setting whose value changes (the agent
+// appends the new value and leaves the old line), and a dated entry about something done.
+func (f *feed) verboseOps() []op {
+	var ops []op
+	if len(f.rules) > 0 && f.r.Intn(100) < 50 {
+		rule := f.rules[f.r.Intn(len(f.rules))]
+		var id, minutes int
+		if _, err := fmt.Sscanf(rule, "- Rule %d: run `make check-%d` before pushing; builds time out after %d minutes.", &id, &id, &minutes); err == nil {
+			ops = append(ops, op{kind: "verbose", line: fmt.Sprintf("- Remember, and this matters a lot for everyone on the team: before you push anything at all, always run `make check-%d` first and wait for it, because the builds really do time out after %d minutes and a red build blocks every other change.", id, minutes)})
+		}
+	}
+	if f.r.Intn(100) < 30 {
+		if len(f.settings) > 0 && f.r.Intn(3) > 0 {
+			st := f.settings[f.r.Intn(len(f.settings))]
+			st.value = 30000 + f.uniq()*11
+			ops = append(ops, op{kind: "setting", line: st.line()})
+		} else {
+			st := &setting{name: fmt.Sprintf("%s-%d", services[f.r.Intn(len(services))], f.uniq()), value: 30000 + f.uniq()*11}
+			f.settings = append(f.settings, st)
+			ops = append(ops, op{kind: "setting", line: st.line()})
+		}
+	}
+	if f.r.Intn(100) < 40 {
+		ops = append(ops, op{kind: "event", line: fmt.Sprintf("- %s: finished the %s migration %d; nothing is left to do there.",
+			f.clock.Format("2006-01-02"), services[f.r.Intn(len(services))], f.uniq())})
+	}
 	return ops
 }
 
@@ -158,8 +216,15 @@ func newArm(base, name string, wash bool, cfg Config, clock *time.Time) (*arm, e
 	}
 	a.env = map[string]string{"PROSEWASH_STATE_DIR": a.state, "HOME": a.home, "XDG_CONFIG_HOME": filepath.Join(a.home, ".xdg")}
 	var toml strings.Builder
+	toml.WriteString("[wash]\n")
 	if cfg.ArmTokens > 0 {
-		fmt.Fprintf(&toml, "[wash]\nfat_arm_tokens = %d\nfat_disarm_tokens = %d\n", cfg.ArmTokens, cfg.DisarmTokens)
+		fmt.Fprintf(&toml, "fat_arm_tokens = %d\nfat_disarm_tokens = %d\n", cfg.ArmTokens, cfg.DisarmTokens)
+	}
+	if cfg.StaleDays > 0 {
+		fmt.Fprintf(&toml, "stale_days = %d\n", cfg.StaleDays)
+	}
+	if cfg.BudgetTokens > 0 {
+		fmt.Fprintf(&toml, "budget_tokens = %d\n", cfg.BudgetTokens)
 	}
 	if err := os.WriteFile(filepath.Join(a.root, ".prosewash.toml"), []byte(toml.String()), 0o644); err != nil {
 		return nil, err
@@ -195,8 +260,26 @@ func (a *arm) indexLine(n *note) string {
 	return fmt.Sprintf("- [%s](%s): %s\n", n.title, n.file, n.summary)
 }
 
-// apply makes one op's change in this arm.
+// apply makes one op's change in this arm, on the simulation's clock: a file written now
+// is modified now (its lines are first seen by the age ledger no earlier than that).
 func (a *arm) apply(o op, r *rand.Rand) error {
+	if err := a.applyOp(o, r); err != nil {
+		return err
+	}
+	for _, p := range []string{filepath.Join(a.root, "CLAUDE.md"), filepath.Join(a.mem, "MEMORY.md"), filepath.Join(a.mem, o.note.fileOr())} {
+		_ = os.Chtimes(p, *a.clock, *a.clock) // a missing file (no note) is no error here
+	}
+	return nil
+}
+
+func (n *note) fileOr() string {
+	if n == nil {
+		return "-"
+	}
+	return n.file
+}
+
+func (a *arm) applyOp(o op, r *rand.Rand) error {
 	idx := filepath.Join(a.mem, "MEMORY.md")
 	switch o.kind {
 	case "note":
@@ -211,8 +294,10 @@ func (a *arm) apply(o op, r *rand.Rand) error {
 		return appendFile(idx, strings.TrimSuffix(a.indexLine(o.note), "\n")+trail+"\n")
 	case "dup-index":
 		return appendFile(idx, a.indexLine(o.note))
-	case "rule", "dup-rule":
+	case "rule", "dup-rule", "verbose", "setting":
 		return appendFile(filepath.Join(a.root, "CLAUDE.md"), o.line+"\n")
+	case "event":
+		return appendFile(idx, o.line+"\n")
 	case "blanks":
 		return appendFile(idx, strings.Repeat("\n", 2+r.Intn(3)))
 	case "move":
@@ -290,6 +375,9 @@ func (a *arm) checkFacts(f *feed) (lost, binsOnly int, err error) {
 		facts = append(facts, n.summary)
 	}
 	facts = append(facts, f.rules...)
+	for _, st := range f.settings {
+		facts = append(facts, st.line()) // only the latest value is live
+	}
 	for _, fact := range facts {
 		inMem, inAll := true, true
 		for _, tc := range gate.Inventory([]byte(fact + "\n")).Tokens() {
@@ -320,6 +408,9 @@ type Result struct {
 	SavingTokens    int            `json:"saving_tokens"`
 	SavingPercent   float64        `json:"saving_percent"`
 	Washes          int            `json:"quick_runs"`
+	Judged          int            `json:"judge_runs"`
+	JudgeRefused    int            `json:"judge_plans_refused_by_the_gate"`
+	JudgeCut        int            `json:"tokens_cut_by_the_judge"`
 	GateRefused     int            `json:"gate_refused_flags"` // a planner plan the gate refused (should be 0)
 	Blocks          int            `json:"stop_blocks"`
 	CutTokens       int            `json:"tokens_cut"`
@@ -332,6 +423,8 @@ type Result struct {
 	BinEvents       int            `json:"bin_events"`
 	Destroyed       int            `json:"bin_events_destroyed"`
 	PerSession      [][2]int       `json:"per_session"`
+	// LostPerSession is the live facts missing from memory and bins after each session.
+	LostPerSession []int `json:"facts_lost_per_session"`
 }
 
 // Run runs one simulation in a fresh temporary directory.
@@ -351,7 +444,8 @@ func Run(cfg Config) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	f := &feed{r: rand.New(rand.NewSource(cfg.Seed))}
+	f := &feed{r: rand.New(rand.NewSource(cfg.Seed)), verbose: cfg.Verbose, clock: &clock}
+	jr := rand.New(rand.NewSource(cfg.Seed + 7))
 	for s := 1; s <= cfg.Sessions; s++ {
 		ops := f.session()
 		// The same feed, byte for byte: one random source per arm, seeded per session.
@@ -395,6 +489,18 @@ func Run(cfg Config) (Result, error) {
 			over := gauge.Estimate([]byte(reason)) + gauge.Estimate([]byte("prosewash wash quick\nprosewash: "+q.Receipt+"\n")) + 20
 			withW.overhead += over
 		}
+		// The Stop hook asks for consent to a judgement pass: the user says yes, and the
+		// judge works from the brief.
+		if cfg.Judge && strings.Contains(reason, "judgement pass") {
+			jres, err := withW.judge(jr, cfg.JudgeMistakes)
+			if err != nil {
+				return res, fmt.Errorf("session %d: judge: %w", s, err)
+			}
+			res.Judged++
+			res.JudgeRefused += jres.refused
+			res.JudgeCut += jres.cut
+			withW.overhead += jres.cost
+		}
 		// Arm B: measured the same way, never washed.
 		g, err := without.lane.Gauge(lane.GaugeOptions{Source: "session-start", Session: session})
 		if err != nil {
@@ -409,6 +515,7 @@ func Run(cfg Config) (Result, error) {
 			return res, err
 		}
 		res.FactsLost += lost
+		res.LostPerSession = append(res.LostPerSession, lost)
 		res.FactsInBinsOnly = binsOnly
 		lostB, _, err := without.checkFacts(f)
 		if err != nil {
@@ -422,7 +529,7 @@ func Run(cfg Config) (Result, error) {
 			res.FactsChecked += len(n.facts) + 1
 		}
 	}
-	res.FactsChecked += len(f.rules)
+	res.FactsChecked += len(f.rules) + len(f.settings)
 	res.CarriedWash, res.OverheadWash, res.CarriedNoWash = withW.carried, withW.overhead, without.carried
 	res.SavingTokens = res.CarriedNoWash - (res.CarriedWash + res.OverheadWash)
 	if res.CarriedNoWash > 0 {

@@ -60,6 +60,13 @@ type Wash struct {
 	CapacityTokens int
 	IndexMaxBytes  int
 	IndexMaxLines  int
+	// BudgetTokens overrides the platforms' budgets (0: each platform's own); StaleDays is
+	// the staleness horizon of the judgement candidates.
+	BudgetTokens int
+	StaleDays    int
+	// ArchiveAfterDays and ArchiveDir configure the transcript archive.
+	ArchiveAfterDays int
+	ArchiveDir       string
 }
 
 // Origin says where an effective value came from.
@@ -94,12 +101,14 @@ func Default() *Config {
 			MaxFileSize:       4 << 20,
 		},
 		Wash: Wash{
-			Mode:            WashAuto,
-			FatArmTokens:    500,
-			FatDisarmTokens: 200,
-			CapacityTokens:  600000,
-			IndexMaxBytes:   25 * 1024,
-			IndexMaxLines:   200,
+			Mode:             WashAuto,
+			FatArmTokens:     500,
+			FatDisarmTokens:  200,
+			CapacityTokens:   600000,
+			IndexMaxBytes:    25 * 1024,
+			IndexMaxLines:    200,
+			StaleDays:        180,
+			ArchiveAfterDays: 14,
 		},
 		origins: map[string]Origin{},
 	}

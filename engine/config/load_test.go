@@ -89,6 +89,10 @@ fat_disarm_tokens = 300
 capacity_tokens = 100000
 index_max_bytes = 10000
 index_max_lines = 150
+budget_tokens = 12000
+stale_days = 90
+archive_after_days = 30
+archive_dir = "/srv/transcripts"
 `)
 	cfg, warns, err := LoadFiles(u, p)
 	if err != nil || len(warns) != 0 {
@@ -104,7 +108,8 @@ index_max_lines = 150
 	if !reflect.DeepEqual(cfg.Commands, wantCmds) {
 		t.Errorf("commands = %q", cfg.Commands)
 	}
-	wantWash := Wash{Mode: "manual", LocalOnly: true, FatArmTokens: 800, FatDisarmTokens: 300, CapacityTokens: 100000, IndexMaxBytes: 10000, IndexMaxLines: 150}
+	wantWash := Wash{Mode: "manual", LocalOnly: true, FatArmTokens: 800, FatDisarmTokens: 300, CapacityTokens: 100000, IndexMaxBytes: 10000, IndexMaxLines: 150,
+		BudgetTokens: 12000, StaleDays: 90, ArchiveAfterDays: 30, ArchiveDir: "/srv/transcripts"}
 	if cfg.Wash != wantWash {
 		t.Errorf("wash = %+v", cfg.Wash)
 	}
@@ -626,5 +631,12 @@ func TestByteOrderMark(t *testing.T) {
 	var ce *Error
 	if !errors.As(err, &ce) || ce.Line != 1 || strings.Contains(err.Error(), "ï") {
 		t.Fatalf("error after a BOM: %v", err)
+	}
+}
+
+func TestArchiveDirMustBeAbsolute(t *testing.T) {
+	u, p := files(t, "", "[wash]\narchive_dir = \"transcripts\"\n")
+	if _, _, err := LoadFiles(u, p); err == nil || !strings.Contains(err.Error(), "archive_dir") || !strings.Contains(err.Error(), "absolute") {
+		t.Fatalf("relative archive_dir: err = %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -157,7 +158,31 @@ func specs() []spec {
 			doc:   "A MEMORY.md index with this many lines reaches the capacity wall.",
 			apply: func(c *Config, v any) { c.Wash.IndexMaxLines = int(v.(int64)) },
 			show:  func(c *Config) string { return strconv.Itoa(c.Wash.IndexMaxLines) }},
+		{key: "wash.budget_tokens", kind: kindInt, min: 0, max: math.MaxInt32, unit: "tokens",
+			doc:   "Footprint one platform's always-loaded memory should stay under; above it a judgement pass (`prosewash wash full`) arms the band even without mechanical fat. 0 means the platform's own: 10000 (Claude Code warns about a memory file over 40,000 characters), 8192 for Codex (its 32 KiB AGENTS.md cap).",
+			apply: func(c *Config, v any) { c.Wash.BudgetTokens = int(v.(int64)) },
+			show:  func(c *Config) string { return strconv.Itoa(c.Wash.BudgetTokens) }},
+		{key: "wash.stale_days", kind: kindInt, min: 1, max: 36500, unit: "days",
+			doc:   "An always-loaded entry dated (or, undated, first seen) longer ago than this is a staleness candidate for the judgement pass; candidates count toward the band.",
+			apply: func(c *Config, v any) { c.Wash.StaleDays = int(v.(int64)) },
+			show:  func(c *Config) string { return strconv.Itoa(c.Wash.StaleDays) }},
+		{key: "wash.archive_after_days", kind: kindInt, min: 1, max: 36500, unit: "days",
+			doc:   "`prosewash wash archive` takes Claude Code sessions whose newest file is older than this (and that no live session holds).",
+			apply: func(c *Config, v any) { c.Wash.ArchiveAfterDays = int(v.(int64)) },
+			show:  func(c *Config) string { return strconv.Itoa(c.Wash.ArchiveAfterDays) }},
+		{key: "wash.archive_dir", kind: kindString, check: absolutePath,
+			doc:   "Where archived transcripts go (an absolute path; one directory per Claude Code project under it). Empty means `$XDG_DATA_HOME/prosewash/transcripts` (`~/.local/share/prosewash/transcripts`).",
+			apply: func(c *Config, v any) { c.Wash.ArchiveDir = v.(string) },
+			show:  func(c *Config) string { return strconv.Quote(c.Wash.ArchiveDir) }},
 	}
+}
+
+// absolutePath accepts an empty string or an absolute path.
+func absolutePath(s string) error {
+	if s != "" && !filepath.IsAbs(s) {
+		return fmt.Errorf("%q is not an absolute path", s)
+	}
+	return nil
 }
 
 func levelNames() []string {

@@ -21,6 +21,9 @@ const (
 	TooLarge
 	// Changed: the file changed identity between the checks and the open.
 	Changed
+	// Placeholder: a cloud-sync placeholder (a size but no blocks on this disk): reading it
+	// would download it, and archiving or deleting it would act on data that is not here.
+	Placeholder
 )
 
 func (k RefuseKind) String() string {
@@ -35,6 +38,8 @@ func (k RefuseKind) String() string {
 		return "file too large"
 	case Changed:
 		return "file changed while being opened"
+	case Placeholder:
+		return "cloud placeholder (its data is not on this disk)"
 	}
 	return "refused"
 }
@@ -42,11 +47,12 @@ func (k RefuseKind) String() string {
 // Sentinel errors matched by [RefusedError.Is], so callers can write
 // errors.Is(err, fsx.ErrSymlink).
 var (
-	ErrSymlink    = errors.New("symbolic link")
-	ErrNotRegular = errors.New("not a regular file")
-	ErrHardLinked = errors.New("hard-linked file")
-	ErrTooLarge   = errors.New("file too large")
-	ErrChanged    = errors.New("file changed while being opened")
+	ErrSymlink     = errors.New("symbolic link")
+	ErrNotRegular  = errors.New("not a regular file")
+	ErrHardLinked  = errors.New("hard-linked file")
+	ErrTooLarge    = errors.New("file too large")
+	ErrChanged     = errors.New("file changed while being opened")
+	ErrPlaceholder = errors.New("cloud placeholder")
 	// ErrConflict is matched by every [ConflictError].
 	ErrConflict = errors.New("file changed since it was read")
 )
@@ -83,6 +89,8 @@ func (e *RefusedError) Is(target error) bool {
 		return target == ErrTooLarge
 	case Changed:
 		return target == ErrChanged
+	case Placeholder:
+		return target == ErrPlaceholder
 	}
 	return false
 }

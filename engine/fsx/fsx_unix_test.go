@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -75,5 +76,96 @@ func TestReadRegularNeverBlocks(t *testing.T) {
 	}
 	if _, err := ReadRegular(filepath.Join(dir, "absent"), 10, true); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("absent: %v", err)
+	}
+}
+
+func TestRemoveIdentical(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "t.jsonl")
+	if err := os.WriteFile(p, []byte("one\ntwo\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id, err := Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id.Hash = SHA256([]byte("one\ntwo\n"))
+	// Same size and content, another modification time: not the listed file.
+	later := id.ModTime.Add(time.Second)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := RemoveIdentical(p, id, ""); !errors.Is(err, ErrConflict) {
+		t.Fatalf("mtime changed: %v", err)
+	}
+	if err := os.Chtimes(p, id.ModTime, id.ModTime); err != nil {
+		t.Fatal(err)
+	}
+	// Same size and time, other bytes: the hash decides.
+	if err := os.WriteFile(p, []byte("one\nTWO\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, id.ModTime, id.ModTime); err != nil {
+		t.Fatal(err)
+	}
+	if err := RemoveIdentical(p, id, ""); !errors.Is(err, ErrConflict) {
+		t.Fatalf("content changed: %v", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "one\nTWO\n" {
+		t.Fatalf("the changed file was not put back: %q", b)
+	}
+	// Another inode with everything else equal (replaced by a copy).
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("one\ntwo\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, id.ModTime, id.ModTime); err != nil {
+		t.Fatal(err)
+	}
+	if nid, _ := Stat(p); nid.Ino != id.Ino {
+		if err := RemoveIdentical(p, id, ""); !errors.Is(err, ErrConflict) {
+			t.Fatalf("inode changed: %v", err)
+		}
+		id.Ino = nid.Ino
+	}
+	if err := RemoveIdentical(p, id, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(p); !os.IsNotExist(err) {
+		t.Fatalf("not removed: %v", err)
+	}
+	if l, _ := Leftovers(p); len(l) != 0 {
+		t.Fatalf("leftovers %v", l)
+	}
+}
+
+func TestCreateFrom(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sub", "t.jsonl")
+	if err := os.Mkdir(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	mtime := time.Date(2029, 5, 6, 7, 8, 9, 0, time.UTC)
+	want := SHA256([]byte("data\n"))
+	if err := CreateFrom(p, strings.NewReader("DATA\n"), want, 0o640, mtime, ""); err == nil {
+		t.Fatal("a stream that does not hash to want was written")
+	}
+	if _, err := os.Lstat(p); !os.IsNotExist(err) {
+		t.Fatal("a refused stream left a file")
+	}
+	if err := CreateFrom(p, strings.NewReader("data\n"), want, 0o640, mtime, ""); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(p)
+	if fi.Mode().Perm() != 0o640 || !fi.ModTime().Equal(mtime) {
+		t.Errorf("mode %v mtime %v", fi.Mode(), fi.ModTime())
+	}
+	if err := CreateFrom(p, strings.NewReader("data\n"), want, 0o640, mtime, ""); !errors.Is(err, ErrConflict) {
+		t.Errorf("over an existing file: %v", err)
+	}
+	if l, _ := Leftovers(p); len(l) != 0 {
+		t.Fatalf("leftovers %v", l)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 )
 
@@ -76,4 +77,17 @@ func (h *Hash) UnmarshalText(b []byte) error {
 	}
 	*h = v
 	return nil
+}
+
+// hasher is a streaming SHA-256 that yields a Hash.
+type hasher struct{ h hash.Hash }
+
+func newHasher() *hasher { return &hasher{h: sha256.New()} }
+
+func (h *hasher) Write(p []byte) (int, error) { return h.h.Write(p) }
+
+func (h *hasher) sum() Hash {
+	var out Hash
+	h.h.Sum(out[:0])
+	return out
 }

@@ -159,12 +159,7 @@ func CreateVia(path string, data []byte, mode fs.FileMode, tmp string) error {
 	if err != nil {
 		return err
 	}
-	if err := renameNoReplace(tmp, path); err != nil {
-		_ = os.Remove(tmp)
-		if errors.Is(err, fs.ErrExist) {
-			h, _, _ := HashFile(path)
-			return &ConflictError{Path: path, Actual: h}
-		}
+	if err := MoveNew(tmp, path); err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(path))

@@ -95,3 +95,10 @@ func isUnsupported(err error) bool {
 	return errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) ||
 		errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.EOPNOTSUPP)
 }
+
+// IsPlaceholder reports a file that claims a size but has no blocks on this disk: a cloud-sync
+// placeholder (iCloud, OneDrive, Dropbox online-only files) whose data is elsewhere.
+func IsPlaceholder(fi fs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && fi.Mode().IsRegular() && fi.Size() > 0 && st.Blocks == 0
+}

@@ -100,3 +100,8 @@ func renameNoReplace(a, b string) error {
 	}
 	return nil
 }
+
+// IsPlaceholder reports a cloud-sync placeholder; Windows marks them with a recall attribute
+// this build does not read, so it reports none (the archive refuses nothing here on that
+// ground, and reading such a file downloads it).
+func IsPlaceholder(fs.FileInfo) bool { return false }

@@ -15,11 +15,17 @@ const EnvFailpoint = "PROSEWASH_FAILPOINT"
 // at each step. They are listed here in step order; each is triggered at
 // one place, next to the step it names.
 const (
-	// FailPrepared: backups written and read back, journal "prepared", no
-	// user file touched yet.
+	// FailArchivingOne: journal "prepared", the first archive's compressed
+	// copy written and fsynced beside its destination, not yet moved there.
+	FailArchivingOne = "archiving-one"
+	// FailArchivedOne: the first archive moved into place and read back
+	// verified; its hash not journalled yet, the others not yet written.
+	FailArchivedOne = "archived-one"
+	// FailPrepared: backups (and archives) written and read back, journal
+	// "prepared", no user file touched yet.
 	FailPrepared = "prepared"
-	// FailInstallingOne: the first file's intent is journalled, its swap
-	// has not happened.
+	// FailInstallingOne: the first file's intent is journalled (in an
+	// archive run, every intent at once), its swap has not happened.
 	FailInstallingOne = "installing-one"
 	// FailInstalledOne: the first file is swapped in and journalled done.
 	FailInstalledOne = "installed-one"
@@ -41,7 +47,11 @@ const (
 	FailRestored = "restored"
 )
 
-// FailpointNames lists every failpoint name in step order.
+// ArchiveFailpoints lists the failpoints only a run with Archive operations reaches, in step
+// order; they come before FailPrepared.
+func ArchiveFailpoints() []string { return []string{FailArchivingOne, FailArchivedOne} }
+
+// FailpointNames lists every failpoint that any run reaches, in step order.
 func FailpointNames() []string {
 	return []string{
 		FailPrepared, FailInstallingOne, FailInstalledOne, FailInstalled, FailValidating,

@@ -40,6 +40,7 @@ type helperSpec struct {
 	SleepMS      int    // validation time for "ok"/"fail"
 	Test         bool
 	AllOrNothing bool
+	Roots        []string
 	LockWaitMS   int
 	// KillAfterUS makes the child SIGKILL itself that many microseconds
 	// after the run starts: a kill at an arbitrary instant, not at a
@@ -54,6 +55,9 @@ type helperOp struct {
 	Data   []byte
 	Expect fsx.Hash
 	Mode   uint32
+	To     string
+	Size   int64
+	MTime  int64
 }
 
 type helperEdit struct {
@@ -87,7 +91,7 @@ func TestHelperProcess(t *testing.T) {
 	res := helperResult{Files: map[string]Status{}}
 	switch spec.Mode {
 	case "recover":
-		rep, err := Recover(spec.State, RecoverOptions{Root: spec.Root, Getenv: os.Getenv, LockWait: time.Duration(spec.LockWaitMS) * time.Millisecond})
+		rep, err := Recover(spec.State, RecoverOptions{Root: spec.Root, Roots: spec.Roots, Getenv: os.Getenv, LockWait: time.Duration(spec.LockWaitMS) * time.Millisecond})
 		if err != nil {
 			res.Err = err.Error()
 		}
@@ -95,7 +99,11 @@ func TestHelperProcess(t *testing.T) {
 	case "run", "append":
 		ops := make([]Op, 0, len(spec.Ops))
 		for _, o := range spec.Ops {
-			ops = append(ops, Op{Kind: o.Kind, Path: o.Path, Data: o.Data, Expect: o.Expect, Mode: os.FileMode(o.Mode)})
+			op := Op{Kind: o.Kind, Path: o.Path, Data: o.Data, Expect: o.Expect, Mode: os.FileMode(o.Mode), To: o.To, Size: o.Size}
+			if o.MTime != 0 {
+				op.ModTime = time.Unix(0, o.MTime)
+			}
+			ops = append(ops, op)
 		}
 		for _, p := range spec.Append {
 			cur, err := os.ReadFile(p)
@@ -104,7 +112,7 @@ func TestHelperProcess(t *testing.T) {
 			}
 			ops = append(ops, Op{Kind: Replace, Path: p, Data: append(cur, spec.Line+"\n"...), Expect: fsx.SHA256(cur)})
 		}
-		o := Options{Root: spec.Root, StateDir: spec.State, Getenv: os.Getenv, Test: spec.Test,
+		o := Options{Root: spec.Root, Roots: spec.Roots, StateDir: spec.State, Getenv: os.Getenv, Test: spec.Test,
 			AllOrNothing: spec.AllOrNothing, LockWait: time.Duration(spec.LockWaitMS) * time.Millisecond}
 		if spec.RaceEdit != nil {
 			calls := 0
@@ -251,7 +259,10 @@ func runChild(t *testing.T, spec helperSpec, failpoint string) (bool, *child) {
 func toHelperOps(ops []Op) []helperOp {
 	out := make([]helperOp, len(ops))
 	for i, o := range ops {
-		out[i] = helperOp{Kind: o.Kind, Path: o.Path, Data: o.Data, Expect: o.Expect, Mode: uint32(o.Mode)}
+		out[i] = helperOp{Kind: o.Kind, Path: o.Path, Data: o.Data, Expect: o.Expect, Mode: uint32(o.Mode), To: o.To, Size: o.Size}
+		if !o.ModTime.IsZero() {
+			out[i].MTime = o.ModTime.UnixNano()
+		}
 	}
 	return out
 }

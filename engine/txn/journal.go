@@ -87,6 +87,17 @@ type entry struct {
 	// recorded before the temporary file is created, so that what a killed
 	// process leaves there is found and removed by name.
 	Temp string `json:"temp,omitempty"`
+	// Archive: the compressed copy, its hash once verified (zero until then), and the
+	// original's identity for the compare-and-swap delete.
+	Archive     string   `json:"archive,omitempty"`
+	ArchiveHash fsx.Hash `json:"archive_hash,omitempty"`
+	Size        int64    `json:"size,omitempty"`
+	MTime       int64    `json:"mtime_ns,omitempty"`
+	Dev         uint64   `json:"dev,omitempty"`
+	Ino         uint64   `json:"ino,omitempty"`
+	HasID       bool     `json:"has_id,omitempty"`
+	// Skip marks an entry left out after Prepare (its archive failed and the run goes on).
+	Skip bool `json:"skip,omitempty"`
 }
 
 func journalPath(stateDir, runID string) string {
@@ -195,21 +206,29 @@ func (j *journal) verify(file, trustedRoot string, trustedExtra []string) error 
 	}
 	seen := map[string]bool{}
 	wantPrefix := txnDir + "/" + j.RunID + "/"
+	// placed checks a path a journal names: clean, absolute, strictly inside a recorded root
+	// (lexically and once resolved), outside .git, and named once in the journal.
+	placed := func(i int, what, p string) error {
+		k := slices.IndexFunc(roots, func(r string) bool { return p != r && fsx.Inside(r, p) })
+		if !filepath.IsAbs(p) || filepath.Clean(p) != p || k < 0 {
+			return bad("entry %d: %s %q is outside the recorded root", i, what, p)
+		}
+		if inGitDir(p, roots[k]) {
+			return bad("entry %d: %s %q is inside .git", i, what, p)
+		}
+		if rp := fsx.ResolveExisting(filepath.Dir(p)); !fsx.Inside(realRoots[k], rp) {
+			return bad("entry %d: %s %q resolves outside the root", i, what, p)
+		}
+		if seen[p] {
+			return bad("entry %d: %s %q listed twice", i, what, p)
+		}
+		seen[p] = true
+		return nil
+	}
 	for i, e := range j.Entries {
-		k := slices.IndexFunc(roots, func(r string) bool { return e.Path != r && fsx.Inside(r, e.Path) })
-		if !filepath.IsAbs(e.Path) || filepath.Clean(e.Path) != e.Path || k < 0 {
-			return bad("entry %d: path %q is outside the recorded root", i, e.Path)
+		if err := placed(i, "path", e.Path); err != nil {
+			return err
 		}
-		if inGitDir(e.Path, roots[k]) {
-			return bad("entry %d: path %q is inside .git", i, e.Path)
-		}
-		if rp := fsx.ResolveExisting(filepath.Dir(e.Path)); !fsx.Inside(realRoots[k], rp) {
-			return bad("entry %d: path %q resolves outside the root", i, e.Path)
-		}
-		if seen[e.Path] {
-			return bad("entry %d: path %q listed twice", i, e.Path)
-		}
-		seen[e.Path] = true
 		if e.Mode&^uint32(fs.ModePerm) != 0 {
 			return bad("entry %d: mode %o is not permission bits", i, e.Mode)
 		}
@@ -226,6 +245,14 @@ func (j *journal) verify(file, trustedRoot string, trustedExtra []string) error 
 			if e.Original.IsZero() || !e.Candidate.IsZero() {
 				return bad("entry %d: delete with a candidate", i)
 			}
+		case Archive:
+			if e.Original.IsZero() || !e.Candidate.IsZero() || e.Backup != "" {
+				return bad("entry %d: archive with a candidate or a backup", i)
+			}
+			if err := placed(i, "archive", e.Archive); err != nil {
+				return err
+			}
+			continue
 		default:
 			return bad("entry %d: unknown operation %q", i, e.Op)
 		}

@@ -32,8 +32,8 @@ func restoreAll(stateDir string, j *journal, getenv func(string) string) (leftov
 	fired := false
 	for n := len(order) - 1; n >= 0; n-- {
 		e := &j.Entries[order[n]]
-		if e.Restored || (!e.Intent && !e.Done) {
-			continue
+		if e.Restored || (!e.Intent && !e.Done && e.Op != Archive) {
+			continue // an archive is undone even when its original was never touched
 		}
 		leftovers = append(leftovers, cleanLeftovers(e)...)
 		track := func(suffix string) (string, error) {
@@ -69,6 +69,9 @@ func restoreAll(stateDir string, j *journal, getenv func(string) string) (leftov
 // be kept as it is. track names (and journals) the temporary file of the
 // write it is about to make.
 func restoreOne(stateDir string, e *entry, track func(suffix string) (string, error)) (bool, error) {
+	if e.Op == Archive {
+		return restoreArchiveEntry(e, track)
+	}
 	cur, present, err := fsx.HashFile(e.Path)
 	if err != nil {
 		return false, keptf(KeptFailed, "cannot inspect the file now: %v", err)

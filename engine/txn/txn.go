@@ -29,6 +29,16 @@ const (
 	// Delete removes a file whose content hashes to Expect. Deletes run
 	// last, after every replace and create of the run has been installed.
 	Delete OpKind = "delete"
+	// Archive moves a file into a gzip copy at To. Prepare writes the copy
+	// (a temporary file beside To, fsync, rename, directory fsync) and reads
+	// it back as a stream: its bytes hash as written and it decompresses to
+	// Expect. The copy is the backup: nothing is kept in the state dir and the
+	// file is never read whole into memory. Install deletes the original, last
+	// like a Delete, by compare-and-swap on its size, modification time, inode
+	// and hash, checked immediately before the unlink. Rollback and Recover put
+	// a deleted original back from its copy and then remove the copy, so an
+	// undone run leaves no archive behind.
+	Archive OpKind = "archive"
 )
 
 // Op is one file of a run.
@@ -45,6 +55,13 @@ type Op struct {
 	// Mode is the permission of a created file (default 0644). A replaced
 	// file keeps its own mode bits.
 	Mode fs.FileMode
+	// To is where an Archive writes its copy: inside Root or Roots, and free.
+	To string
+	// Size and ModTime are the original's when the caller listed it
+	// (Archive): a file that no longer matches is a conflict. A zero ModTime
+	// is not checked.
+	Size    int64
+	ModTime time.Time
 }
 
 // DefaultMaxFileSize bounds the files a run reads.
@@ -278,7 +295,7 @@ func (t *Tx) Prepare(ops []Op) error {
 		fr := &t.files[i]
 		*fr = FileResult{Path: op.Path, Kind: op.Kind, Original: op.Expect, Status: StatusPending}
 		switch op.Kind {
-		case Replace, Delete:
+		case Replace, Delete, Archive:
 			if op.Expect.IsZero() {
 				return fmt.Errorf("prepare: %s: %s without the original's hash", op.Path, op.Kind)
 			}
@@ -287,7 +304,7 @@ func (t *Tx) Prepare(ops []Op) error {
 		default:
 			return fmt.Errorf("prepare: %s: unknown operation %q", op.Path, op.Kind)
 		}
-		if op.Kind != Delete {
+		if op.Kind != Delete && op.Kind != Archive {
 			fr.Candidate = fsx.SHA256(op.Data)
 		}
 		real, err := t.resolve(op.Path)
@@ -301,6 +318,21 @@ func (t *Tx) Prepare(ops []Op) error {
 		seen[real] = i
 		e := entry{Path: real, Op: op.Kind, Original: fr.Original, Candidate: fr.Candidate}
 		var orig []byte
+		if op.Kind == Archive {
+			if err := t.prepareArchive(op, real, &e, fr); err != nil {
+				setFailed(fr, err)
+				continue
+			}
+			if prev, dup := seen[e.Archive]; dup {
+				return fmt.Errorf("prepare: %s: archive %s listed twice (also by %s)", op.Path, e.Archive, ops[prev].Path)
+			}
+			seen[e.Archive] = i
+			entries = append(entries, e)
+			data = append(data, nil)
+			origs = append(origs, nil)
+			idx = append(idx, i)
+			continue
+		}
 		if op.Kind == Create {
 			if fi, err := os.Lstat(real); err == nil {
 				if fi.Mode().IsRegular() {
@@ -376,6 +408,9 @@ func (t *Tx) Prepare(ops []Op) error {
 		return fmt.Errorf("prepare: %w", err)
 	}
 	t.result.State = StatePrepared
+	if err := t.writeArchives(); err != nil {
+		return t.abort(err)
+	}
 	failpoint(t.opts.Getenv, FailPrepared)
 	return nil
 }
@@ -391,8 +426,8 @@ func writeBackups(stateDir, runID string, entries []entry, origs [][]byte) error
 	var index []backupIndexItem
 	for k := range entries {
 		e := &entries[k]
-		if e.Op == Create {
-			continue
+		if e.Op == Create || e.Op == Archive {
+			continue // nothing to back up, or its archive is its backup
 		}
 		name := fmt.Sprintf("%04d.bak", k)
 		p := filepath.Join(dir, name)
@@ -469,9 +504,13 @@ func (t *Tx) Install() error {
 	}
 	order := installOrder(t.j.Entries)
 	intentFired, doneFired := false, false
+	arch := t.archiving()
 	for _, k := range order {
 		e := &t.j.Entries[k]
 		fr := &t.files[t.idx[k]]
+		if e.Skip || batched(e, arch) {
+			continue // installed together, last (installArchives)
+		}
 		if err := t.guard("install"); err != nil {
 			return t.abort(err)
 		}
@@ -488,15 +527,8 @@ func (t *Tx) Install() error {
 			failpoint(t.opts.Getenv, FailInstallingOne)
 		}
 		if err := apply(e, t.data[k]); err != nil && !landed(e) {
-			e.Intent = false
-			fr.Current, _, _ = fsx.HashFile(e.Path)
-			fr.Err = err
-			fr.Status = StatusRefused
-			if errors.Is(err, fsx.ErrConflict) {
-				fr.Status = StatusConflict
-			}
-			if t.opts.AllOrNothing {
-				return t.abort(&AbortedError{Path: fr.Path, Err: err})
+			if err := t.installFailed(e, fr, err); err != nil {
+				return err
 			}
 			if err := t.j.save(t.stateDir); err != nil {
 				return t.abort(fmt.Errorf("install: %w", err))
@@ -514,6 +546,9 @@ func (t *Tx) Install() error {
 			failpoint(t.opts.Getenv, FailInstalledOne)
 		}
 	}
+	if err := t.installArchives(order, &intentFired, &doneFired); err != nil {
+		return err
+	}
 	t.j.State = StateInstalled
 	if err := t.j.save(t.stateDir); err != nil {
 		return t.abort(fmt.Errorf("install: %w", err))
@@ -522,6 +557,28 @@ func (t *Tx) Install() error {
 	t.phase = phaseInstalled
 	failpoint(t.opts.Getenv, FailInstalled)
 	return nil
+}
+
+// installFailed records a swap that did not happen (the file is refused or conflicting and
+// left as found); with AllOrNothing it stops the run and restores what was installed.
+func (t *Tx) installFailed(e *entry, fr *FileResult, err error) error {
+	e.Intent = false
+	fr.Current, _, _ = fsx.HashFile(e.Path)
+	setFailed(fr, err)
+	if t.opts.AllOrNothing {
+		return t.abort(&AbortedError{Path: fr.Path, Err: err})
+	}
+	return nil
+}
+
+// setFailed gives a file its failure: a conflict when someone else's content is in the way,
+// else a refusal.
+func setFailed(fr *FileResult, err error) {
+	fr.Err = err
+	fr.Status = StatusRefused
+	if errors.Is(err, fsx.ErrConflict) {
+		fr.Status = StatusConflict
+	}
 }
 
 // abort marks what was not attempted as skipped, restores what was
@@ -543,7 +600,7 @@ func (t *Tx) skipPending() {
 func installOrder(es []entry) []int {
 	var out, dels []int
 	for i, e := range es {
-		if e.Op == Delete {
+		if e.Op == Delete || e.Op == Archive {
 			dels = append(dels, i)
 		} else {
 			out = append(out, i)
@@ -561,13 +618,15 @@ func apply(e *entry, data []byte) error {
 		return fsx.CreateVia(e.Path, data, fs.FileMode(e.Mode), e.Temp)
 	case Delete:
 		return fsx.RemoveVia(e.Path, e.Original, e.Temp)
+	case Archive:
+		return removeArchived(e)
 	}
 	return fmt.Errorf("%s: unknown operation %q", e.Path, e.Op)
 }
 
 // tempSuffix is the kind of temporary name an operation uses.
 func tempSuffix(op OpKind) string {
-	if op == Delete {
+	if op == Delete || op == Archive {
 		return "del"
 	}
 	return "tmp"
@@ -580,7 +639,7 @@ func landed(e *entry) bool {
 	if err != nil {
 		return false
 	}
-	if e.Op == Delete {
+	if e.Op == Delete || e.Op == Archive {
 		return !ok
 	}
 	return ok && cur == e.Candidate

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/gauge"
+	"github.com/prosewash/prosewash/engine/wash/judge"
 	"github.com/prosewash/prosewash/engine/wash/quick"
 )
 
@@ -31,6 +33,9 @@ type Report struct {
 	Files       []FileReport      `json:"files"`
 	Measurement gauge.Measurement `json:"measurement"`
 	Plan        quick.Plan        `json:"-"`
+	// Judge holds the judgement candidates of the headline platform's always-loaded files
+	// (owned files count toward Measurement.Superseded and Stale; the others are listed).
+	Judge judge.Signals `json:"-"`
 	// Errors are per-file read failures: the file is listed with zero tokens, never guessed.
 	Errors []error `json:"-"`
 }
@@ -55,6 +60,13 @@ type Config struct {
 	// first copy of an always-loaded line, so the Measurement is Measure's at a fraction of the
 	// cost.
 	Light bool
+	// Now, StaleAfter and FirstSeen date the entries for the judgement candidates (see
+	// engine/wash/judge); a zero Now finds superseded facts only.
+	Now        time.Time
+	StaleAfter time.Duration
+	FirstSeen  func(hash string) (time.Time, bool)
+	// Kept reports lines a judge decided to keep (judge.Options.Kept).
+	Kept func(hash string) bool
 }
 
 // Measure reads the discovered files once each (a file several platforms load is read once),
@@ -138,7 +150,32 @@ func Measure(res discover.Result, c Config) Report {
 		rep.Files[planIdx[k]].Fat = max(0, fp.TokensBefore-fp.TokensAfter)
 	}
 	rep.Measurement = Tally(rep.Files, c.Platform, rep.Measurement.IndexBytes, rep.Measurement.IndexLines)
+	rep.Judge = judgeLoad(rep.Files, files, planIdx, rep.Measurement.Platform, c)
+	for _, f := range rep.Judge.Findings {
+		if f.MeasuredOnly {
+			continue
+		}
+		if f.Kind == judge.Superseded {
+			rep.Measurement.Superseded += f.Tokens
+		} else {
+			rep.Measurement.Stale += f.Tokens
+		}
+	}
 	return rep
+}
+
+// judgeLoad scans the always-loaded, non-inherited files the platform loads, in load order,
+// for what only a judgement pass can cut.
+func judgeLoad(reports []FileReport, files []quick.File, planIdx []int, platform string, c Config) judge.Signals {
+	var jf []judge.File
+	for k, f := range files {
+		fr := reports[planIdx[k]]
+		if !fr.AlwaysLoaded || fr.Inherited || platform == "" || !slices.Contains(fr.Platforms, platform) {
+			continue
+		}
+		jf = append(jf, judge.File{Path: f.Path, Content: f.Content, FirstSeen: c.FirstSeen, MeasuredOnly: !fr.Owned})
+	}
+	return judge.Scan(jf, judge.Options{Now: c.Now, StaleAfter: c.StaleAfter, Kept: c.Kept})
 }
 
 // Tally sums the files' figures per platform and picks the headline platform: platform when

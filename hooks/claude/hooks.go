@@ -2,6 +2,7 @@ package claude
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,19 +13,24 @@ import (
 
 	"github.com/prosewash/prosewash/engine/clean"
 	"github.com/prosewash/prosewash/engine/report"
+	"github.com/prosewash/prosewash/engine/wash/lane"
 	"github.com/prosewash/prosewash/hooks/agent"
 )
 
 // Events, as named on the command line: prosewash hook claude EVENT.
 const (
-	SessionStart = "session-start"
-	PreToolUse   = "pre-tool-use"
-	PostToolUse  = "post-tool-use"
-	Stop         = "stop"
+	SessionStart       = "session-start"
+	PreToolUse         = "pre-tool-use"
+	PostToolUse        = "post-tool-use"
+	Stop               = "stop"
+	InstructionsLoaded = "instructions-loaded"
+	SubagentStart      = "subagent-start"
 )
 
 // Events lists the events Run answers.
-func Events() []string { return []string{SessionStart, PreToolUse, PostToolUse, Stop} }
+func Events() []string {
+	return []string{SessionStart, PreToolUse, PostToolUse, Stop, InstructionsLoaded, SubagentStart}
+}
 
 // Runner answers Claude Code hook events for one process. It holds only
 // what the process was given; every event reads its own payload.
@@ -61,6 +67,10 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) (out *O
 			out, err = r.sessionStart(in)
 		case Stop:
 			out, err = r.stop(ctx, in)
+		case InstructionsLoaded:
+			err = r.instructionsLoaded(in)
+		case SubagentStart:
+			err = r.recordSpawn(in, lane.ViaSubagentStart)
 		default:
 			err = fmt.Errorf("unknown event %q (want one of %s)", event, strings.Join(Events(), ", "))
 		}
@@ -117,12 +127,19 @@ func (r *Runner) preToolUse(in *Input) (*Output, error) {
 	return nil, s.BeforeWrite(path)
 }
 
+// spawnTool reports the tools that start a subagent: Agent, named Task before.
+func spawnTool(name string) bool { return name == "Agent" || name == "Task" }
+
 // postToolUse records the written file's path and hash for the session.
 // It stays on the cheap path: no repository, no definitions, no
-// configuration.
+// configuration. A subagent tool counts a spawn for the memory lane's
+// meter (older CLIs without SubagentStart).
 func (r *Runner) postToolUse(in *Input) (*Output, error) {
 	if in.ToolName == "" {
 		return nil, errors.New("hook input has no tool_name")
+	}
+	if spawnTool(in.ToolName) {
+		return nil, r.recordSpawn(in, lane.ViaToolUse)
 	}
 	if !writeTool(in.ToolName) {
 		return nil, nil
@@ -140,6 +157,53 @@ func (r *Runner) postToolUse(in *Input) (*Output, error) {
 		return nil, err
 	}
 	return guardFYI(fyi), nil
+}
+
+// instructionsLoaded records a memory file the session really loaded, so
+// the gauge measures what Claude Code loads instead of re-deriving it. It
+// never prints: the record is for the gauge and the spawn meter.
+func (r *Runner) instructionsLoaded(in *Input) error {
+	s, err := r.session(in)
+	if err != nil {
+		return err
+	}
+	if in.FilePath == "" {
+		return errors.New("InstructionsLoaded input names no file_path")
+	}
+	l := s.Lane()
+	if !l.Enabled() {
+		return nil
+	}
+	return l.RecordLoaded(in.SessionID, lane.Loaded{Path: in.FilePath, MemoryType: in.MemoryType, LoadReason: in.LoadReason,
+		Parent: in.ParentFilePath, Cwd: in.Cwd})
+}
+
+// recordSpawn counts one subagent spawn (SubagentStart, or PostToolUse on
+// the subagent tool): every spawn carries the always-loaded memory again.
+// It never prints.
+func (r *Runner) recordSpawn(in *Input, via string) error {
+	s, err := r.session(in)
+	if err != nil {
+		return err
+	}
+	l := s.Lane()
+	if !l.Enabled() {
+		return nil
+	}
+	agentType, agentID := in.AgentType, in.AgentID
+	if via == lane.ViaToolUse {
+		var ti struct {
+			SubagentType string `json:"subagent_type"`
+		}
+		_ = json.Unmarshal(in.ToolInput, &ti)
+		agentType = ti.SubagentType
+		var tr struct {
+			AgentID string `json:"agentId"`
+		}
+		_ = json.Unmarshal(in.ToolResponse, &tr)
+		agentID = tr.AgentID
+	}
+	return l.RecordSpawn(in.SessionID, agentType, agentID, via)
 }
 
 // guardFYI tells the agent, once, that a write dropped structured tokens
@@ -165,6 +229,10 @@ func (r *Runner) sessionStart(in *Input) (*Output, error) {
 		if err := appendLine(f, "export PROSEWASH_SESSION="+in.SessionID); err != nil {
 			return nil, fmt.Errorf("write CLAUDE_ENV_FILE: %w", err)
 		}
+	}
+	if l := s.Lane(); l.Enabled() {
+		// Where this project's transcripts are, exactly (the archive reads it).
+		_ = l.RecordTranscript(in.SessionID, in.TranscriptPath)
 	}
 	st, err := s.Start()
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/prosewash/prosewash/engine/approval"
 )
 
 // envTestBin names where TestMain put a freshly built prosewash: the Stop
@@ -42,4 +44,13 @@ func testBin(t *testing.T) string {
 		t.Skip("go toolchain not found: cannot build the prosewash binary this test runs")
 	}
 	return bin
+}
+
+// underAgentForTest reports an agent CLI among the environment or parents of the test (the
+// archive refuses to run for one).
+func underAgentForTest() string {
+	if s := approval.RealCaller().AgentSignals(); len(s) > 0 {
+		return s[0].String()
+	}
+	return ""
 }

@@ -22,6 +22,14 @@ type Input struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
 	StopHookActive bool            `json:"stop_hook_active"`
+	// InstructionsLoaded.
+	FilePath       string `json:"file_path"`
+	MemoryType     string `json:"memory_type"`
+	LoadReason     string `json:"load_reason"`
+	ParentFilePath string `json:"parent_file_path"`
+	// SubagentStart.
+	AgentID   string `json:"agent_id"`
+	AgentType string `json:"agent_type"`
 }
 
 // Output is the JSON a hook writes on stdout (exit status 0).

@@ -25,6 +25,12 @@ const (
 	// SideText answers requests that do not offer the Write tool (title
 	// generation, probes): they are not the main agent loop.
 	SideText = "ok"
+	// SubagentMarker in the prompt of an Agent (Task) tool call makes the
+	// request of the subagent it starts end at once with SubagentText, so a
+	// scenario can spawn subagents without their loops replaying its steps.
+	SubagentMarker = "[[ccharness:subagent]]"
+	// SubagentText is a scripted subagent's whole answer.
+	SubagentText = "subagent done"
 )
 
 // Kind classifies a request the mock received.
@@ -36,6 +42,7 @@ const (
 	KindFinal            Kind = "final"               // main loop; all steps done, the model ends its turn
 	KindStopContinuation Kind = "after-stop-feedback" // main loop after the model had ended its turn (a Stop hook blocked)
 	KindSide             Kind = "side"                // /v1/messages without the Write tool
+	KindSubagent         Kind = "subagent"            // a subagent's loop (its first prompt holds SubagentMarker)
 	KindCountTokens      Kind = "count_tokens"
 	KindModels           Kind = "models"
 	KindHead             Kind = "head"
@@ -54,6 +61,14 @@ type ToolCall struct {
 // Write is a Write tool call creating path with exactly content.
 func Write(path, content string) ToolCall {
 	return ToolCall{Name: "Write", Input: map[string]any{"file_path": path, "content": content}}
+}
+
+// Agent is a call of the subagent tool (named Agent or, in older CLIs,
+// Task) that starts one subagent of subagentType; the subagent answers
+// SubagentText at once (see SubagentMarker).
+func Agent(tool, subagentType, description string) ToolCall {
+	return ToolCall{Name: tool, Input: map[string]any{"description": description,
+		"prompt": SubagentMarker + " " + description, "subagent_type": subagentType}}
 }
 
 // Edit is an Edit tool call replacing the single occurrence of oldString.
@@ -280,6 +295,8 @@ func (m *Mock) serveMessages(w http.ResponseWriter, r *http.Request, body []byte
 		blocks = []block{{Type: "text", Text: FinalText}}
 	case KindStopContinuation:
 		blocks = []block{{Type: "text", Text: ContinuationText}}
+	case KindSubagent:
+		blocks = []block{{Type: "text", Text: SubagentText}}
 	default:
 		blocks = []block{{Type: "text", Text: SideText}}
 	}
@@ -326,6 +343,9 @@ func plan(sc Scenario, req messagesRequest) (Kind, int) {
 	if !hasWrite {
 		return KindSide, -1
 	}
+	if len(req.Messages) > 0 && req.Messages[0].Role == "user" && rawContains(req.Messages[0].Content, SubagentMarker) {
+		return KindSubagent, -1
+	}
 	// Messages may hold role "system" entries between turns, so look for
 	// the last assistant turn instead of assuming strict alternation.
 	lastAsst := -1
@@ -347,6 +367,16 @@ func plan(sc Scenario, req messagesRequest) (Kind, int) {
 		return KindToolUse, results
 	}
 	return KindFinal, -1
+}
+
+// rawContains reports whether a message's content, a string or blocks,
+// holds s in any of its strings.
+func rawContains(content json.RawMessage, s string) bool {
+	var v any
+	if json.Unmarshal(content, &v) != nil {
+		return false
+	}
+	return anyStringContains(v, s)
 }
 
 func countBlocks(content json.RawMessage, typ string) int {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prosewash/prosewash/engine/wash/discover"
 )
 
 // DefaultPrompt is the prompt Run sends when Options.Prompt is empty.
@@ -46,6 +48,10 @@ type Options struct {
 	Args []string
 	// Timeout bounds the session; zero means DefaultTimeout.
 	Timeout time.Duration
+	// ConfigFiles are written into the session's CLAUDE_CONFIG_DIR before it
+	// starts, by path relative to it (user memory "CLAUDE.md", auto memory
+	// "projects/"+Slug(dir)+"/memory/MEMORY.md", old transcripts).
+	ConfigFiles map[string][]byte
 }
 
 // Outcome is the result object `claude -p --output-format json` prints.
@@ -192,6 +198,18 @@ func Run(tb testing.TB, o Options) *Result {
 			tb.Fatalf("create %s: %v", d, err)
 		}
 	}
+	for rel, b := range o.ConfigFiles {
+		p := filepath.Join(config, filepath.FromSlash(rel))
+		if !filepath.IsLocal(rel) {
+			tb.Fatalf("config file %q is not a local path", rel)
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			tb.Fatalf("create config dir: %v", err)
+		}
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			tb.Fatalf("write config file: %v", err)
+		}
+	}
 	if o.Settings != nil {
 		if err := os.MkdirAll(filepath.Join(proj, ".claude"), 0o700); err != nil {
 			tb.Fatalf("create .claude: %v", err)
@@ -266,6 +284,11 @@ func Run(tb testing.TB, o Options) *Result {
 	res.Requests = mock.Requests()
 	return res
 }
+
+// Slug is the name Claude Code gives the directory of a project under
+// CLAUDE_CONFIG_DIR/projects (paths longer than 200 characters get a hash
+// suffix this does not compute).
+func Slug(dir string) string { return discover.Slug(dir) }
 
 // absolutize resolves relative file paths in tool inputs against the project,
 // since the real tools require absolute paths and the project dir is only

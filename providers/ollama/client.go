@@ -162,6 +162,8 @@ type chatRequest struct {
 	Stream   bool        `json:"stream"`
 	Messages []message   `json:"messages"`
 	Options  chatOptions `json:"options"`
+	// Format "json" asks Ollama to constrain the reply to JSON (the memory judge).
+	Format string `json:"format,omitempty"`
 }
 
 type message struct {

@@ -22,6 +22,9 @@ const (
 	ReasonEconomic    = "economic"
 	ReasonWallWash    = "wall-wash-first"
 	ReasonExternalize = "wall-externalize"
+	// ReasonJudge: little mechanical fat, but a judgement pass could win enough (superseded
+	// facts, stale entries, a load over the platform's budget) to arm the band.
+	ReasonJudge = "judge-armed"
 )
 
 // Config holds the band thresholds. Every number is a documented placeholder until the
@@ -47,6 +50,24 @@ type Config struct {
 	IndexMaxLines int
 	// RegaugeDeltaTokens is the stat-only drift (bytes/4) that calls for a full re-gauge.
 	RegaugeDeltaTokens int
+	// BudgetTokens is what one platform's always-loaded memory should stay under; 0 means
+	// the platform's own (see Budget).
+	BudgetTokens int
+}
+
+// Budget is the always-loaded footprint a platform's memory should stay under, in tokens: the
+// configured BudgetTokens, else the platform's own limit. Claude Code warns that a memory file
+// over 40,000 characters "will impact performance" (about 10,000 tokens); Codex stops reading
+// the AGENTS.md chain at 32 KiB (project_doc_max_bytes, about 8,000 tokens); other platforms
+// get Claude Code's figure, 5% of a 200k window.
+func Budget(platform string, cfg Config) int {
+	if cfg.BudgetTokens > 0 {
+		return cfg.BudgetTokens
+	}
+	if platform == "codex" {
+		return 32 << 10 / 4
+	}
+	return 10_000
 }
 
 // DefaultConfig returns the placeholder thresholds.
@@ -106,6 +127,11 @@ type Measurement struct {
 	// Oversize names always-loaded files too large to read whole: priced by a streamed
 	// reading, never planned, always a capacity wall.
 	Oversize []string `json:"oversize,omitempty"`
+	// Superseded and Stale are what only a judgement pass can cut from the headline load, in
+	// tokens (engine/wash/judge): older values of facts stated twice, and entries older than
+	// the staleness horizon.
+	Superseded int `json:"superseded,omitempty"`
+	Stale      int `json:"stale,omitempty"`
 }
 
 // Verdict is the band with every number behind it.
@@ -133,6 +159,16 @@ type Verdict struct {
 	Latched           bool    `json:"latched"`
 	// Walls lists the capacity walls reached.
 	Walls []string `json:"walls,omitempty"`
+	// Budget is the platform's budget for the footprint and OverBudget the footprint above
+	// it; Superseded and Stale are the judgement candidates. Potential is what a judgement
+	// pass could win: the larger of the candidates and the excess over the budget.
+	// JudgeArmed is its hysteresis on the same lines as the fat's.
+	Budget     int  `json:"budget"`
+	OverBudget int  `json:"over_budget,omitempty"`
+	Superseded int  `json:"superseded,omitempty"`
+	Stale      int  `json:"stale,omitempty"`
+	Potential  int  `json:"potential,omitempty"`
+	JudgeArmed bool `json:"judge_armed,omitempty"`
 }
 
 // Snapshot is what the last verdict remembers for the stat-only recheck.
@@ -154,6 +190,8 @@ type State struct {
 	// fresh proof until the store is lean again.
 	Armed       bool `json:"armed"`
 	EconLatched bool `json:"econ_latched"`
+	// JudgeArmed is the hysteresis of the judgement potential.
+	JudgeArmed bool `json:"judge_armed,omitempty"`
 	// Sessions counts gauge readings (SessionStart runs); it is a count, never a clock.
 	Sessions int       `json:"sessions"`
 	Last     *Snapshot `json:"last,omitempty"`
@@ -181,11 +219,27 @@ func Band(prev State, m Measurement, cfg Config) (Verdict, State) {
 	} else {
 		v.Armed = m.Fat >= cfg.FatArmTokens
 	}
-	v.RunCost = int(math.Round(float64(max(m.StoreTokens, m.Footprint)) * cfg.RunCostMultiplier))
-	if m.Fat > 0 {
-		v.BreakEvenSessions = math.Round(100*float64(v.RunCost)/float64(m.Fat)) / 100
+	v.Budget = Budget(m.Platform, cfg)
+	v.OverBudget = max(0, m.Footprint-v.Budget)
+	v.Superseded, v.Stale = m.Superseded, m.Stale
+	v.Potential = max(m.Superseded+m.Stale, v.OverBudget)
+	if prev.JudgeArmed {
+		v.JudgeArmed = v.Potential > cfg.FatDisarmTokens
+	} else {
+		v.JudgeArmed = v.Potential >= cfg.FatArmTokens
 	}
-	v.Economical = m.Fat > 0 && m.Fat*cfg.HorizonSessions > v.RunCost
+	// What one full pass could win every session: the fat, plus the judgement potential once
+	// it is armed (an unarmed potential is too small to count on).
+	win := m.Fat
+	if v.JudgeArmed {
+		win += v.Potential
+		v.CarryPerSession = win
+	}
+	v.RunCost = int(math.Round(float64(max(m.StoreTokens, m.Footprint)) * cfg.RunCostMultiplier))
+	if win > 0 {
+		v.BreakEvenSessions = math.Round(100*float64(v.RunCost)/float64(win)) / 100
+	}
+	v.Economical = win > 0 && win*cfg.HorizonSessions > v.RunCost
 	wall := int(math.Round(float64(cfg.CapacityTokens) * cfg.WallPercent / 100))
 	if m.Footprint >= wall {
 		v.Walls = append(v.Walls, fmt.Sprintf("footprint %d >= %d tokens (%.0f%% of %d)", m.Footprint, wall, cfg.WallPercent, cfg.CapacityTokens))
@@ -199,7 +253,8 @@ func Band(prev State, m Measurement, cfg Config) (Verdict, State) {
 	for _, p := range m.Oversize {
 		v.Walls = append(v.Walls, fmt.Sprintf("%s is too large to read whole", p))
 	}
-	next := State{Schema: StateSchema, Armed: v.Armed, Sessions: prev.Sessions + 1}
+	next := State{Schema: StateSchema, Armed: v.Armed, JudgeArmed: v.JudgeArmed, Sessions: prev.Sessions + 1}
+	judge := fmt.Sprintf("~%d tok a judgement pass could win (%d superseded, %d stale, footprint %d against a budget of %d)", v.Potential, v.Superseded, v.Stale, m.Footprint, v.Budget)
 	switch {
 	case len(m.Oversize) > 0:
 		// Quick never reads such a file whole, so no wash can shrink it.
@@ -213,18 +268,28 @@ func Band(prev State, m Measurement, cfg Config) (Verdict, State) {
 	case len(v.Walls) > 0:
 		v.Band, v.Reason = Full, ReasonExternalize
 		v.Advice = fmt.Sprintf("capacity wall reached (%s) with only ~%d tok of provable fat: split or externalize, washing harder will not help", v.Walls[0], m.Fat)
-	case v.Armed && (v.Economical || prev.EconLatched):
+	case (v.Armed || v.JudgeArmed) && (v.Economical || prev.EconLatched):
 		v.Band, v.Reason = Full, ReasonEconomic
 		v.Latched = !v.Economical
 		next.EconLatched = true
 		v.Advice = fmt.Sprintf("~%d tok of fat carried every session; one full pass costs ~%d tok and pays back in %.1f sessions (horizon %d)", m.Fat, v.RunCost, v.BreakEvenSessions, cfg.HorizonSessions)
+		if v.JudgeArmed {
+			v.Advice += "; " + judge
+		}
 	case v.Armed:
 		v.Band, v.Reason = Obese, ReasonFatArmed
 		next.EconLatched = false
 		v.Advice = fmt.Sprintf("~%d tok of provable fat (armed at %d, disarms below %d): run the quick pass; a full pass (~%d tok) would need %.1f sessions to pay back", m.Fat, cfg.FatArmTokens, cfg.FatDisarmTokens, v.RunCost, v.BreakEvenSessions)
+	case v.JudgeArmed:
+		v.Band, v.Reason = Obese, ReasonJudge
+		next.EconLatched = false
+		v.Advice = fmt.Sprintf("only ~%d tok of provable fat, but %s: a judgement pass (prosewash wash full) is the way to shrink it, with your consent", m.Fat, judge)
 	default:
 		v.Band, v.Reason = Lean, ReasonLean
 		v.Advice = fmt.Sprintf("~%d tok of provable fat, below the %d arm line", m.Fat, cfg.FatArmTokens)
+		if v.Potential > 0 {
+			v.Advice += "; " + judge
+		}
 	}
 	if v.Band == Lean {
 		next.EconLatched = false

@@ -128,3 +128,48 @@ func TestRecheck(t *testing.T) {
 		t.Fatal("no snapshot must call for a gauge")
 	}
 }
+
+// A heavy memory with no mechanical fat is not LEAN: what a judgement pass could win arms
+// the band, with its own hysteresis, and the advice points at the full pass.
+func TestBandJudgementPotential(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.RunCostMultiplier = 1000 // keep the economic proof out of the hysteresis steps
+	// Over the platform's budget, duplicate-free.
+	v, _ := Band(State{}, Measurement{Platform: "claude-code", Footprint: 14_000, StoreTokens: 14_000}, cfg)
+	if v.Band != Obese || v.Reason != ReasonJudge || v.OverBudget != 4_000 || v.Budget != 10_000 || v.Potential != 4_000 {
+		t.Fatalf("heavy duplicate-free memory: %+v", v)
+	}
+	if !strings.Contains(v.Advice, "wash full") || !strings.Contains(v.Advice, "10000") {
+		t.Errorf("advice %q does not name the full pass and the budget", v.Advice)
+	}
+	// Codex's budget is its 32 KiB AGENTS.md cap.
+	if v, _ := Band(State{}, Measurement{Platform: "codex", Footprint: 9_000, StoreTokens: 9_000}, cfg); v.Band != Obese || v.Budget != 8192 {
+		t.Errorf("codex over its 32 KiB cap: %+v", v)
+	}
+	// Superseded and stale candidates, hysteresis on the fat's lines.
+	steps := []struct {
+		sup, stale int
+		want       Level
+	}{{100, 100, Lean}, {300, 250, Obese}, {150, 100, Obese}, {100, 100, Lean}, {0, 499, Lean}, {0, 500, Obese}}
+	var st State
+	for i, s := range steps {
+		v, next := Band(st, Measurement{Platform: "claude-code", Footprint: 3_000, Superseded: s.sup, Stale: s.stale, StoreTokens: 3_000}, cfg)
+		if v.Band != s.want {
+			t.Fatalf("step %d (%d superseded, %d stale): %s, want %s: %s", i, s.sup, s.stale, v.Band, s.want, v.Advice)
+		}
+		st = next
+	}
+	// Mechanical fat keeps its own reason when both are armed.
+	if v, _ := Band(State{}, Measurement{Footprint: 3_000, Fat: 600, Superseded: 600, StoreTokens: 3_000}, cfg); v.Reason != ReasonFatArmed {
+		t.Errorf("fat and judgement both armed: reason %s", v.Reason)
+	}
+	// The judgement potential pays for a full pass: FULL, with both figures in the advice.
+	v, _ = Band(State{}, Measurement{Platform: "claude-code", Footprint: 3_000, Superseded: 800, StoreTokens: 3_000}, DefaultConfig())
+	if v.Band != Full || v.Reason != ReasonEconomic || v.CarryPerSession != 800 || !strings.Contains(v.Advice, "judgement pass") {
+		t.Errorf("economic judgement pass: %+v", v)
+	}
+	// Under the budget with nothing to adjudicate: LEAN, as before.
+	if v, _ := Band(State{}, Measurement{Platform: "claude-code", Footprint: 9_000, StoreTokens: 9_000}, cfg); v.Band != Lean {
+		t.Errorf("under budget: %+v", v)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/prosewash/prosewash/engine/wash"
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/gauge"
+	"github.com/prosewash/prosewash/engine/wash/judge"
 	"github.com/prosewash/prosewash/engine/wash/quick"
 )
 
@@ -36,6 +37,11 @@ type Gauge struct {
 	Recorded bool               `json:"recorded"`
 	// Drift lists always-loaded files whose size changed since the last recorded gauge.
 	Drift []gauge.FileDrift `json:"drift,omitempty"`
+	// Source says where Claude Code's list of loaded files came from (nil when the gauge
+	// did not look at Claude Code).
+	Source *LoadSource `json:"source,omitempty"`
+	// Findings are what only a judgement pass can cut (superseded facts, stale entries).
+	Findings []judge.Finding `json:"findings,omitempty"`
 }
 
 // Gauge discovers, measures and bands the project's memory, and records the band unless the
@@ -46,7 +52,7 @@ func (l *Lane) Gauge(o GaugeOptions) (Gauge, error) {
 		return Gauge{}, err
 	}
 	st := LoadState(stateDir)
-	var pre *discover.Result
+	var pre *discovered
 	if o.Light && len(o.Platforms) == 0 {
 		g, res, ok, err := l.cachedGauge(stateDir, &st, o)
 		if ok || err != nil {
@@ -59,7 +65,7 @@ func (l *Lane) Gauge(o GaugeOptions) (Gauge, error) {
 		return Gauge{}, err
 	}
 	cfg := BandConfig(r.cfg)
-	g := Gauge{Files: r.rep.Files, Problems: r.res.Problems, Flags: r.rep.Plan.Flags, Measure: r.rep.Measurement}
+	g := Gauge{Files: r.rep.Files, Problems: r.res.Problems, Flags: r.rep.Plan.Flags, Measure: r.rep.Measurement, Source: r.src, Findings: r.rep.Judge.Findings}
 	for _, e := range r.errs {
 		g.Errors = append(g.Errors, e.Error())
 	}
@@ -81,7 +87,7 @@ func (l *Lane) Gauge(o GaugeOptions) (Gauge, error) {
 	st.Cache = nil
 	if len(r.errs) == 0 {
 		if sigs, ok := signatures(r.res); ok {
-			st.Cache = &Cache{Key: l.cacheKey(), Files: sigs, Measurement: r.rep.Measurement}
+			st.Cache = &Cache{Key: l.cacheKey(), Loaded: loadedSession(r.src), Files: sigs, Measurement: r.rep.Measurement}
 		}
 	}
 	if o.Session != "" && o.Session != st.Session {
@@ -120,6 +126,14 @@ func (l *Lane) cacheKey() string {
 	return l.platform + "\x00" + start
 }
 
+// loadedSession names the session a load list came from ("" for the derived chain).
+func loadedSession(src *LoadSource) string {
+	if src == nil || src.Source != SourceLoaded {
+		return ""
+	}
+	return src.Session
+}
+
 // signatures stats every discovered file; ok is false when one cannot be stat'ed.
 func signatures(res discover.Result) ([]FileSig, bool) {
 	seen := map[string]bool{}
@@ -144,7 +158,7 @@ func signatures(res discover.Result) ([]FileSig, bool) {
 // nothing is planned, and the band is decided afresh from the cached measurement (the
 // thresholds may have changed). ok is false when the cache does not apply; the discovery made
 // to find out is returned for the measurement to reuse.
-func (l *Lane) cachedGauge(stateDir string, st *State, o GaugeOptions) (Gauge, *discover.Result, bool, error) {
+func (l *Lane) cachedGauge(stateDir string, st *State, o GaugeOptions) (Gauge, *discovered, bool, error) {
 	if st.Cache == nil || st.Cache.Key != l.cacheKey() {
 		return Gauge{}, nil, false, nil
 	}
@@ -152,28 +166,29 @@ func (l *Lane) cachedGauge(stateDir string, st *State, o GaugeOptions) (Gauge, *
 	if err != nil {
 		return Gauge{}, nil, false, err
 	}
-	res, err := discover.Discover(l.discoverOptions(nil))
+	res, src, err := l.discover(nil)
 	if err != nil {
 		return Gauge{}, nil, false, err
 	}
+	pre := &discovered{res: res, src: src}
 	sigs, ok := signatures(res)
-	if !ok || len(sigs) != len(st.Cache.Files) {
-		return Gauge{}, &res, false, nil
+	if !ok || len(sigs) != len(st.Cache.Files) || st.Cache.Loaded != loadedSession(src) {
+		return Gauge{}, pre, false, nil
 	}
 	for i := range sigs {
 		if sigs[i] != st.Cache.Files[i] {
-			return Gauge{}, &res, false, nil
+			return Gauge{}, pre, false, nil
 		}
 	}
 	cfg := BandConfig(w)
 	m := st.Cache.Measurement
 	v, next := gauge.Band(st.Band, m, cfg)
-	g := Gauge{Problems: res.Problems, Measure: m, Verdict: v}
-	src := o.Source
-	if src == "" {
-		src = "gauge"
+	g := Gauge{Problems: res.Problems, Measure: m, Verdict: v, Source: src}
+	from := o.Source
+	if from == "" {
+		from = "gauge"
 	}
-	record(st, v, next, nil, l.now().UTC(), src, cfg.RegaugeDeltaTokens)
+	record(st, v, next, nil, l.now().UTC(), from, cfg.RegaugeDeltaTokens)
 	if o.Session != "" && o.Session != st.Session {
 		st.Sessions++
 		st.Session = o.Session

@@ -40,6 +40,10 @@ func (l *Lane) mode() string {
 	return w.Mode
 }
 
+// Enabled reports whether the memory lane records anything for this project: not when its
+// mode is off (or its configuration unreadable, which hooks treat as off).
+func (l *Lane) Enabled() bool { return l.mode() != config.WashOff }
+
 // SessionStart measures and records the band (mode auto only; manual and off stay silent and
 // measure nothing). It returns one line for additionalContext when the band is OBESE or FULL.
 func (l *Lane) SessionStart(session string) (Result, error) {
@@ -50,16 +54,29 @@ func (l *Lane) SessionStart(session string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if stateDir, err := l.stateDir(); err == nil {
+		pruneRecords(stateDir)
+	}
 	v := g.Verdict
 	res := Result{Band: v.Band, Verdict: &v}
-	if v.Band != gauge.Lean {
+	switch {
+	case v.Band == gauge.Lean:
+	case v.Reason == gauge.ReasonExternalize:
+		res.Context = fmt.Sprintf("prosewash: always-loaded memory is FULL (%s): it needs splitting or externalizing, not washing.", v.Advice)
+	case judgeOnly(v):
+		res.Context = fmt.Sprintf("prosewash: always-loaded memory is %s: ~%d tok carried every session with little provable fat, but ~%d tok a judgement pass could win (superseded facts, stale entries, over the %d-token budget); `prosewash wash full` (/prosewash:wash) prepares one, only with the user's consent.",
+			v.Band, v.Footprint, v.Potential, v.Budget)
+	default:
 		res.Context = fmt.Sprintf("prosewash: always-loaded memory is %s: ~%d tok carried every session, ~%d tok of it provable fat; `prosewash wash quick` removes the fat without losing a fact.",
 			v.Band, v.Footprint, v.Fat)
-		if v.Reason == gauge.ReasonExternalize {
-			res.Context = fmt.Sprintf("prosewash: always-loaded memory is FULL (%s): it needs splitting or externalizing, not washing.", v.Advice)
-		}
 	}
 	return res, nil
+}
+
+// judgeOnly reports a band armed by what a judgement pass could win, not by mechanical fat:
+// the quick pass has nothing to do, and the full pass needs the user's consent.
+func judgeOnly(v gauge.Verdict) bool {
+	return v.Band != gauge.Lean && !v.Armed && v.JudgeArmed && v.Reason != gauge.ReasonExternalize
 }
 
 func firstWall(v gauge.Verdict) string {
@@ -108,8 +125,11 @@ func (l *Lane) Stop(session string, stopHookActive bool) (string, error) {
 		return "", nil
 	}
 	reason := directive(*st.Verdict)
+	if sp, err := l.Spawns(session); err == nil && sp.Spawns > 0 && reason != "" {
+		reason += fmt.Sprintf(" This memory also rode %d subagent(s) this session, ~%d tok.", sp.Spawns, sp.Tokens)
+	}
 	c.Pending, c.Session = false, session
-	st.NudgedFat = st.Verdict.Fat
+	st.NudgedFat = st.Verdict.CarryPerSession
 	st.UpdatedAt = l.now().UTC()
 	if err := saveState(stateDir, st); err != nil {
 		// Without a record of the nudge it would repeat: stay silent instead.
@@ -160,9 +180,18 @@ func (l *Lane) remeasureKnown(known []Known, w config.Wash) gauge.Measurement {
 }
 
 // directive is the Stop hook's block reason: numbers only, never content.
+//
+// A band armed only by what a judgement pass could win asks at FULL alone (the pass pays for
+// itself): in OBESE there is nothing mechanical to run and the semantic pass is never asked
+// for below its break-even, as in the original; the session-start line has said it.
 func directive(v gauge.Verdict) string {
 	tail := " Every cut passes the fidelity gate (no link, date, version, number, quote or code span can be lost) and is kept in a recovery bin (`prosewash wash bins`). Then answer the user's last message as you would have."
 	switch {
+	case judgeOnly(v) && v.Band != gauge.Full:
+		return ""
+	case judgeOnly(v):
+		return fmt.Sprintf("prosewash: this project's always-loaded memory is %s: ~%d tok carried every session with only ~%d tok of provable fat, but ~%d tok a judgement pass could win (%d tok superseded facts, %d tok stale entries, budget %d tok). Ask the user, in one line, whether to run the judgement pass (/prosewash:wash, or `prosewash wash full` and follow its brief); do not start it unless the user says yes. Then answer the user's last message as you would have.",
+			v.Band, v.Footprint, v.Fat, v.Potential, v.Superseded, v.Stale, v.Budget)
 	case v.Reason == gauge.ReasonExternalize:
 		return fmt.Sprintf("prosewash: this project's always-loaded memory reached a capacity wall (%s) with only ~%d tok of provable fat. Run `prosewash wash quick` once, then tell the user in one line that the memory needs splitting or externalizing; do not rewrite it yourself.%s", firstWall(v), v.Fat, tail)
 	case v.Band == gauge.Full:

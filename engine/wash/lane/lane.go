@@ -110,7 +110,16 @@ func BandConfig(w config.Wash) gauge.Config {
 	if w.IndexMaxLines > 0 {
 		c.IndexMaxLines = w.IndexMaxLines
 	}
+	c.BudgetTokens = w.BudgetTokens
 	return c
+}
+
+// staleAfter is the staleness horizon of the judgement candidates.
+func staleAfter(w config.Wash) time.Duration {
+	if w.StaleDays <= 0 {
+		return 0 // judge.DefaultStaleAfter
+	}
+	return time.Duration(w.StaleDays) * 24 * time.Hour
 }
 
 func (l *Lane) discoverOptions(platforms []string) discover.Options {
@@ -140,6 +149,7 @@ func (l *Lane) TrustedRoots() []string {
 // reading is one measurement of the project's memory.
 type reading struct {
 	res     discover.Result
+	src     *LoadSource // where Claude Code's load list came from
 	rep     wash.Report
 	content map[string][]byte // real path -> bytes read
 	real    map[string]string // discovered (lexical) path -> real path
@@ -189,25 +199,26 @@ func count(path string) (int, error) {
 // whether dead links are looked for (a stat per relative link, a walk only when one is dead);
 // light skips planning recall-only notes (same measurement, for the session-start gauge); a
 // discovery already made (pre) is reused.
-func (l *Lane) measure(platforms []string, withTree bool, light bool, pre *discover.Result) (*reading, error) {
+func (l *Lane) measure(platforms []string, withTree bool, light bool, pre *discovered) (*reading, error) {
 	return l.measureAllowing(platforms, withTree, light, pre, nil)
 }
 
 // measureAllowing is measure with user-level files named explicitly on a terminal (allow,
 // by real path) treated as owned: only Markdown memory files a platform loads from its config
 // directory qualify; code, JSON and settings never do.
-func (l *Lane) measureAllowing(platforms []string, withTree bool, light bool, pre *discover.Result, allow map[string]bool) (*reading, error) {
+func (l *Lane) measureAllowing(platforms []string, withTree bool, light bool, pre *discovered, allow map[string]bool) (*reading, error) {
 	w, err := l.config()
 	if err != nil {
 		return nil, err
 	}
 	var res discover.Result
+	var src *LoadSource
 	if pre != nil {
-		res = *pre
-	} else if res, err = discover.Discover(l.discoverOptions(platforms)); err != nil {
+		res, src = pre.res, pre.src
+	} else if res, src, err = l.discover(platforms); err != nil {
 		return nil, err
 	}
-	r := &reading{res: res, content: map[string][]byte{}, real: map[string]string{}, entry: map[string]discover.Entry{}, cfg: w}
+	r := &reading{res: res, src: src, content: map[string][]byte{}, real: map[string]string{}, entry: map[string]discover.Entry{}, cfg: w}
 	for i, e := range res.Entries {
 		if allow[e.Real] && l.userLevel(e) {
 			e.Owned = true
@@ -231,9 +242,40 @@ func (l *Lane) measureAllowing(platforms []string, withTree bool, light bool, pr
 		}
 		return b, err
 	}
-	r.rep = wash.Measure(res, wash.Config{Read: rd, Limit: MaxReadBytes, Count: count, Platform: l.platform, Quick: opts, Light: light})
+	var led *ages
+	stateDir, serr := l.stateDir()
+	if serr == nil {
+		led = loadAges(stateDir)
+	}
+	mc := wash.Config{Read: rd, Limit: MaxReadBytes, Count: count, Platform: l.platform, Quick: opts, Light: light,
+		Now: l.now(), StaleAfter: staleAfter(w)}
+	if led != nil {
+		mc.FirstSeen = led.FirstSeen
+	}
+	if serr == nil {
+		mc.Kept = keptLines(stateDir)
+	}
+	r.rep = wash.Measure(res, mc)
 	r.errs = r.rep.Errors
+	if led != nil {
+		// The ledger learns the lines of this reading; a failure to save it only makes
+		// entries look younger next time.
+		loaded := map[string][]byte{}
+		for _, f := range r.rep.Files {
+			if c, ok := r.content[f.Real]; ok && f.AlwaysLoaded && f.Owned {
+				loaded[f.Real] = c
+			}
+		}
+		led.note(loaded, l.now())
+		_ = led.save(stateDir)
+	}
 	return r, nil
+}
+
+// discovered is a discovery made earlier in a run, reused by a measurement.
+type discovered struct {
+	res discover.Result
+	src *LoadSource
 }
 
 // userLevel reports a file the user may wash by naming it on a terminal: a Markdown memory

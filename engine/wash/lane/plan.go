@@ -17,6 +17,7 @@ import (
 	"github.com/prosewash/prosewash/engine/wash/discover"
 	"github.com/prosewash/prosewash/engine/wash/gate"
 	"github.com/prosewash/prosewash/engine/wash/gauge"
+	"github.com/prosewash/prosewash/engine/wash/judge"
 )
 
 // PlanVersion is the only plan schema version this build applies (engine/wash/PLAN.md).
@@ -545,6 +546,22 @@ func recordPlan(stateDir string, k keepsFile, p Plan, res PlanResult, now time.T
 		return 0, err
 	}
 	return len(p.Keeps), nil
+}
+
+// keptLines answers judge.Options.Kept from keeps.json: the lines a judge kept with the line
+// itself as the anchor are settled, and stay out of the candidates until they change.
+func keptLines(stateDir string) func(string) bool {
+	ks, err := LoadKeeps(stateDir)
+	if err != nil || len(ks) == 0 {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, k := range ks {
+		if k.Anchor != "" {
+			set[judge.LineHash([]byte(k.Anchor))] = true
+		}
+	}
+	return func(h string) bool { return set[h] }
 }
 
 // checkKeeps refuses a plan that touches an anchored keep's file and leaves its anchor in no

@@ -32,8 +32,9 @@ type State struct {
 	Known []Known `json:"known,omitempty"`
 	// Crossing is the band rise the Stop hook acts on, once.
 	Crossing *Crossing `json:"crossing,omitempty"`
-	// NudgedFat is the fat when the Stop hook last blocked: the band re-arms only when fat grows
-	// past it by the re-gauge delta, so a plateau stays silent.
+	// NudgedFat is what a pass could win (gauge.Verdict.CarryPerSession) when the Stop hook
+	// last blocked: the band re-arms only when it grows past it by the re-gauge delta, so a
+	// plateau stays silent.
 	NudgedFat  int       `json:"nudged_fat,omitempty"`
 	QuickTried bool      `json:"quick_tried,omitempty"`
 	History    []Point   `json:"history,omitempty"`
@@ -51,7 +52,10 @@ type State struct {
 type Cache struct {
 	// Key names the reading: the session's start directory and platform change what a
 	// measurement holds.
-	Key         string            `json:"key,omitempty"`
+	Key string `json:"key,omitempty"`
+	// Loaded is the session whose InstructionsLoaded reports the measurement followed ("":
+	// the derived chain): another session's reports are another load.
+	Loaded      string            `json:"loaded,omitempty"`
 	Files       []FileSig         `json:"files"`
 	Measurement gauge.Measurement `json:"measurement"`
 }
@@ -189,8 +193,9 @@ func rank(b gauge.Level) int {
 }
 
 // record folds a verdict into the state: the edge-triggered crossing the Stop hook acts on.
-// LEAN clears everything; a rise in band arms a crossing; in the same band, fat grown past
-// the last nudge by delta re-arms it (a new lump of fat), a plateau never does.
+// LEAN clears everything; a rise in band arms a crossing; in the same band, what a pass
+// could win (the fat, plus the judgement potential once armed) grown past the last nudge by
+// delta re-arms it (a new lump), a plateau never does.
 func record(s *State, v gauge.Verdict, next gauge.State, known []Known, at time.Time, source string, delta int) {
 	prev := gauge.Lean
 	if s.Verdict != nil {
@@ -201,7 +206,7 @@ func record(s *State, v gauge.Verdict, next gauge.State, known []Known, at time.
 		s.Crossing, s.QuickTried, s.NudgedFat = nil, false, 0
 	case rank(v.Band) > rank(prev) || s.Crossing == nil:
 		s.Crossing = &Crossing{Band: v.Band, Reason: v.Reason, Fat: v.Fat, Pending: true}
-	case !s.Crossing.Pending && v.Fat >= s.NudgedFat+delta:
+	case !s.Crossing.Pending && v.CarryPerSession >= s.NudgedFat+delta:
 		s.Crossing = &Crossing{Band: v.Band, Reason: v.Reason, Fat: v.Fat, Pending: true}
 	default:
 		s.Crossing.Band, s.Crossing.Reason, s.Crossing.Fat = v.Band, v.Reason, v.Fat

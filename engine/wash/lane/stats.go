@@ -86,7 +86,9 @@ type Stats struct {
 	Deaths     int              `json:"deaths"`
 	Keeps      int              `json:"keeps"`
 	Pending    []txn.PendingRun `json:"pending,omitempty"`
-	Errors     []string         `json:"errors,omitempty"`
+	// Spawns is the subagent spawn meter of every recorded session, newest first.
+	Spawns []SpawnStats `json:"spawns,omitempty"`
+	Errors []string     `json:"errors,omitempty"`
 }
 
 // Stats reads the lane's state, bins, keeps and pending journals. It measures nothing and
@@ -136,6 +138,9 @@ func (l *Lane) Stats() (Stats, error) {
 	if p, err := txn.Pending(stateDir); err == nil {
 		s.Pending = p
 	}
+	if sp, err := l.AllSpawns(); err == nil {
+		s.Spawns = sp
+	}
 	return s, nil
 }
 
@@ -146,5 +151,5 @@ func (l *Lane) Recover() (txn.RecoverReport, error) {
 	if err != nil {
 		return txn.RecoverReport{}, err
 	}
-	return txn.Recover(stateDir, txn.RecoverOptions{Root: l.p.Root, Roots: l.TrustedRoots(), Getenv: l.getenv})
+	return txn.Recover(stateDir, txn.RecoverOptions{Root: l.p.Root, Roots: l.RecoverRoots(), Getenv: l.getenv})
 }

@@ -64,11 +64,15 @@ const (
 	Streamed Mode = "streamed"
 	// Fail answers 500 with an Ollama-style error object.
 	Fail Mode = "fail"
+	// Judge answers a memory judge's prompt (a "candidates: 3, 7" line, then the numbered
+	// file "N| text"): every candidate line is cut, except a line holding the word KEEP,
+	// which is kept; each verdict with a reason, as JSON.
+	Judge Mode = "judge"
 )
 
 // Modes lists every mode, for flag help and validation.
 func Modes() []Mode {
-	return []Mode{Paraphrase, Echo, Slow, Truncated, NotDone, Empty, Redirect, RedirectRemote, Garbage, Wrapper, Quoted, Think, DropNumber, Ramble, JoinLines, Huge, Streamed, Fail}
+	return []Mode{Paraphrase, Echo, Slow, Truncated, NotDone, Empty, Redirect, RedirectRemote, Garbage, Wrapper, Quoted, Think, DropNumber, Ramble, JoinLines, Huge, Streamed, Fail, Judge}
 }
 
 // ModeHeader is the request header that selects a mode for one request.
@@ -392,6 +396,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, idx int, body []by
 	case Fail:
 		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "llama runner process has terminated: exit status 2"})
 		return
+	case Judge:
+		content = judgeReply(prompt)
 	}
 	if req.Stream == nil || *req.Stream || mode == Streamed {
 		s.stream(w, req.Model, prompt, content, doneReason, done)
@@ -565,4 +571,44 @@ func firstHalf(s string) string {
 		i += size
 	}
 	return s[:i]
+}
+
+// judgeReply answers a memory judge's prompt: cut every candidate, keep the ones holding KEEP.
+func judgeReply(prompt string) string {
+	lines := map[int]string{}
+	var cands []int
+	for _, ln := range strings.Split(prompt, "\n") {
+		if rest, ok := strings.CutPrefix(ln, "candidates:"); ok {
+			for _, f := range strings.FieldsFunc(rest, func(r rune) bool { return r == ',' || r == ' ' }) {
+				var n int
+				if _, err := fmt.Sscanf(f, "%d", &n); err == nil {
+					cands = append(cands, n)
+				}
+			}
+			continue
+		}
+		if i := strings.Index(ln, "| "); i > 0 {
+			var n int
+			if _, err := fmt.Sscanf(ln[:i], "%d", &n); err == nil {
+				lines[n] = ln[i+2:]
+			}
+		}
+	}
+	type flag struct {
+		Line    int    `json:"line"`
+		Verdict string `json:"verdict"`
+		Reason  string `json:"reason"`
+	}
+	out := struct {
+		Flags []flag `json:"flags"`
+	}{Flags: []flag{}}
+	for _, n := range cands {
+		if strings.Contains(lines[n], "KEEP") {
+			out.Flags = append(out.Flags, flag{n, "keep", "fake judge: the line says KEEP"})
+			continue
+		}
+		out.Flags = append(out.Flags, flag{n, "cut", "fake judge: a listed candidate"})
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
 }
