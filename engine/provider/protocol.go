@@ -24,8 +24,9 @@ type FileRegions struct {
 	Regions  []RegionPayload `json:"regions"`
 }
 
-// RegionPayload is one region. Before and After are up to a few characters
-// of the file around the region (rune aligned); they must not be changed.
+// RegionPayload is one region. Before and After are the file around the
+// region (rune aligned): the rest of its paragraph, up to a blank line and
+// at most ContextMax bytes each side; they must not be changed.
 type RegionPayload struct {
 	ID     int    `json:"id"`
 	Kind   string `json:"kind"`   // prose, directive, runtime
@@ -33,7 +34,15 @@ type RegionPayload struct {
 	Before string `json:"before"`
 	Text   string `json:"text"`
 	After  string `json:"after"`
+	// Keep lists byte offsets in Text where a carrier starts that the
+	// provider must leave exactly as it is and report (action "report"):
+	// removing it would change the file's structure, or the user asked to
+	// keep it. A transform that changes a kept carrier fails the file.
+	Keep []int `json:"keep,omitempty"`
 }
+
+// ContextMax bounds Before and After.
+const ContextMax = 1024
 
 // Reply is the one JSON document a provider writes.
 type Reply struct {

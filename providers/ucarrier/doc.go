@@ -15,7 +15,10 @@
 //
 //	control             C0 controls but TAB, LF, CR; DEL; C1 but U+0085
 //	ansi-escape         a whole escape sequence from ESC (CSI, OSC/DCS/SOS/PM/APC
-//	                    strings ended by BEL or ESC \, nF, two-byte ESC x)
+//	                    strings ended by BEL or ST, nF, two-byte ESC x) or from
+//	                    a C1 introducer (U+009B CSI; U+009D OSC, U+0090 DCS,
+//	                    U+0098 SOS, U+009E PM, U+009F APC strings ended by BEL,
+//	                    ESC \ or U+009C ST)
 //	line-separator      U+0085 NEL, U+2028 LS, U+2029 PS
 //	space               Zs but U+0020: U+00A0, U+1680, U+2000..U+200A, U+202F,
 //	                    U+205F, U+3000
@@ -47,11 +50,27 @@
 // replaced by U+0020, or removed where a space would be trailing whitespace
 // (only spaces, tabs and invisible carriers until the line end or the end of
 // text+after: a Markdown hard line break) or, in Markdown, leading whitespace
-// (an indented code block); U+2028 and U+2029 never become a line break. In
-// JavaScript, TypeScript and YAML, where they are line terminators, the line
-// separators are reported only. A U+FEFF at byte 0 of the file is a byte
-// order mark and is kept by every profile. Text that is not valid UTF-8 is
-// never changed: its findings are all Report.
+// (an indented code block); U+2028 and U+2029 never become a line break.
+// Where a language ends lines at them they are line terminators and are
+// reported only: U+2028 and U+2029 in JavaScript, TypeScript, JSON, JSONC
+// and JSON5 (ECMAScript's LineTerminator, which also counts inside a block
+// comment for automatic semicolon insertion), and U+0085 too in YAML (as
+// libyaml-family readers read it) and C#. A U+FEFF at byte 0 of the file
+// is a byte order mark and is kept by every profile. Text that is not valid
+// UTF-8 is never changed: its findings are all Report. A carrier at one of
+// Options.Keep is left in place and reported.
+//
+// A run of tag characters is one finding whose Hidden field is the ASCII
+// text it spells; so is a run of two or more variation selectors, whose
+// Hidden field is the bytes they encode (U+FE00..U+FE0F for 0..15,
+// U+E0100..U+E01EF for 16..255).
+//
+// # Severity
+//
+// high for tag characters anywhere, variation-selector payloads, line
+// terminators of the language, bidi controls outside prose (code, literals,
+// a whole file) and any carrier in a directive; low for exotic spaces and
+// private use; medium for the rest.
 //
 // # Legitimate uses kept by the standard profile
 //
@@ -78,9 +97,11 @@
 //	                digits), U+E007F; any other tag run is removed whole
 //	U+200B ZWSP     between two letters or marks of Thai, Lao, Khmer, Myanmar,
 //	                Tai Tham, Tai Viet or New Tai Lue (Line_Break=SA)
-//	U+200E, U+200F, a single mark (no mark next to it) when before, text or
-//	U+061C          after holds a strong right-to-left letter (Bidi_Class R/AL);
-//	                bidi embeddings, overrides and isolates are always removed
+//	U+200E, U+200F, a single mark (no mark next to it) in a paragraph (Markdown,
+//	U+061C          text: lines up to a blank line) or a line (other languages:
+//	                a comment line) that holds a strong right-to-left letter
+//	                (Bidi_Class R/AL), as far as before and after reach; bidi
+//	                embeddings, overrides and isolates are always removed
 //	U+00A0, U+202F  French typography: after U+00AB or U+2039, before U+00BB,
 //	                U+203A, ':', ';', '!', '?'; between digits (1 000); between
 //	                a number and a unit (10 km, 20 %, 5 U+20AC, 3 h)

@@ -52,7 +52,11 @@ func TestGolden(t *testing.T) {
 				fmt.Fprintf(&got, "== %s: %d findings\n", prof, len(fs))
 				for _, f := range fs {
 					line, col := position(text, f.Offset)
-					fmt.Fprintf(&got, "%d:%d %s %s %s %s\n", line, col, f.Code(), f.Name, f.Class, f.Action)
+					fmt.Fprintf(&got, "%d:%d %s %s %s %s %s", line, col, f.Code(), f.Name, f.Class, f.Action, f.Severity)
+					if f.Hidden != "" {
+						fmt.Fprintf(&got, " hidden %q", f.Hidden)
+					}
+					got.WriteByte('\n')
 				}
 			}
 			path := strings.TrimSuffix(in, ".in") + ".golden"

@@ -11,55 +11,89 @@ import (
 // policy holds what stays true across the passes over one text.
 type policy struct {
 	before, after []byte
-	orig          []byte // the text of the first pass
 	strict        bool
 	markdown      bool
-	lineSepBreaks bool // U+2028, U+2029 and U+0085 end lines in this language
-	fileStart     bool
-	rtl           int8 // 0 unknown, 1 yes, -1 no
+	// paragraphs says that the unit a right-to-left mark is judged in is a
+	// paragraph (lines up to a blank line), as in Markdown and text; in
+	// every other language it is the line (of a comment).
+	paragraphs bool
+	seps       lineSeps // which of NEL, LS, PS end a line in this language
+	fileStart  bool
+	kind       string
+	keep       map[int]bool
+}
+
+// lineSeps is a set of the code points beyond LF and CR that end a line.
+type lineSeps uint8
+
+const (
+	sepNEL lineSeps = 1 << iota // U+0085
+	sepLS                       // U+2028
+	sepPS                       // U+2029
+)
+
+func (s lineSeps) has(r rune) bool {
+	switch r {
+	case 0x85:
+		return s&sepNEL != 0
+	case 0x2028:
+		return s&sepLS != 0
+	case 0x2029:
+		return s&sepPS != 0
+	}
+	return false
+}
+
+// lineSeparators says which line separators end a line (and with it a line
+// comment) in a language: ECMAScript's LineTerminator holds LS and PS
+// (JavaScript, TypeScript, JSON5, and JSONC as its parsers read it); YAML
+// 1.1 readers (libyaml, PyYAML, yaml.v3) and C# also end lines at NEL.
+// Python, Go, Rust, shell, TOML, Markdown, HTML and CSS end lines at LF and
+// CR only.
+func lineSeparators(lang string) lineSeps {
+	switch lang {
+	case "javascript", "typescript", "json", "jsonc", "json5":
+		return sepLS | sepPS
+	case "yaml", "csharp":
+		return sepNEL | sepLS | sepPS
+	}
+	return 0
 }
 
 func newPolicy(before, text, after []byte, opt Options) *policy {
-	p := &policy{before: before, after: after, orig: text, fileStart: opt.FileStart}
+	p := &policy{before: before, after: after, fileStart: opt.FileStart, kind: opt.Kind}
 	p.strict = opt.Profile == carrier.Strict
+	p.seps = lineSeparators(opt.Lang)
 	switch opt.Lang {
 	case "markdown":
-		p.markdown = true
-	case "javascript", "typescript", "yaml":
-		p.lineSepBreaks = true
+		p.markdown, p.paragraphs = true, true
+	case "text", "":
+		p.paragraphs = true
+	}
+	if len(opt.Keep) > 0 {
+		p.keep = make(map[int]bool, len(opt.Keep))
+		for _, k := range opt.Keep {
+			p.keep[k] = true
+		}
 	}
 	return p
 }
 
-// hasRTL reports whether the text or its context holds a strong
-// right-to-left letter (Bidi_Class R or AL). Removing carriers never removes
-// a letter, so the first pass's answer holds for every pass.
-func (p *policy) hasRTL() bool {
-	if p.rtl == 0 {
-		p.rtl = -1
-		for _, b := range [][]byte{p.before, p.orig, p.after} {
-			if containsRTL(b) {
-				p.rtl = 1
-				break
-			}
-		}
-	}
-	return p.rtl > 0
-}
+func (p *policy) kept(off int) bool { return p.keep[off] }
 
-func containsRTL(b []byte) bool {
-	for i := 0; i < len(b); {
-		if b[i] < 0xD6 { // below U+0590
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(b[i:])
-		if isRTLLetter(r) {
-			return true
-		}
-		i += n
+// severity ranks a finding where it sits (see carrier.Severity).
+func (p *policy) severity(h hit) carrier.Severity {
+	switch {
+	case h.c == class.Tag, p.kind == "directive", p.seps.has(h.r):
+		return carrier.High
+	case h.c == class.VariationSelector && h.hidden != "":
+		return carrier.High
+	case h.c == class.BidiControl && p.kind != "prose":
+		return carrier.High
+	case h.c == class.Space, h.c == class.PrivateUse:
+		return carrier.Low
 	}
-	return false
+	return carrier.Medium
 }
 
 // scanner is one pass over one text.
@@ -68,6 +102,11 @@ type scanner struct {
 	v       view
 	hits    []hit
 	invalid bool
+
+	// right-to-left cache: the unit [rtlLo, rtlHi) holds a strong
+	// right-to-left letter when rtlRes.
+	rtlLo, rtlHi int
+	rtlRes       bool
 
 	// trailing-whitespace cache: positions in [trailLo, trailHi] share trailRes.
 	trailLo, trailHi int
@@ -85,16 +124,17 @@ type hit struct {
 	r      rune
 	c      class.Class
 	a      carrier.Action
+	hidden string
 }
 
 func (h hit) finding() carrier.Finding {
-	return carrier.Finding{Offset: h.off, Len: h.n, Rune: h.r, Name: Name(h.r), Class: h.c.String(), Action: h.a}
+	return carrier.Finding{Offset: h.off, Len: h.n, Rune: h.r, Name: Name(h.r), Class: h.c.String(), Action: h.a, Hidden: h.hidden}
 }
 
 // pass scans text from start (the bytes before it are plain) and returns its
 // hits, and whether text is not valid UTF-8.
 func (p *policy) pass(text []byte, start int) ([]hit, bool) {
-	s := &scanner{policy: p, v: view{p.before, text, p.after}, trailLo: 1, trailHi: 0}
+	s := &scanner{policy: p, v: view{p.before, text, p.after}, trailLo: 1, trailHi: 0, rtlLo: 1}
 	n := len(text)
 	for i := start; i < n; {
 		c := text[i]
@@ -120,6 +160,13 @@ func (p *policy) pass(text []byte, start int) ([]hit, bool) {
 		// U+1F000..U+1FFFD holds no carrier.
 		if c >= 0xC2 && c < 0xE0 && i+1 < n && text[i+1]&0xC0 == 0x80 {
 			r := rune(c&0x1F)<<6 | rune(text[i+1]&0x3F)
+			if isEscIntro(r) {
+				if l := ansiLen(text[i:]); l > 2 {
+					s.emit(i, l, r, class.ANSIEscape, carrier.Remove)
+					i += l
+					continue
+				}
+			}
 			if isCandidate(r) {
 				i = s.decide(i, r, 2)
 			} else {
@@ -162,7 +209,7 @@ func (p *policy) pass(text []byte, start int) ([]hit, bool) {
 }
 
 func (s *scanner) emit(off, n int, r rune, c class.Class, a carrier.Action) {
-	s.hits = append(s.hits, hit{off, n, r, c, a})
+	s.hits = append(s.hits, hit{off: off, n: n, r: r, c: c, a: a})
 }
 
 // decide judges the carrier r at i and returns where scanning resumes (after
@@ -180,7 +227,7 @@ func (s *scanner) decide(i int, r rune, size int) int {
 		}
 		return next
 	case class.LineSeparator:
-		if s.lineSepBreaks {
+		if s.seps.has(r) {
 			s.emit(i, size, r, c, carrier.Report)
 		} else {
 			s.space(i, size, r, c)
@@ -209,15 +256,68 @@ func (s *scanner) decide(i int, r rune, size int) int {
 	if r == 0x2800 {
 		return s.run(i, r, c, isBrailleDots)
 	}
-	if s.strict || !s.keep(i, r, size, c) {
+	if s.strict || !s.legit(i, r, size, c) {
+		if c == class.VariationSelector {
+			return s.selectorRun(i, r, size)
+		}
 		s.emit(i, size, r, c, carrier.Remove)
 	}
 	return next
 }
 
-// keep reports whether the standard profile keeps carrier r at i. Spaces,
-// BOM, private use, line separators and runs are decided by decide.
-func (s *scanner) keep(i int, r rune, size int, c class.Class) bool {
+// selectorRun removes the variation selector r at i, and with it the
+// selectors that follow it, as one finding: two or more selectors in a row
+// are never a variation sequence but the usual way to smuggle bytes (U+FE00
+// to U+FE0F stand for 0 to 15, U+E0100 to U+E01EF for 16 to 255), and the
+// finding shows those bytes.
+func (s *scanner) selectorRun(i int, r rune, size int) int {
+	end := i + size
+	payload := []byte{selectorByte(r)}
+	for end < len(s.v.text) {
+		x, n := s.v.runeAt(end)
+		if !isPayloadSelector(x) || !isPayloadSelector(r) {
+			break
+		}
+		payload = append(payload, selectorByte(x))
+		end += n
+	}
+	h := hit{off: i, n: end - i, r: r, c: class.VariationSelector, a: carrier.Remove}
+	if len(payload) > 1 {
+		h.hidden = hexBytes(payload)
+	}
+	s.hits = append(s.hits, h)
+	return end
+}
+
+// isPayloadSelector: the 256 selectors that the byte encoding uses
+// (not the Mongolian free variation selectors).
+func isPayloadSelector(r rune) bool {
+	return (r >= 0xFE00 && r <= 0xFE0F) || (r >= 0xE0100 && r <= 0xE01EF)
+}
+
+func selectorByte(r rune) byte {
+	if r >= 0xE0100 {
+		return byte(r - 0xE0100 + 16)
+	}
+	return byte(r - 0xFE00)
+}
+
+func hexBytes(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 3*len(b))
+	for i, c := range b {
+		if i > 0 {
+			out = append(out, ' ')
+		}
+		out = append(out, digits[c>>4], digits[c&15])
+	}
+	return string(out)
+}
+
+// legit reports whether the standard profile keeps carrier r at i as a
+// legitimate use. Spaces, BOM, private use, line separators and runs are
+// decided by decide.
+func (s *scanner) legit(i int, r rune, size int, c class.Class) bool {
 	prev, _ := s.v.runeBefore(i)
 	nxt, _ := s.v.runeAt(i + size)
 	switch c {
@@ -228,7 +328,7 @@ func (s *scanner) keep(i int, r rune, size int, c class.Class) bool {
 		if class.Of(prev) == class.BidiMark || class.Of(nxt) == class.BidiMark {
 			return false // runs of marks carry bits, never typography
 		}
-		return s.hasRTL()
+		return s.unitHasRTL(i)
 	case class.ZeroWidth:
 		return r == 0x200B && isSA(prev) && isSA(nxt)
 	case class.Joiner:
@@ -300,6 +400,10 @@ func (s *scanner) run(i int, r rune, c class.Class, touches func(rune) bool) int
 	if keep {
 		return end
 	}
+	if c == class.Tag {
+		s.hits = append(s.hits, hit{off: i, n: end - i, r: r, c: c, a: carrier.Remove, hidden: tagText(s.v.text[i:end])})
+		return end
+	}
 	for j := i; j < end; {
 		x, n := utf8.DecodeRune(s.v.text[j:])
 		if c == class.Space {
@@ -310,6 +414,21 @@ func (s *scanner) run(i int, r rune, c class.Class, touches func(rune) bool) int
 		j += n
 	}
 	return end
+}
+
+// tagText is the ASCII text a run of tag characters spells: U+E0020 to
+// U+E007E stand for U+0020 to U+007E; the language tag, the cancel tag and
+// unassigned tags spell nothing.
+func tagText(run []byte) string {
+	var out []byte
+	for j := 0; j < len(run); {
+		x, n := utf8.DecodeRune(run[j:])
+		if x >= 0xE0020 && x <= 0xE007E {
+			out = append(out, byte(x-0xE0000))
+		}
+		j += n
+	}
+	return string(out)
 }
 
 // runTouches reports whether the maximal run of r around i has a neighbour
@@ -368,7 +487,105 @@ func (s *scanner) blank(r rune) bool {
 }
 
 func (s *scanner) lineBreak(r rune) bool {
-	return r == '\n' || r == '\r' || s.lineSepBreaks && (r == 0x2028 || r == 0x2029 || r == 0x85)
+	return r == '\n' || r == '\r' || s.seps.has(r)
+}
+
+// unitHasRTL reports whether the unit holding position i holds a strong
+// right-to-left letter (Bidi_Class R or AL): its paragraph in Markdown and
+// text, its line in every other language (the line of a comment), as far
+// as before, text and after reach. Removing carriers never removes a
+// letter or a line break, so every pass gets the same answer.
+func (s *scanner) unitHasRTL(i int) bool {
+	if i >= s.rtlLo && i < s.rtlHi {
+		return s.rtlRes
+	}
+	lo, hi := i, i
+	for lo > s.v.start() {
+		if n := s.breakBefore(lo); n > 0 && (!s.paragraphs || s.blankLineBefore(lo-n)) {
+			break
+		}
+		_, n := s.v.runeBefore(lo)
+		lo -= n
+	}
+	for hi < s.v.end() {
+		if n := s.breakAt(hi); n > 0 && (!s.paragraphs || s.blankLineAfter(hi+n)) {
+			break
+		}
+		_, n := s.v.runeAt(hi)
+		hi += n
+	}
+	res := false
+	for p := lo; p < hi; {
+		r, n := s.v.runeAt(p)
+		if isRTLLetter(r) {
+			res = true
+			break
+		}
+		p += n
+	}
+	s.rtlLo, s.rtlHi, s.rtlRes = lo, hi, res
+	return res
+}
+
+// breakAt returns the length of the line break starting at p (CR LF is
+// one), or 0.
+func (s *scanner) breakAt(p int) int {
+	r, n := s.v.runeAt(p)
+	if n == 0 || !s.lineBreak(r) {
+		return 0
+	}
+	if r == '\r' {
+		if x, _ := s.v.runeAt(p + 1); x == '\n' {
+			return 2
+		}
+	}
+	return n
+}
+
+// breakBefore returns the length of the line break ending at p, or 0.
+func (s *scanner) breakBefore(p int) int {
+	r, n := s.v.runeBefore(p)
+	if n == 0 || !s.lineBreak(r) {
+		return 0
+	}
+	if r == '\n' {
+		if x, _ := s.v.runeBefore(p - 1); x == '\r' {
+			return 2
+		}
+	}
+	return n
+}
+
+// blankLineBefore reports whether the line that ends at p (where a line
+// break starts) is blank (spaces and tabs only) or the view starts there.
+func (s *scanner) blankLineBefore(p int) bool {
+	for p > s.v.start() {
+		if s.breakBefore(p) > 0 {
+			return true
+		}
+		r, n := s.v.runeBefore(p)
+		if r != ' ' && r != '\t' {
+			return false
+		}
+		p -= n
+	}
+	return true
+}
+
+// blankLineAfter reports whether the line that starts at p is blank or
+// the view ends there.
+func (s *scanner) blankLineAfter(p int) bool {
+	for p < s.v.end() {
+		if s.breakAt(p) > 0 {
+			return true
+		}
+		r, n := s.v.runeAt(p)
+		if r != ' ' && r != '\t' {
+			return false
+		}
+		p += n
+	}
+	return true
 }
 
 // trailing reports whether only blanks follow position j up to the end of the
@@ -384,7 +601,7 @@ func (s *scanner) trailing(j int) bool {
 		if n == 0 || s.lineBreak(r) {
 			break
 		}
-		if r == 0x1B {
+		if isEscIntro(r) {
 			n = ansiLen(s.v.tail(q))
 		} else if !s.blank(r) {
 			res = false
@@ -418,7 +635,7 @@ func (s *scanner) leading(i int) bool {
 		switch {
 		case s.lineBreak(r):
 			s.leadLine, s.leadBlank = s.leadPos+n, true
-		case r == 0x1B:
+		case isEscIntro(r):
 			n = ansiLen(s.v.tail(s.leadPos))
 		case !s.blank(r):
 			s.leadBlank = false

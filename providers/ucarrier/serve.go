@@ -23,7 +23,9 @@ const maxRequest = 1 << 30
 // ("standard" when absent); no other option exists. Each region is handled
 // independently, with its Before and After as context and FileStart =
 // (Offset == 0). A region whose kind is not "prose" is never changed: clean
-// returns its text as it was, with every finding downgraded to Report.
+// returns its text as it was, with every finding downgraded to Report. A
+// carrier starting at one of a region's Keep offsets is left in place and
+// reported.
 //
 // Malformed input (bad JSON, trailing data, unknown fields, an unknown
 // protocol, operation, option, profile or region kind, a negative offset, any
@@ -36,7 +38,7 @@ func Serve(stdin io.Reader, stdout io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	reply, err := handle(req)
+	reply, err := Handle(req)
 	if err != nil {
 		return err
 	}
@@ -72,8 +74,10 @@ func readRequest(r io.Reader) (*provider.Request, error) {
 	return &req, nil
 }
 
-// handle answers one decoded request; Serve is handle over JSON.
-func handle(req *provider.Request) (*provider.Reply, error) {
+// Handle answers one decoded request; Serve is Handle over JSON. It is
+// exported so that "prosewash check" can run the policy in-process through
+// the engine's own code path.
+func Handle(req *provider.Request) (*provider.Reply, error) {
 	if req.Protocol != provider.Protocol {
 		return nil, fmt.Errorf("provider unicode: protocol %q, want %q", req.Protocol, provider.Protocol)
 	}
@@ -111,7 +115,12 @@ func handle(req *provider.Request) (*provider.Reply, error) {
 			default:
 				return nil, fmt.Errorf("provider unicode: %s: region %d: unknown kind %q", f.Path, rg.ID, rg.Kind)
 			}
-			opt := Options{Profile: profile, Lang: f.Language, FileStart: rg.Offset == 0}
+			for _, k := range rg.Keep {
+				if k < 0 || k >= len(rg.Text) {
+					return nil, fmt.Errorf("provider unicode: %s: region %d: keep offset %d outside the text", f.Path, rg.ID, k)
+				}
+			}
+			opt := Options{Profile: profile, Lang: f.Language, FileStart: rg.Offset == 0, Kind: rg.Kind, Keep: rg.Keep}
 			text := []byte(rg.Text)
 			out, fs := Clean([]byte(rg.Before), text, []byte(rg.After), opt)
 			if !prose {

@@ -13,12 +13,21 @@ type Options struct {
 	// value is Standard.
 	Profile carrier.Profile
 	// Lang is the classifier's language name: "python", "go", "markdown",
-	// "text". It decides which code points end a line and whether the
-	// Markdown leading-whitespace rule applies. Unknown names behave as "text".
+	// "text", "javascript", "yaml", ... It decides which code points end a
+	// line, what a paragraph is for the right-to-left rule, and whether the
+	// Markdown leading-whitespace rule applies. Unknown names behave as
+	// "text" for paragraphs and as a language that ends lines at LF and CR.
 	Lang string
 	// FileStart says that text starts at byte 0 of the file, where a U+FEFF
 	// is a byte order mark and is kept.
 	FileStart bool
+	// Kind is the region kind of text ("prose", "directive", "runtime"), or
+	// empty when unknown (a whole file). It only decides severities; an
+	// unknown kind is judged like code.
+	Kind string
+	// Keep lists offsets in text of carriers to leave in place: a finding
+	// that starts at one of them is reported (Report), never acted on.
+	Keep []int
 }
 
 func isPlain(c byte) bool {
@@ -71,10 +80,15 @@ func run(before, text, after []byte, opt Options) ([]byte, []carrier.Finding) {
 		for i := range all {
 			all[i].a = carrier.Report
 		}
-		return text, findings(all)
+		return text, p.findings(all)
+	}
+	for i := range all {
+		if p.kept(all[i].off) {
+			all[i].a = carrier.Report
+		}
 	}
 	if !changes(all) {
-		return text, findings(all)
+		return text, p.findings(all)
 	}
 	out, m := apply(text, all)
 	for {
@@ -85,23 +99,27 @@ func run(before, text, after []byte, opt Options) ([]byte, []carrier.Finding) {
 				continue // reported by the first pass already
 			}
 			h.off = m.orig(h.off)
+			if p.kept(h.off) {
+				continue // kept, and reported, by the first pass
+			}
 			added = append(added, h)
 		}
 		if len(added) == 0 {
-			return out, findings(all)
+			return out, p.findings(all)
 		}
 		all = merge(all, added)
 		out, m = apply(text, all)
 	}
 }
 
-func findings(hs []hit) []carrier.Finding {
+func (p *policy) findings(hs []hit) []carrier.Finding {
 	if len(hs) == 0 {
 		return nil
 	}
 	fs := make([]carrier.Finding, len(hs))
 	for i, h := range hs {
 		fs[i] = h.finding()
+		fs[i].Severity = p.severity(h)
 	}
 	return fs
 }

@@ -61,43 +61,45 @@ func (v *view) tail(p int) []byte {
 	return nil
 }
 
-// ansiLen returns the length of the escape sequence that starts with the ESC
-// at b[0]: a CSI (ESC [ parameters intermediates final), a control string
-// (OSC ESC ], DCS ESC P, SOS ESC X, PM ESC ^, APC ESC _) ended by BEL or
-// ST (ESC \), an nF sequence (ESC intermediates final) or a two-byte
-// escape (ESC 0x30..0x7E). It returns 1 when no complete sequence follows, so
-// a lone ESC is removed and the visible bytes after it stay. A sequence never
-// spans a line break.
+// isEscIntro reports the controls that start an escape sequence: ESC, and
+// the C1 controls that introduce one in their 8-bit form: CSI (U+009B) and
+// the control strings DCS (U+0090), SOS (U+0098), OSC (U+009D), PM (U+009E)
+// and APC (U+009F).
+func isEscIntro(r rune) bool {
+	switch r {
+	case 0x1B, 0x90, 0x98, 0x9B, 0x9D, 0x9E, 0x9F:
+		return true
+	}
+	return false
+}
+
+// ansiLen returns the length of the escape sequence that starts at b[0],
+// with ESC or with a C1 introducer (two bytes in UTF-8): a CSI (ESC [ or
+// U+009B, then parameters, intermediates, final), a control string (OSC ESC
+// ] or U+009D, DCS ESC P or U+0090, SOS ESC X or U+0098, PM ESC ^ or
+// U+009E, APC ESC _ or U+009F) ended by BEL or ST (ESC \ or U+009C), an nF
+// sequence (ESC intermediates final) or a two-byte escape (ESC 0x30..0x7E).
+// It returns the introducer's own length when no complete sequence
+// follows, so a lone introducer is removed and the visible bytes after it
+// stay. A sequence never spans a line break.
 func ansiLen(b []byte) int {
+	if len(b) >= 2 && b[0] == 0xC2 {
+		switch b[1] {
+		case 0x9B:
+			return csiLen(b, 2, 2)
+		case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+			return stringLen(b, 2, 2)
+		}
+		return 2
+	}
 	if len(b) < 2 {
 		return 1
 	}
 	switch c := b[1]; {
 	case c == '[':
-		i := 2
-		for i < len(b) && b[i] >= 0x30 && b[i] <= 0x3F {
-			i++
-		}
-		for i < len(b) && b[i] >= 0x20 && b[i] <= 0x2F {
-			i++
-		}
-		if i < len(b) && b[i] >= 0x40 && b[i] <= 0x7E {
-			return i + 1
-		}
+		return csiLen(b, 2, 1)
 	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
-		for i := 2; i < len(b); i++ {
-			switch x := b[i]; {
-			case x == 0x07:
-				return i + 1
-			case x == 0x1B:
-				if i+1 < len(b) && b[i+1] == '\\' {
-					return i + 2
-				}
-				return 1
-			case x < 0x20 || x == 0x7F:
-				return 1
-			}
-		}
+		return stringLen(b, 2, 1)
 	case c >= 0x20 && c <= 0x2F:
 		i := 2
 		for i < len(b) && b[i] >= 0x20 && b[i] <= 0x2F {
@@ -110,4 +112,44 @@ func ansiLen(b []byte) int {
 		return 2
 	}
 	return 1
+}
+
+// csiLen parses the parameters, intermediates and final byte of a CSI
+// sequence from b[i]; intro is the introducer's length, returned when the
+// sequence is incomplete.
+func csiLen(b []byte, i, intro int) int {
+	for i < len(b) && b[i] >= 0x30 && b[i] <= 0x3F {
+		i++
+	}
+	for i < len(b) && b[i] >= 0x20 && b[i] <= 0x2F {
+		i++
+	}
+	if i < len(b) && b[i] >= 0x40 && b[i] <= 0x7E {
+		return i + 1
+	}
+	return intro
+}
+
+// stringLen finds the end of a control string's payload from b[i]: BEL, ESC
+// \ or U+009C (ST). Any other control, 7-bit or C1, ends it unfinished.
+func stringLen(b []byte, i, intro int) int {
+	for ; i < len(b); i++ {
+		switch x := b[i]; {
+		case x == 0x07:
+			return i + 1
+		case x == 0x1B:
+			if i+1 < len(b) && b[i+1] == '\\' {
+				return i + 2
+			}
+			return intro
+		case x == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F:
+			if b[i+1] == 0x9C {
+				return i + 2
+			}
+			return intro
+		case x < 0x20 || x == 0x7F:
+			return intro
+		}
+	}
+	return intro
 }
