@@ -7,19 +7,17 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/engine/check"
+	"github.com/prosewash/prosewash/engine/report"
 )
 
 // This file renders check's findings for CI: SARIF 2.1.0 for GitHub code
-// scanning and workflow commands for plain Actions logs. It reads
-// check.Finding by field name only, so fields added to it later (a
-// severity) slot in without touching the walk.
+// scanning and workflow commands for plain Actions logs.
 
 // carrierClasses are the carrier policy's classes, one SARIF rule each,
 // with what the rule tells a reader.
@@ -32,6 +30,7 @@ var carrierClasses = []struct{ class, short, help string }{
 	{"default-ignorable", "Default-ignorable code point", "A code point Unicode tells renderers to ignore: invisible, so it can carry hidden data."},
 	{"filler", "Invisible filler character", "Hangul and other fillers render as nothing and are used to smuggle text."},
 	{"format", "Invisible format character", "A format character that renders as nothing here."},
+	{"hidden-comment", "Long HTML comment in an instruction file", "An HTML comment in an agent's instruction file (CLAUDE.md, AGENTS.md, ...) is hidden when the file is rendered but read by the agent: a place to smuggle instructions past a reviewer."},
 	{"joiner", "Zero-width joiner or non-joiner outside a script that uses it", "ZWJ/ZWNJ belong in emoji sequences and in Arabic-script and Indic words; elsewhere they are invisible carriers."},
 	{"line-separator", "Unicode line or paragraph separator", "U+2028/U+2029/U+0085 end lines for some languages and readers but not others, so the same bytes parse differently."},
 	{"noncharacter", "Noncharacter", "A code point Unicode reserves as never to be interchanged."},
@@ -46,22 +45,19 @@ var carrierClasses = []struct{ class, short, help string }{
 
 func ruleID(class string) string { return "prosewash/" + class }
 
-// findingLevel is a finding's SARIF level. A severity field on the
-// finding decides when it has one; until check carries severities the
-// carrier class and region decide: what can change how code reads
-// (bidi controls, tags, selectors, escapes, line separators) is an error
-// outside prose, any other carrier a warning, and a carrier clean removes
-// from prose a note.
+// findingLevel is a finding's SARIF level: its severity (high error,
+// medium warning, low note) when it has one; otherwise the carrier class
+// and region decide: what can change how code reads (bidi controls, tags,
+// selectors, escapes, line separators) is an error outside prose, any other
+// carrier a warning, and a carrier clean removes from prose a note.
 func findingLevel(f check.Finding) string {
-	if v := reflect.ValueOf(f).FieldByName("Severity"); v.IsValid() && v.Kind() == reflect.String {
-		switch strings.ToLower(v.String()) {
-		case "critical", "high", "error":
-			return "error"
-		case "medium", "warning":
-			return "warning"
-		case "low", "info", "note":
-			return "note"
-		}
+	switch f.Severity {
+	case "high":
+		return "error"
+	case "medium":
+		return "warning"
+	case "low":
+		return "note"
 	}
 	if f.Region == "prose" && f.Action != "report" {
 		return "note"
@@ -186,7 +182,7 @@ func writeSARIF(w io.Writer, version string, fs []sarifFinding) error {
 		r := map[string]any{
 			"ruleId":  id,
 			"level":   findingLevel(f.Finding),
-			"message": msg{Text: fmt.Sprintf("%s %s in %s: %s", f.Code, f.Name, f.Region, actionText(f.Action))},
+			"message": msg{Text: findingText(f.Finding)},
 			"locations": []any{map[string]any{"physicalLocation": map[string]any{
 				"artifactLocation": loc,
 				"region":           map[string]int{"startLine": f.Line, "startColumn": f.Col, "endLine": f.Line, "endColumn": f.Col + 1},
@@ -196,6 +192,11 @@ func writeSARIF(w io.Writer, version string, fs []sarifFinding) error {
 		}
 		if i, ok := index[id]; ok {
 			r["ruleIndex"] = i
+		}
+		if f.Action == "keep" {
+			// Kept by [clean] allow or a keep marker: shown as suppressed
+			// in source, as linters show their own ignore comments.
+			r["suppressions"] = []any{map[string]string{"kind": "inSource", "justification": f.Reason}}
 		}
 		results = append(results, r)
 	}
@@ -225,6 +226,16 @@ func semver(v string) string {
 	return v
 }
 
+// findingText is the one-line message of a finding: what it is, where,
+// what clean does, why it stays and what a payload spells.
+func findingText(f check.Finding) string {
+	s := fmt.Sprintf("%s %s in %s: %s", f.Code, f.Name, f.Region, actionText(f.Action))
+	if f.Reason != "" && f.Action != "remove" && f.Action != "replace" {
+		s += " (" + f.Reason + ")"
+	}
+	return s + report.HiddenNote(f.Class, f.Hidden)
+}
+
 func actionText(a string) string {
 	switch a {
 	case "remove":
@@ -234,7 +245,7 @@ func actionText(a string) string {
 	case "keep":
 		return "kept on purpose"
 	}
-	return "reported, never touched (not prose)"
+	return "reported, never touched"
 }
 
 // writeGitHub prints one workflow command per finding, which GitHub
@@ -244,7 +255,7 @@ func writeGitHub(w io.Writer, fs []check.Finding) {
 		cmd := map[string]string{"error": "error", "warning": "warning", "note": "notice"}[findingLevel(f)]
 		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endColumn=%d,title=%s::%s\n", cmd,
 			ghProp(filepath.ToSlash(f.Path)), f.Line, f.Col, f.Col+1, ghProp("prosewash "+f.Class),
-			ghData(fmt.Sprintf("%s %s in %s: %s", f.Code, f.Name, f.Region, actionText(f.Action))))
+			ghData(findingText(f)))
 	}
 }
 

@@ -29,10 +29,17 @@ type File struct {
 	Status Status
 	Reason string
 
+	// ProjectRel is the path relative to the project root, '/'-separated,
+	// that [clean] allow patterns match; Rel when empty.
+	ProjectRel string
+
 	Stages []report.Stage
 	// Reported are carriers left in place: in directive or runtime
-	// regions, or in files or regions no transform may touch.
+	// regions, or in prose where removing them is not safe.
 	Reported []report.Finding
+	// Carriers are every carrier the stages found, with what the run does
+	// with each: what check prints.
+	Carriers []Carrier
 	// TouchedKinds are the region kinds a transform changed.
 	TouchedKinds map[region.Kind]bool
 	// Validation is the minimum validation's verdict: ok, unchecked or failed.
@@ -54,17 +61,77 @@ func (f *File) refuse(format string, args ...any) {
 // Alive reports whether later stages should still work on the file.
 func (f *File) Alive() bool { return f.Status != Refused }
 
-// around returns up to n bytes before start and after end, cut on rune
-// boundaries, for a provider's context-aware decisions.
-func around(b []byte, start, end, n int) (before, after []byte) {
-	lo := start - n
+// paragraphAround returns the context a provider gets around [start, end):
+// the rest of the paragraph on each side (back to the first line after a
+// blank line, on to the line break that ends the last line before one), at
+// most n bytes each, cut on rune boundaries. A paragraph holds every
+// comment line of the code around it, so a provider can narrow it to the
+// unit its language needs.
+func paragraphAround(b []byte, start, end, n int) (before, after []byte) {
+	lo, hi := start, end
+	for lo > 0 && start-lo < n {
+		if (b[lo-1] == '\n' || b[lo-1] == '\r') && blankLineEndingAt(b, lo-1) {
+			break
+		}
+		lo--
+	}
+	for hi < len(b) && hi-end < n {
+		if (b[hi] == '\n' || b[hi] == '\r') && blankLineAfterBreak(b, hi) {
+			hi = min(hi+lineBreakLen(b, hi), end+n)
+			break
+		}
+		hi++
+	}
+	return around(b, start, end, max(start-lo, 0), max(hi-end, 0))
+}
+
+// blankLineEndingAt reports whether the line that the break at i ends is
+// blank (spaces and tabs), or i starts the text: the paragraph after it
+// starts fresh. A \n after a \r is part of the same break.
+func blankLineEndingAt(b []byte, i int) bool {
+	if b[i] == '\n' && i > 0 && b[i-1] == '\r' {
+		i--
+	}
+	return blankTo(b, i-1, -1)
+}
+
+// blankLineAfterBreak reports whether the line after the break at i is
+// blank or the text ends.
+func blankLineAfterBreak(b []byte, i int) bool { return blankTo(b, i+lineBreakLen(b, i), 1) }
+
+// blankTo reports whether only spaces and tabs lie from i, walking by step,
+// to the next line break or the edge of b.
+func blankTo(b []byte, i, step int) bool {
+	for ; i >= 0 && i < len(b); i += step {
+		switch b[i] {
+		case '\n', '\r':
+			return true
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func lineBreakLen(b []byte, i int) int {
+	if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+		return 2
+	}
+	return 1
+}
+
+// around returns up to nb bytes before start and na after end, cut on rune
+// boundaries.
+func around(b []byte, start, end, nb, na int) (before, after []byte) {
+	lo := start - nb
 	if lo < 0 {
 		lo = 0
 	}
 	for lo < start && !utf8.RuneStart(b[lo]) {
 		lo++
 	}
-	hi := end + n
+	hi := end + na
 	if hi > len(b) {
 		hi = len(b)
 	}
@@ -94,44 +161,48 @@ func applySplices(old []byte, sp []splice) []byte {
 	return out.Bytes()
 }
 
-// outsideUnchanged is the proof that every byte outside the spliced spans is
-// identical. It is written independently of applySplices on purpose: it
-// walks both texts and compares each gap where it must now sit.
-func outsideUnchanged(old, cand []byte, sp []splice) error {
-	shift := 0
-	pos := 0
-	for _, s := range sp {
-		if s.start < pos || s.end < s.start || s.end > len(old) {
-			return fmt.Errorf("span %d-%d out of order", s.start, s.end)
-		}
-		gapOld := old[pos:s.start]
-		lo := pos + shift
-		if lo+len(gapOld) > len(cand) || !bytes.Equal(cand[lo:lo+len(gapOld)], gapOld) {
-			return fmt.Errorf("byte %d outside the cleaned regions changed", pos)
-		}
-		shift += len(s.text) - (s.end - s.start)
-		pos = s.end
+// provenOutside is the proof that a stage changed nothing but the regions
+// it sent. It never looks at the splices the candidate was built from: it
+// walks the map of the stage's input, and requires every region that was
+// not sent to appear unchanged where it must now sit, and every sent region
+// (matched by its bounds in the map) to appear as the text the provider
+// returned for it. A wrong splice, a changed region that was not sent, a
+// dropped or added byte anywhere fails it.
+func provenOutside(in, cand []byte, m *region.Map, sent []region.Region, texts [][]byte) error {
+	if len(sent) != len(texts) {
+		return fmt.Errorf("%d regions sent, %d texts", len(sent), len(texts))
 	}
-	tail := old[pos:]
-	lo := pos + shift
-	if lo < 0 || lo+len(tail) != len(cand) || !bytes.Equal(cand[lo:], tail) {
-		return fmt.Errorf("bytes after offset %d outside the cleaned regions changed", pos)
+	pos, j := 0, 0
+	for _, r := range m.Regions {
+		if r.Start < 0 || r.End > len(in) || r.End < r.Start {
+			return fmt.Errorf("region %d-%d outside the input", r.Start, r.End)
+		}
+		want := in[r.Start:r.End]
+		what := "byte %d outside the cleaned regions changed"
+		if j < len(sent) && sent[j].Start == r.Start && sent[j].End == r.End {
+			want, what = texts[j], "region at byte %d is not the text the provider returned"
+			j++
+		}
+		if pos+len(want) > len(cand) || !bytes.Equal(cand[pos:pos+len(want)], want) {
+			return fmt.Errorf(what, r.Start+mismatch(cand[pos:], want))
+		}
+		pos += len(want)
+	}
+	if j != len(sent) {
+		return fmt.Errorf("sent region %d-%d is not a region of the map", sent[j].Start, sent[j].End)
+	}
+	if pos != len(cand) {
+		return fmt.Errorf("%d bytes added after the end of the input", len(cand)-pos)
 	}
 	return nil
 }
 
-// structure returns, in order, the bytes of every region whose kind is not
-// touchable. Two versions of a file with the same structure have the same
-// code, directives and literals; only touchable text differs. Concatenating
-// (rather than comparing run by run) lets a prose region vanish entirely,
-// while any byte that changed kind - prose turned into an indented code
-// block, say - still shows up as a difference.
-func structure(m *region.Map, b []byte, touchable map[region.Kind]bool) []byte {
-	var out []byte
-	for _, r := range m.Regions {
-		if !touchable[r.Kind] {
-			out = append(out, b[r.Start:r.End]...)
+// mismatch returns the first index where got and want differ.
+func mismatch(got, want []byte) int {
+	for i := range want {
+		if i >= len(got) || got[i] != want[i] {
+			return i
 		}
 	}
-	return out
+	return len(want)
 }

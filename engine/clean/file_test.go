@@ -3,10 +3,12 @@ package clean
 import (
 	"bytes"
 	"math/rand"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/engine/carrier"
+	"github.com/prosewash/prosewash/engine/region"
 )
 
 func TestAroundIsRuneAligned(t *testing.T) {
@@ -17,7 +19,7 @@ func TestAroundIsRuneAligned(t *testing.T) {
 				continue
 			}
 			for n := 0; n < 8; n++ {
-				before, after := around(b, start, end, n)
+				before, after := around(b, start, end, n, n)
 				if !utf8.Valid(before) || !utf8.Valid(after) || len(before) > n || len(after) > n {
 					t.Fatalf("around(%d,%d,%d) = %q %q", start, end, n, before, after)
 				}
@@ -49,62 +51,133 @@ func TestPlain(t *testing.T) {
 	}
 }
 
-// randomSplices cuts old into disjoint spans and gives each new text.
-func randomSplices(r *rand.Rand, old []byte) []splice {
-	var sp []splice
-	pos := 0
-	for pos < len(old) && r.Intn(4) != 0 {
-		start := pos + r.Intn(len(old)-pos+1)
-		end := start + r.Intn(len(old)-start+1)
-		text := make([]byte, r.Intn(6))
-		r.Read(text)
-		sp = append(sp, splice{start: start, end: end, text: text})
-		pos = end
-		if end == start {
-			pos++
+func TestParagraphAround(t *testing.T) {
+	for _, tc := range []struct {
+		src           string // the region is the part between [ and ]
+		before, after string
+	}{
+		{"one\ntwo [x] three\nfour\n\nnext", "one\ntwo ", " three\nfour\n"},
+		{"prev\n\n[x]\n\nnext", "", "\n"},
+		{"prev\n \t\nline [x] end", "line ", " end"},
+		{"a\r\n\r\nb[x]c\r\nd\r\n\r\ne", "b", "c\r\nd\r\n"},
+		{"a\r\nb[x]", "a\r\nb", ""},
+		{"[x]", "", ""},
+	} {
+		src := strings.Replace(strings.Replace(tc.src, "[", "", 1), "]", "", 1)
+		start := strings.Index(tc.src, "[")
+		end := strings.Index(tc.src, "]") - 1
+		before, after := paragraphAround([]byte(src), start, end, 1024)
+		if string(before) != tc.before || string(after) != tc.after {
+			t.Errorf("paragraphAround(%q) = %q, %q; want %q, %q", tc.src, before, after, tc.before, tc.after)
 		}
 	}
-	return sp
+	// The cap holds, on rune boundaries.
+	long := strings.Repeat("\u05e9", 2000) + "x" + strings.Repeat("\u05e9", 2000)
+	before, after := paragraphAround([]byte(long), 4000, 4001, 1024)
+	if len(before) > 1024 || len(after) > 1024 || len(before) < 1020 || !utf8.Valid(before) || !utf8.Valid(after) {
+		t.Fatalf("capped context: %d and %d bytes", len(before), len(after))
+	}
 }
 
-// FuzzOutsideProof shows the proof accepts every honest splice and catches
-// any change to a byte outside the spliced spans.
+// randomMap cuts b into regions of random kinds, as a classifier would.
+func randomMap(r *rand.Rand, b []byte) *region.Map {
+	m := &region.Map{Size: len(b)}
+	for pos := 0; pos < len(b); {
+		end := pos + 1 + r.Intn(len(b)-pos)
+		m.Regions = append(m.Regions, region.Region{Start: pos, End: end, Kind: region.Kind(r.Intn(3))})
+		pos = end
+	}
+	return m
+}
+
+// FuzzOutsideProof shows the proof accepts every honest candidate and
+// catches any changed, dropped or added byte outside the regions sent,
+// and a candidate whose sent region is not the text the provider returned.
+// It never sees the splices the engine builds the candidate from.
 func FuzzOutsideProof(f *testing.F) {
 	f.Add([]byte("# comment\u200b\nx = 1\n"), int64(1))
 	f.Add([]byte(""), int64(2))
 	f.Add([]byte("abc"), int64(3))
+	f.Add([]byte("aaaaaaaa"), int64(4))     // repeated bytes: a shifted gap still compares equal
+	f.Add([]byte("a\nb\nc\nd\n"), int64(5)) // a check of gap lengths only passes a flipped byte
+	f.Add([]byte("xyxyxyxyxy"), int64(6))
 	f.Fuzz(func(t *testing.T, old []byte, seed int64) {
 		r := rand.New(rand.NewSource(seed))
-		sp := randomSplices(r, old)
-		cand := applySplices(old, sp)
-		if err := outsideUnchanged(old, cand, sp); err != nil {
-			t.Fatalf("honest splice rejected: %v", err)
-		}
-		// Flip one byte that came from outside the spans: must be caught.
-		var outside []int
-		shift, pos := 0, 0
-		for _, s := range sp {
-			for i := pos; i < s.start; i++ {
-				outside = append(outside, i+shift)
+		m := randomMap(r, old)
+		var sent []region.Region
+		var texts [][]byte
+		var cand []byte
+		var outside []int // candidate offsets of bytes from regions not sent
+		for _, rg := range m.Regions {
+			if rg.Kind == region.Prose {
+				text := make([]byte, r.Intn(6))
+				r.Read(text)
+				sent = append(sent, rg)
+				texts = append(texts, text)
+				cand = append(cand, text...)
+				continue
 			}
-			shift += len(s.text) - (s.end - s.start)
-			pos = s.end
+			for i := rg.Start; i < rg.End; i++ {
+				outside = append(outside, len(cand)+i-rg.Start)
+			}
+			cand = append(cand, old[rg.Start:rg.End]...)
 		}
-		for i := pos; i < len(old); i++ {
-			outside = append(outside, i+shift)
+		if err := provenOutside(old, cand, m, sent, texts); err != nil {
+			t.Fatalf("honest candidate rejected: %v", err)
+		}
+		// An added byte anywhere is caught, outside or at the end.
+		at := r.Intn(len(cand) + 1)
+		added := append(append(bytes.Clone(cand[:at]), 'X'), cand[at:]...)
+		if err := provenOutside(old, added, m, sent, texts); err == nil {
+			t.Fatalf("an added byte at %d passed the proof", at)
+		}
+		if len(sent) > 0 {
+			// A sent region whose text is not what the provider said.
+			k := r.Intn(len(sent))
+			bad := append(bytes.Clone(texts[k]), 'Y')
+			texts2 := append([][]byte(nil), texts...)
+			texts2[k] = bad
+			if err := provenOutside(old, cand, m, sent, texts2); err == nil {
+				t.Fatal("a region differing from the provider's text passed the proof")
+			}
 		}
 		if len(outside) == 0 {
 			return
 		}
-		bad := bytes.Clone(cand)
-		bad[outside[r.Intn(len(outside))]] ^= 0x20
-		if err := outsideUnchanged(old, bad, sp); err == nil {
+		i := outside[r.Intn(len(outside))]
+		flipped := bytes.Clone(cand)
+		flipped[i] ^= 0x20
+		if err := provenOutside(old, flipped, m, sent, texts); err == nil {
 			t.Fatal("a changed outside byte passed the proof")
 		}
-		// Dropping or adding a byte anywhere outside is caught too.
-		i := outside[r.Intn(len(outside))]
-		if err := outsideUnchanged(old, append(bytes.Clone(cand[:i]), cand[i+1:]...), sp); err == nil {
+		dropped := append(bytes.Clone(cand[:i]), cand[i+1:]...)
+		if err := provenOutside(old, dropped, m, sent, texts); err == nil {
 			t.Fatal("a dropped outside byte passed the proof")
+		}
+		// A region that was not sent is not the provider's to change,
+		// even when it is given the same length.
+		rg := m.Regions[r.Intn(len(m.Regions))]
+		if rg.Kind != region.Prose && rg.Len() > 0 {
+			swapped := bytes.Clone(cand)
+			// Find rg in the candidate and change its first byte.
+			pos := 0
+			for _, x := range m.Regions {
+				if x == rg {
+					break
+				}
+				pos += x.Len()
+				if x.Kind == region.Prose {
+					for j, s := range sent {
+						if s == x {
+							pos += len(texts[j]) - x.Len()
+						}
+					}
+				}
+			}
+			swapped[pos] ^= 0x01
+			if err := provenOutside(old, swapped, m, sent, texts); err == nil {
+				t.Fatal("a region not sent was changed and passed the proof")
+			}
 		}
 	})
 }

@@ -58,42 +58,60 @@ func Load(t Target, maxSize int64) *File {
 		}
 		return f
 	}
-	f.Orig, f.Cur = data, data
-	f.Lang = region.Language(t.Path, data)
 	if t.Expect != "" {
 		sum := sha256.Sum256(data)
 		if hex.EncodeToString(sum[:]) != t.Expect {
+			f.Orig, f.Cur = data, data
 			f.refuse("changed since it was recorded (someone else edited it); skipped")
 			return f
 		}
 	}
+	prepare(f, t.Path, data)
+	return f
+}
+
+// NewFile is a File for data as Load would read it from path, without
+// reading anything: check uses it to run the engine's decision in memory.
+func NewFile(path, rel string, data []byte) *File {
+	f := &File{Path: path, Rel: rel}
+	prepare(f, path, data)
+	return f
+}
+
+// prepare classifies data, or refuses it with the reason.
+func prepare(f *File, path string, data []byte) {
+	f.Orig, f.Cur = data, data
+	f.Lang = region.Language(path, data)
+	t := Target{Path: path}
 	if f.Lang == "" {
 		ext := extOf(t.Path)
 		if ext == "" {
 			ext = "extension-less"
 		}
 		f.refuse("no classifier for %s files; refused, not treated as prose", ext)
-		return f
+		return
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		line, col := textpos.LineCol(data, i)
 		f.refuse("contains a NUL byte at %d:%d; binary files are not cleaned", line, col)
-		return f
+		return
 	}
 	if !utf8.Valid(data) {
 		off := firstInvalid(data)
 		line, col := textpos.LineCol(data, off)
 		f.refuse("invalid UTF-8 at %d:%d (byte %d); not cleaned", line, col, off)
-		return f
+		return
 	}
 	m, err := region.Classify(t.Path, data)
 	if err != nil {
 		f.refuse("%v", err)
-		return f
+		return
 	}
 	f.origMap = m
-	return f
 }
+
+// Map is the classification of the original, nil for a refused file.
+func (f *File) Map() *region.Map { return f.origMap }
 
 func firstInvalid(b []byte) int {
 	for i := 0; i < len(b); {

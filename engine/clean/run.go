@@ -26,9 +26,14 @@ type Engine struct {
 	// working directory, environment. Def and Op are set per stage.
 	Call provider.Call
 	Run  Runner
-	// ContextBytes is how much read-only context each region carries on
-	// each side (default 64).
+	// ContextBytes caps the read-only context each region carries on each
+	// side (default provider.ContextMax); within the cap it is the rest of
+	// the region's paragraph.
 	ContextBytes int
+	// Allow is [clean] allow: carriers people mean to keep. With the keep
+	// markers in the files, they are sent as Keep offsets to transforms
+	// and never reported as left.
+	Allow []carrier.Allow
 }
 
 // kindsFor says which region kinds a stage may be given. Directives are
@@ -44,30 +49,49 @@ func kindsFor(role, scope string) map[region.Kind]bool {
 	return k
 }
 
+// maxRounds bounds how often one stage asks a provider again about one
+// file with more carriers to keep; the last round keeps every carrier the
+// previous answer acted on.
+const maxRounds = 4
+
 type sent struct {
 	file    *File
 	fileID  int
 	regions []region.Region
 	req     provider.FileRegions
+	in      []byte      // the stage's input: the file as the stage read it
+	m       *region.Map // its classification
+	// keep maps input offsets of carriers to leave to why: the user's
+	// allow list and keep markers, then what the structure proof found.
+	keep  map[int]keepWhy
+	round int
+	stage int
+
+	lc     *textpos.Counter
+	mk     map[int][]rune
+	mkDone bool
 }
 
-// RunStages runs every provider stage over the files still alive, in order,
-// then proves each candidate's structure is intact. Builtin stages are the
-// caller's (validation). A provider failure refuses the files it was given
-// and the run goes on.
+// markers returns the keep markers of the stage's input, found once.
+func (s *sent) markers() map[int][]rune {
+	if !s.mkDone {
+		s.mk, s.mkDone = keepMarkers(s.in), true
+	}
+	return s.mk
+}
+
+// RunStages runs every provider stage over the files still alive, in order.
+// After each transform the candidate is classified again and its structure
+// proven (see compareStructure); where removing a carrier would change it,
+// that carrier is kept and the rest of the file still cleaned. Builtin
+// stages are the caller's (validation). A provider failure refuses the
+// files it was given and the run goes on.
 func (e *Engine) RunStages(ctx context.Context, files []*File) {
-	touchable := map[region.Kind]bool{}
 	for _, st := range e.Pipeline.Stages {
 		if st.Def == nil {
 			continue
 		}
-		kinds := kindsFor(st.Role, st.Scope)
-		if st.Role != pipeline.RoleInspect {
-			for k := range kinds {
-				touchable[k] = true
-			}
-		}
-		e.runStage(ctx, st, kinds, files)
+		e.runStage(ctx, st, kindsFor(st.Role, st.Scope), files)
 	}
 	for _, f := range files {
 		if !f.Alive() {
@@ -75,15 +99,6 @@ func (e *Engine) RunStages(ctx context.Context, files []*File) {
 		}
 		if bytes.Equal(f.Cur, f.Orig) {
 			f.Status = Unchanged
-			continue
-		}
-		m, err := region.Classify(f.Path, f.Cur)
-		if err != nil {
-			f.refuse("the cleaned file could not be classified again: %v", err)
-			continue
-		}
-		if !bytes.Equal(structure(f.origMap, f.Orig, touchable), structure(m, f.Cur, touchable)) {
-			f.refuse("cleaning would change the file's structure (a carrier hides markup or code next to it); left untouched, clean it by hand")
 			continue
 		}
 		f.Status = Changed
@@ -110,17 +125,12 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 				continue
 			}
 		}
-		s := &sent{file: f, fileID: len(batch)}
+		s := &sent{file: f, fileID: len(batch), in: f.Cur, m: m, stage: st.Index}
 		s.req = provider.FileRegions{ID: s.fileID, Path: f.Rel, Language: f.Lang}
 		for _, r := range m.Regions {
 			if !kinds[r.Kind] || r.Len() == 0 {
 				continue
 			}
-			before, after := around(f.Cur, r.Start, r.End, e.contextBytes())
-			s.req.Regions = append(s.req.Regions, provider.RegionPayload{
-				ID: len(s.regions), Kind: r.Kind.String(), Offset: r.Start,
-				Before: string(before), Text: string(f.Cur[r.Start:r.End]), After: string(after),
-			})
 			s.regions = append(s.regions, r)
 		}
 		f.Stages = append(f.Stages, stat)
@@ -128,18 +138,45 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 			f.Stages[len(f.Stages)-1].Skipped = "no " + scopeWord(kinds) + " regions"
 			continue
 		}
+		if st.Role != pipeline.RoleInspect {
+			s.keep = e.userKeeps(f, s.in, s.regions)
+		}
+		e.payload(s)
 		f.Stages[len(f.Stages)-1].Regions = len(s.regions)
 		batch = append(batch, s)
 	}
-	if len(batch) == 0 {
-		return
+	for len(batch) > 0 {
+		batch = e.call(ctx, st, batch)
+		for _, s := range batch {
+			s.round++
+			e.payload(s)
+		}
 	}
-	e.call(ctx, st, batch)
+}
+
+// payload (re)builds the regions sent for s, with their keep offsets.
+func (e *Engine) payload(s *sent) {
+	s.req.Regions = s.req.Regions[:0]
+	for i, r := range s.regions {
+		before, after := paragraphAround(s.in, r.Start, r.End, e.contextBytes())
+		rp := provider.RegionPayload{
+			ID: i, Kind: r.Kind.String(), Offset: r.Start,
+			Before: string(before), Text: string(s.in[r.Start:r.End]), After: string(after),
+		}
+		for off := range s.keep {
+			if off >= r.Start && off < r.End {
+				rp.Keep = append(rp.Keep, off-r.Start)
+			}
+		}
+		sort.Ints(rp.Keep)
+		s.req.Regions = append(s.req.Regions, rp)
+	}
 }
 
 // call sends the batch; when the whole call fails and it held several files,
 // each file is retried alone so one poisonous file cannot refuse the others.
-func (e *Engine) call(ctx context.Context, st pipeline.ResolvedStage, batch []*sent) {
+// It returns the files to ask about again, with more carriers to keep.
+func (e *Engine) call(ctx context.Context, st pipeline.ResolvedStage, batch []*sent) []*sent {
 	req := &provider.Request{Stage: st.Index}
 	for _, name := range st.Op.Options {
 		if req.Options == nil {
@@ -158,15 +195,16 @@ func (e *Engine) call(ctx context.Context, st pipeline.ResolvedStage, batch []*s
 	if err != nil {
 		var re *provider.RunError
 		if len(batch) > 1 && errors.As(err, &re) && re.Retryable() {
+			var again []*sent
 			for _, s := range batch {
-				e.call(ctx, st, []*sent{s})
+				again = append(again, e.call(ctx, st, []*sent{s})...)
 			}
-			return
+			return again
 		}
 		for _, s := range batch {
 			s.file.refuse("stage %d (%s): %v", st.Index+1, st.Label(), err)
 		}
-		return
+		return nil
 	}
 	byID := map[int]*provider.FileReply{}
 	for i := range reply.Files {
@@ -175,57 +213,145 @@ func (e *Engine) call(ctx context.Context, st pipeline.ResolvedStage, batch []*s
 			for _, s := range batch {
 				s.file.refuse("stage %d (%s): reply names file %d twice or out of range", st.Index+1, st.Label(), fr.ID)
 			}
-			return
+			return nil
 		}
 		byID[fr.ID] = fr
 	}
+	var again []*sent
 	for _, s := range batch {
 		fr := byID[s.fileID]
 		if fr == nil {
 			s.file.refuse("stage %d (%s): reply dropped this file", st.Index+1, st.Label())
 			continue
 		}
-		if err := e.apply(st, s, fr); err != nil {
+		retry, err := e.apply(st, s, fr)
+		switch {
+		case err != nil:
 			s.file.refuse("stage %d (%s): %v", st.Index+1, st.Label(), err)
+		case retry:
+			again = append(again, s)
 		}
 	}
+	return again
 }
 
-// apply checks one file's reply region by region and splices it in.
-func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileReply) error {
+// apply checks one file's reply region by region, proves it and splices it
+// in. retry says the provider must be asked again: removing some carriers
+// would change the file's structure, and s.keep now holds them.
+func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileReply) (retry bool, err error) {
 	if len(fr.Regions) != len(s.regions) {
-		return fmt.Errorf("sent %d regions, got %d back", len(s.regions), len(fr.Regions))
+		return false, fmt.Errorf("sent %d regions, got %d back", len(s.regions), len(fr.Regions))
 	}
 	got := make([]*provider.RegionReply, len(s.regions))
 	for i := range fr.Regions {
 		rr := &fr.Regions[i]
 		if rr.ID < 0 || rr.ID >= len(s.regions) || got[rr.ID] != nil {
-			return fmt.Errorf("reply region %d is unknown or repeated", rr.ID)
+			return false, fmt.Errorf("reply region %d is unknown or repeated", rr.ID)
 		}
 		got[rr.ID] = rr
 	}
 	f := s.file
+	for i, r := range s.regions {
+		for _, fd := range got[i].Findings {
+			if fd.Offset < 0 || fd.Len < 0 || fd.Offset+fd.Len > r.Len() {
+				return false, fmt.Errorf("region %d: finding outside the region", i)
+			}
+		}
+	}
 	stat := &f.Stages[len(f.Stages)-1]
+	if st.Role == pipeline.RoleInspect {
+		for i, r := range s.regions {
+			stat.Findings += len(got[i].Findings)
+			if r.Kind == region.Prose {
+				continue // the transform stages decide prose
+			}
+			for _, fd := range got[i].Findings {
+				e.record(s, r, fd, keepWhy{}, false)
+			}
+		}
+		return false, nil
+	}
+
+	// A transform: the new text of every region, the edits that explain
+	// it carrier by carrier when the findings do, the candidate.
 	var sp []splice
+	var moves []move
+	explained := true
+	texts := make([][]byte, len(s.regions))
 	for i, r := range s.regions {
 		rr := got[i]
-		for _, fd := range rr.Findings {
-			if fd.Offset < 0 || fd.Len < 0 || fd.Offset+fd.Len > r.Len() {
-				return fmt.Errorf("region %d: finding outside the region", i)
-			}
-			stat.Findings++
-			if st.Role == pipeline.RoleInspect && r.Kind != region.Prose {
-				f.report(r, fd)
-			}
-		}
-		if st.Role == pipeline.RoleInspect {
-			continue
-		}
 		if rr.Text == nil {
-			return fmt.Errorf("region %d: a transform reply must carry text", i)
+			return false, fmt.Errorf("region %d: a transform reply must carry text", i)
 		}
+		old := s.in[r.Start:r.End]
 		nt := []byte(*rr.Text)
-		if bytes.Equal(nt, f.Cur[r.Start:r.End]) {
+		texts[i] = nt
+		ms, ok := explain(r.Start, old, nt, rr.Findings)
+		if ok {
+			for _, m := range ms {
+				if _, kept := s.keep[m.start]; kept {
+					return false, fmt.Errorf("region %d: the provider changed a carrier it was told to keep (byte %d)", i, m.start)
+				}
+			}
+			moves = append(moves, ms...)
+		} else {
+			explained = false
+		}
+		if !bytes.Equal(nt, old) {
+			sp = append(sp, splice{start: r.Start, end: r.End, text: nt})
+		}
+	}
+	cand := applySplices(s.in, sp)
+	if err := provenOutside(s.in, cand, s.m, s.regions, texts); err != nil {
+		return false, fmt.Errorf("outside-bytes proof failed: %v", err)
+	}
+	if len(sp) > 0 {
+		edits := moves
+		if !explained {
+			edits = sp
+		}
+		cm, cerr := region.Classify(f.Path, cand)
+		var d *structDiff
+		if cerr != nil {
+			d = &structDiff{was: region.Region{Why: "the file"}, now: region.Region{Why: "unclassifiable: " + cerr.Error()}}
+		} else {
+			d = compareStructure(s.m, cm, edits)
+		}
+		if d != nil {
+			if !explained {
+				return false, fmt.Errorf("cleaning would change the file's structure: %s; left untouched, clean it by hand", d.describe(s.in))
+			}
+			if s.round+1 >= maxRounds {
+				return false, fmt.Errorf("cleaning would change the file's structure: %s, and keeping the carriers that cause it did not settle; left untouched", d.describe(s.in))
+			}
+			if s.keep == nil {
+				s.keep = map[int]keepWhy{}
+			}
+			if s.round+2 >= maxRounds {
+				// Last chance: keep every carrier this answer acted on.
+				for _, m := range moves {
+					s.keep[m.start] = keepWhy{why: "removing it changes the file's structure: " + d.describe(s.in)}
+				}
+				return true, nil
+			}
+			t := &trial{path: f.Path, in: s.in, m: s.m}
+			for i, reason := range t.culprits(moves, d) {
+				s.keep[moves[i].start] = keepWhy{why: reason}
+			}
+			return true, nil
+		}
+	}
+	for i, r := range s.regions {
+		nt := texts[i]
+		for _, fd := range got[i].Findings {
+			stat.Findings++
+			if fd.Action == carrier.Remove || fd.Action == carrier.Replace {
+				stat.Removed++
+			}
+			kw, kept := s.keep[r.Start+fd.Offset]
+			e.record(s, r, fd, kw, kept)
+		}
+		if bytes.Equal(nt, s.in[r.Start:r.End]) {
 			continue
 		}
 		stat.Changed++
@@ -233,31 +359,16 @@ func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileRepl
 			f.TouchedKinds = map[region.Kind]bool{}
 		}
 		f.TouchedKinds[r.Kind] = true
-		sp = append(sp, splice{start: r.Start, end: r.End, text: nt})
-	}
-	if len(sp) == 0 {
-		return nil
-	}
-	sort.Slice(sp, func(i, j int) bool { return sp[i].start < sp[j].start })
-	cand := applySplices(f.Cur, sp)
-	if err := outsideUnchanged(f.Cur, cand, sp); err != nil {
-		return fmt.Errorf("outside-bytes proof failed: %v", err)
 	}
 	f.Cur = cand
-	return nil
-}
-
-func (f *File) report(r region.Region, fd carrier.Finding) {
-	off := r.Start + fd.Offset
-	line, col := textpos.LineCol(f.Cur, off)
-	f.Reported = append(f.Reported, report.Finding{Line: line, Col: col, Code: fd.Code(), Name: fd.Name, Class: fd.Class, Region: r.Kind.String(), Why: r.Why})
+	return false, nil
 }
 
 func (e *Engine) contextBytes() int {
 	if e.ContextBytes > 0 {
 		return e.ContextBytes
 	}
-	return 64
+	return provider.ContextMax
 }
 
 func scopeWord(kinds map[region.Kind]bool) string {

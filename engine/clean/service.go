@@ -158,7 +158,9 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 	// Read, run the stages, prove structure, minimum validation.
 	var files []*File
 	for _, t := range req.Targets {
-		files = append(files, Load(t, cfg.Clean.MaxFileSize))
+		f := Load(t, cfg.Clean.MaxFileSize)
+		f.ProjectRel = p.Rel(t.Path)
+		files = append(files, f)
 	}
 	var alive []*File
 	for _, f := range files {
@@ -166,7 +168,7 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 			alive = append(alive, f)
 		}
 	}
-	eng := &Engine{Pipeline: res, Run: provider.Run, Call: provider.Call{Vars: vars, Argv0: req.Argv0, Dir: p.Root}}
+	eng := &Engine{Pipeline: res, Run: provider.Run, Call: provider.Call{Vars: vars, Argv0: req.Argv0, Dir: p.Root}, Allow: cfg.AllowRules()}
 	eng.RunStages(ctx, alive)
 	minimum(ctx, files)
 	if err := ctx.Err(); err != nil {

@@ -43,6 +43,7 @@ type Clean struct {
 	ValidationTimeout time.Duration
 	Include           []string
 	Exclude           []string
+	Allow             []string // [clean] allow entries, checked by carrier.ParseAllow
 	MaxRewriteStages  int
 	RewriteModel      string
 	RewriteEndpoint   string
@@ -123,6 +124,21 @@ func (c *Config) CleanMode() string {
 		return ModeManual
 	}
 	return c.Clean.Mode
+}
+
+// AllowRules is [clean] allow, parsed (Load already refused entries that
+// do not parse). Safe on a nil Config.
+func (c *Config) AllowRules() []carrier.Allow {
+	if c == nil {
+		return nil
+	}
+	var out []carrier.Allow
+	for _, s := range c.Clean.Allow {
+		if a, err := carrier.ParseAllow(s); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Origin returns where the effective value of key (e.g. "clean.mode") came

@@ -85,6 +85,8 @@ func (s spec) typeDoc() string {
 		return "array of patterns"
 	case kindCommand:
 		return "argv array or string"
+	case kindStrings:
+		return "array of strings"
 	}
 	return "string"
 }

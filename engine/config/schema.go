@@ -34,6 +34,7 @@ const (
 	kindBool                 // true or false
 	kindPatterns             // an array of doublestar patterns
 	kindCommand              // an argv array, or a string split into words
+	kindStrings              // an array of strings, each checked by spec.check
 )
 
 // merge is how a project value combines with a user value.
@@ -99,6 +100,10 @@ func specs() []spec {
 			doc:   "Session files matching any of these doublestar patterns are skipped and reported.",
 			apply: func(c *Config, v any) { c.Clean.Exclude = v.([]string) },
 			show:  func(c *Config) string { return showList(c.Clean.Exclude) }},
+		{key: "clean.allow", kind: kindStrings, merge: unionOf, check: checkAllow,
+			doc:   "Carriers people mean to keep, never removed and never reported as left: `\"U+00A0\"`, a range `\"U+FE00..U+FE0F\"`, either followed by ` in GLOB` to keep them only in matching files (`\"U+200B in docs/th/**\"`). A comment can keep one carrier on its own line and the next: `prosewash: keep U+200B`.",
+			apply: func(c *Config, v any) { c.Clean.Allow = v.([]string) },
+			show:  func(c *Config) string { return showList(c.Clean.Allow) }},
 		{key: "clean.max_rewrite_stages", kind: kindInt, min: 0, max: 8, merge: smallerOf,
 			doc:   "Most statistical-rewrite stages a pipeline may have; more is refused. Raising it above 1 is allowed with a warning.",
 			apply: func(c *Config, v any) { c.Clean.MaxRewriteStages = int(v.(int64)) },
@@ -321,6 +326,23 @@ func (s spec) decode(v any) (any, string) {
 			out = append(out, p)
 		}
 		return out, ""
+	case kindStrings:
+		arr, ok := v.([]any)
+		if !ok {
+			return nil, "want an array of strings, got a " + tomlType(v)
+		}
+		out := make([]string, 0, len(arr))
+		for i, e := range arr {
+			str, ok := e.(string)
+			if !ok {
+				return nil, fmt.Sprintf("element %d is a %s; want a string", i+1, tomlType(e))
+			}
+			if err := s.check(str); err != nil {
+				return nil, fmt.Sprintf("element %d: %v", i+1, err)
+			}
+			out = append(out, str)
+		}
+		return out, ""
 	case kindCommand:
 		argv, err := ParseCommand(v)
 		if err != nil {
@@ -332,6 +354,19 @@ func (s spec) decode(v any) (any, string) {
 		return argv, ""
 	}
 	return nil, "unsupported key type"
+}
+
+func checkAllow(s string) error {
+	a, err := carrier.ParseAllow(s)
+	if err != nil {
+		return err
+	}
+	if a.Glob != "" {
+		if msg := checkPattern(a.Glob); msg != "" {
+			return fmt.Errorf("%q: %s", s, msg)
+		}
+	}
+	return nil
 }
 
 func checkPattern(p string) string {

@@ -202,8 +202,20 @@ func isWordByte(c byte) bool {
 // wordColon matches the seed's directive shape on a comment body (the text
 // after the comment marker): \s*-?\*?-?\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*:
 // and returns the word. It covers "type: ignore", "pylint: disable",
-// "-*- coding: utf-8 -*-", "TODO: x", "Deprecated: use Y", "go:build".
+// "-*- coding: utf-8 -*-", "go:build", "cspell:words". A conventional prose
+// label ("Note:", "TODO:", "Deprecated:", see proseLabels) is not a
+// directive: people write it for people, and no tool changes what it does
+// because of one.
 func wordColon(body []byte) (string, bool) {
+	word, ok := labelWord(body)
+	if !ok || isProseLabel(word) {
+		return "", false
+	}
+	return string(word), true
+}
+
+// labelWord returns the word of the "word:" shape at the start of body.
+func labelWord(body []byte) ([]byte, bool) {
 	s := trimSpaceLeft(body)
 	if len(s) > 0 && s[0] == '-' {
 		s = s[1:]
@@ -216,7 +228,7 @@ func wordColon(body []byte) (string, bool) {
 	}
 	s = trimSpaceLeft(s)
 	if len(s) == 0 || !isWordStart(s[0]) {
-		return "", false
+		return nil, false
 	}
 	n := 1
 	for n < len(s) && isWordByte(s[n]) {
@@ -225,11 +237,83 @@ func wordColon(body []byte) (string, bool) {
 	word := s[:n]
 	rest := trimSpaceLeft(s[n:])
 	if len(rest) > 0 && rest[0] == ':' {
-		return string(word), true
+		return word, true
 	}
 	// No backtracking is needed: the word class holds neither spaces nor ':',
 	// so a shorter word is always followed by a word byte.
-	return "", false
+	return nil, false
+}
+
+// proseLabels open a paragraph of a comment for its readers. Go's
+// "Deprecated:" is among them: tools show its paragraph to people, so its
+// text is prose (whether a comment *becomes* one is the classifier's
+// business: see proseLabel).
+var proseLabels = [...]string{
+	"note", "notes", "nb", "todo", "fixme", "xxx", "hack", "bug", "deprecated",
+	"example", "examples", "returns", "args", "raises", "see", "warning",
+	"warnings", "caution", "important", "hint", "tip",
+}
+
+// isProseLabel reports whether w is a prose label written in lower case,
+// upper case or with one capital (Note, NOTE, note; not nOTE).
+func isProseLabel(w []byte) bool {
+	if len(w) < 2 || len(w) > 10 {
+		return false
+	}
+	upper := w[1] >= 'A' && w[1] <= 'Z'
+	if upper && w[0] >= 'a' {
+		return false
+	}
+	var low [10]byte
+	for i, c := range w {
+		isUp := c >= 'A' && c <= 'Z'
+		if i > 0 && isUp != upper {
+			return false
+		}
+		if c < 'A' || (c > 'Z' && c < 'a') || c > 'z' {
+			return false
+		}
+		low[i] = c | 0x20
+	}
+	for _, l := range proseLabels {
+		if l == string(low[:len(w)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// proseLabel returns the prose label that opens a comment body ("Note:",
+// "TODO(rsc):"), or "". Classifiers put it in the region's reason, so a
+// carrier whose removal would make a label appear or vanish changes the
+// reason and the engine keeps it: "Deprecat<ZWSP>ed:" does not silently
+// become a deprecation notice that tools act on.
+func proseLabel(body []byte) string {
+	if w, ok := labelWord(body); ok && isProseLabel(w) {
+		return string(w) + ":"
+	}
+	s := trimSpaceLeft(body)
+	n := 0
+	for n < len(s) && (s[n]|0x20 >= 'a' && s[n]|0x20 <= 'z') {
+		n++
+	}
+	if n == 0 || n >= len(s) || s[n] != '(' || !isProseLabel(s[:n]) {
+		return ""
+	}
+	k := bytes.IndexByte(s[n:], ')')
+	if k > 1 && n+k+1 < len(s) && s[n+k+1] == ':' {
+		return string(s[:n]) + "(...):"
+	}
+	return ""
+}
+
+// commentWhy is the reason of a prose comment: "comment", or
+// "comment (Note:)" when a prose label opens it.
+func commentWhy(body []byte) string {
+	if l := proseLabel(body); l != "" {
+		return "comment (" + l + ")"
+	}
+	return "comment"
 }
 
 // hasPrefixFold reports whether s starts with the ASCII word prefix, ignoring case.

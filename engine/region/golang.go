@@ -226,7 +226,8 @@ func goCommentKind(text []byte, block bool) (Kind, string) {
 	if why, ok := fs.match(goDirective); ok {
 		return Directive, why
 	}
-	return Prose, "comment"
+	body, _ := goCommentBody(text)
+	return Prose, commentWhy(body)
 }
 
 // goCommentBody strips the comment markers.
@@ -305,7 +306,7 @@ func goSegmentDirective(seg []byte) (string, bool) {
 	}
 	if word, ok := wordColon(seg); ok {
 		switch word {
-		case "go", "lint", "nolint", "gofmt", "golangci", "revive", "staticcheck", "Deprecated":
+		case "go", "lint", "nolint", "gofmt", "golangci", "revive", "staticcheck":
 			return "directive: " + word + ":", true
 		}
 		return "directive: word:", true
@@ -316,13 +317,15 @@ func goSegmentDirective(seg []byte) (string, bool) {
 	return "", false
 }
 
-// goNote matches go/doc's note marker: BUG(who): text.
+// goNote matches go/doc's note marker, MARKER(uid): text, for markers
+// that are not prose labels: go/doc collects BUG(who): notes for people,
+// like TODO(who): and NOTE(who):, and those stay prose.
 func goNote(s []byte) bool {
 	n := 0
 	for n < len(s) && s[n] >= 'A' && s[n] <= 'Z' {
 		n++
 	}
-	if n < 2 || n >= len(s) || s[n] != '(' {
+	if n < 2 || n >= len(s) || s[n] != '(' || isProseLabel(s[:n]) {
 		return false
 	}
 	k := bytes.IndexByte(s[n:], ')')

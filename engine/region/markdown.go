@@ -138,7 +138,6 @@ func (w *mdWalker) walk(n int32) {
 		w.s.scan(nd.lines)
 		w.ov = w.ov[:0]
 		for _, l := range nd.lines {
-			w.guardLineStart(l.start)
 			w.markBareURLs(l)
 			w.markTableDelimiter(l)
 		}
@@ -258,6 +257,12 @@ func commentSpans(src []byte, marks []Region, segs []mdSeg, open, close int, why
 	if noProse {
 		lo = hi
 	}
+	kind, kindWhy := Prose, "html comment"
+	if lo < hi {
+		if dwhy, ok := matchAfterRemoval(src[lo:hi], mdCommentDirective); ok {
+			kind, kindWhy = Directive, dwhy
+		}
+	}
 	add := func(s, e int, k Kind, why string) {
 		if s < e {
 			marks = append(marks, Region{Start: s, End: e, Kind: k, Why: why})
@@ -277,7 +282,7 @@ func commentSpans(src []byte, marks []Region, segs []mdSeg, open, close int, why
 			}
 			switch {
 			case p:
-				add(from, to, Prose, "html comment")
+				add(from, to, kind, kindWhy)
 			case from >= lo && from < hi:
 				add(from, to, Runtime, "line break")
 			default:
@@ -289,8 +294,64 @@ func commentSpans(src []byte, marks []Region, segs []mdSeg, open, close int, why
 	return marks
 }
 
-// markBareURLs, markTableDelimiter and guardLineStart apply the shared
-// span rules below; the test oracle applies the same functions.
+// mdCommentDirectives are the tools that read HTML comments in Markdown,
+// matched case-insensitively at the start of a comment's text: linters,
+// formatters and spell checkers that switch rules off, and generators that
+// find their place by a marker (tables of contents, generated sections).
+var mdCommentDirectives = [...]struct{ prefix, why string }{
+	{"markdownlint-", "directive: markdownlint"},
+	{"prettier-ignore", "directive: prettier-ignore"},
+	{"textlint-", "directive: textlint"},
+	{"lint ", "directive: remark-lint"},
+	{"lint-", "directive: remark-lint"},
+	{"eslint-", "directive: eslint"},
+	{"markdown-link-check-", "directive: markdown-link-check"},
+	{"vale ", "directive: vale"},
+	{"cspell", "directive: cspell"},
+	{"spell-checker", "directive: cspell"},
+	{"spellchecker", "directive: spellchecker"},
+	{"alex ", "directive: alex"},
+	{"toc", "directive: table of contents marker"},
+	{"tocstop", "directive: table of contents marker"},
+	{"/toc", "directive: table of contents marker"},
+	{"omit in toc", "directive: table of contents marker"},
+	{"no toc", "directive: table of contents marker"},
+	{"no-toc", "directive: table of contents marker"},
+	{"mdformat-", "directive: mdformat"},
+	{"@formatter:", "directive: formatter marker"},
+	{"more", "directive: excerpt separator"},
+}
+
+// mdCommentDirective classifies the text inside an HTML comment.
+func mdCommentDirective(t []byte) (string, bool) {
+	s := trimSpaceLeft(t)
+	for _, d := range mdCommentDirectives {
+		n := len(d.prefix)
+		// A prefix that ends in a letter must end a word: "toc", not "tocsin".
+		if hasPrefixFold(s, d.prefix) && (!isLetter(d.prefix[n-1]) || n == len(s) || !isLetter(s[n])) {
+			return d.why, true
+		}
+	}
+	// BEGIN/END (START/STOP) markers of generated sections:
+	// "<!-- BEGIN_TF_DOCS -->", "<!-- END mdsh -->", "<!-- START doctoc -->".
+	for _, w := range [...]string{"begin", "end", "start", "stop"} {
+		if hasPrefixFold(s, w) && (len(s) == len(w) || !isLetter(s[len(w)])) {
+			return "directive: generated section marker", true
+		}
+	}
+	if word, ok := wordColon(s); ok {
+		return "directive: " + word + ":", true
+	}
+	return "", false
+}
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// markBareURLs and markTableDelimiter apply the span rules below; the test
+// oracle has its own implementations of them. A carrier at the start of a
+// line is prose like the rest of the line: whether removing it would turn
+// the line into a list item, a heading, indented code or a fence is decided
+// by the engine, which classifies the result again and keeps that carrier.
 
 func (w *mdWalker) markBareURLs(seg mdSeg) {
 	for _, sp := range bareURLs(w.src, seg.start, seg.stop) {
@@ -301,12 +362,6 @@ func (w *mdWalker) markBareURLs(seg mdSeg) {
 func (w *mdWalker) markTableDelimiter(seg mdSeg) {
 	if tableDelimiter(w.src, seg.start, seg.stop) {
 		w.overlay(seg.start, seg.stop, "table delimiter")
-	}
-}
-
-func (w *mdWalker) guardLineStart(start int) {
-	if end := lineStartCarriers(w.src, start); end > start {
-		w.overlay(start, end, "carrier at line start")
 	}
 }
 
@@ -368,38 +423,6 @@ func tableDelimiter(src []byte, start, stop int) bool {
 		i += size
 	}
 	return dash
-}
-
-// lineStartCarriers returns the end of the carriers in the leading run of
-// a text line's block-syntax characters (start when there are none).
-// Removing U+200B from "\u200b    x", "=\u200b==", "1.\u200b x", "<div\u200b>"
-// or from between the backticks of a fence (or turning leading exotic
-// spaces into U+0020) would make the line indented code, a heading
-// underline, a list item, an HTML block or a fence.
-func lineStartCarriers(src []byte, start int) int {
-	if start < 0 || start >= len(src) {
-		return start
-	}
-	tagRun := false // letters continue the run after '<' (an HTML tag name)
-	last := start   // end of the last carrier or exotic space in the run
-	for i := start; i < len(src); {
-		r, size := utf8.DecodeRune(src[i:])
-		switch {
-		case r == '\n' || r == '\r':
-			return last
-		case r == utf8.RuneError && size <= 1, asSpace(r) && r != ' ', carrierRune(r) && r != '\t':
-			last = i + size
-		case r == ' ' || r == '\t' || (r < 0x80 && (r >= '0' && r <= '9' || isASCIIPunct(byte(r)))):
-			if r == '<' {
-				tagRun = true
-			}
-		case tagRun && r < 0x80 && isWordStart(byte(r)):
-		default:
-			return last
-		}
-		i += size
-	}
-	return last
 }
 
 func loneCRToLF(s []byte) []byte {
@@ -475,4 +498,52 @@ func urlStart(b []byte) int {
 
 func isASCIIPunct(c byte) bool {
 	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+}
+
+// HTMLComments returns the HTML comments of a Markdown map, from "<!--"
+// through "-->" (or the end of the block when unclosed), each with the
+// kind of its content: prose, or directive for a tool's comment. Check
+// uses it to show long comments that a rendered page hides.
+func HTMLComments(m *Map, src []byte) []Region {
+	if m.Lang != "markdown" && m.Lang != "text" {
+		return nil
+	}
+	var out []Region
+	for i := 0; i < len(m.Regions); i++ {
+		r := m.Regions[i]
+		if r.Kind != Runtime || r.Why != "html comment marker" {
+			continue
+		}
+		k := bytes.Index(src[r.Start:r.End], []byte("<!--"))
+		if k < 0 {
+			continue
+		}
+		open := r.Start + k
+		c := Region{Start: open, End: r.End, Kind: Runtime, Why: "html comment"}
+		for j := i + 1; j < len(m.Regions); j++ {
+			n := m.Regions[j]
+			switch {
+			case n.Kind == Prose && n.Why == "html comment", n.Kind == Directive:
+				c.Kind = n.Kind
+			case n.Kind == Runtime && n.Why == "line break":
+			case n.Kind == Runtime && n.Why == "html comment marker":
+				if e := bytes.Index(src[n.Start:n.End], []byte("-->")); e >= 0 {
+					c.End = n.Start + e + 3
+				} else {
+					c.End = n.End
+				}
+				i = j
+				j = len(m.Regions)
+				continue
+			default:
+				j = len(m.Regions)
+				continue
+			}
+			c.End = n.End
+		}
+		if c.End > c.Start+7 {
+			out = append(out, c)
+		}
+	}
+	return out
 }

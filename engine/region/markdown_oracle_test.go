@@ -105,7 +105,6 @@ func (w *gmWalker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			lines := n.Lines()
 			w.lines = lines
 			for i := 0; i < lines.Len(); i++ {
-				w.guardLineStart(lines.At(i).Start)
 				w.markBareURLs(lines.At(i))
 				w.markTableDelimiter(lines.At(i))
 			}
@@ -148,12 +147,6 @@ func (w *gmWalker) inLines(seg text.Segment) bool {
 	n := w.lines.Len()
 	i := sort.Search(n, func(i int) bool { return w.lines.At(i).Start > seg.Start }) - 1
 	return i >= 0 && seg.Stop <= w.lines.At(i).Stop
-}
-
-func (w *gmWalker) guardLineStart(start int) {
-	if end := lineStartCarriers(w.src, start); end > start {
-		w.mark(start, end, Runtime, "carrier at line start")
-	}
 }
 
 func (w *gmWalker) markLines(lines *text.Segments, k Kind, why string) {

@@ -76,18 +76,12 @@ func markdownRegionCases() []markdownRegionCase {
 		{"one\rtwo\r", []string{"one", "two"}, []string{"\r"}},
 		{"one\r\ntwo\r\n", []string{"one", "two"}, []string{"\r\n"}},
 		{"hard  \nbreak\\\nx\n", []string{"hard", "break"}, []string{"  \n", "\\\n"}},
-		{"\u200b    code?\n", []string{"code?"}, []string{"\u200b"}},
-		{"\u00a0\u00a0 \u00a0code?\n", []string{"code?"}, []string{"\u00a0\u00a0 \u00a0"}},
-		{"Title\n=\u200b==\n", []string{"Title"}, []string{"=\u200b"}},
-		{"*\u200b**\n", nil, []string{"*\u200b"}},
-		{"`\u200b``\nx\n", []string{"x"}, []string{"`\u200b"}},
-		{"1.\u200b item\n", []string{"item"}, []string{"1.\u200b"}},
-		{"<div\u200b>\nx\n", []string{"x"}, []string{"<div\u200b"}},
-		{"> a\n\u200b> b\n", []string{"a", "> b"}, []string{"\u200b"}},
+		// A carrier at the start of a line is prose like the rest of the
+		// line; the engine decides whether removing it is safe.
+		{"\u200b    code?\n", []string{"\u200b    code?"}, nil},
+		{"1.\u200b item\n", []string{"1.\u200b item"}, nil},
 		{"|a|\n|\u200b-|\n", []string{"a"}, []string{"|\u200b"}},
 		{"Hello\u200bworld\n", []string{"Hello\u200bworld"}, nil},
-		{"- \u200b- x\n", []string{"- x"}, []string{"\u200b"}},
-		{"\u00a0# h\n", []string{"# h"}, []string{"\u00a0"}},
 		{"<!-- a -\u200b-> b -->\n", nil, []string{"<!-- a -\u200b-> b -->"}},
 		{"<!-->x\n", nil, []string{"<!-->x\n"}},
 		{"a <!--> b\n", []string{"a ", " b"}, []string{"<!-->"}},
@@ -160,6 +154,48 @@ func TestMarkdownSpecCorpus(t *testing.T) {
 					t.Errorf("example %d (%s): prose %q in a code-only document", i+1, ex.Section, src[r.Start:r.End])
 				}
 			}
+		}
+	}
+}
+
+// HTML comments that a tool reads are directives, also when they would
+// only become one once their carriers were removed; other comments are prose.
+func TestMarkdownCommentDirectives(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want Kind
+	}{
+		{"<!-- markdownlint-disable\u200b -->\n", Directive},
+		{"<!-- markdownlint-disable-next-line MD013 -->\n", Directive},
+		{"<!-- prettier-ignore\u200b -->\n", Directive},
+		{"<!-- prettier-ignore-start -->\n", Directive},
+		{"<!-- textlint-disable -->\n", Directive},
+		{"<!--lint disable no-html-->\n", Directive},
+		{"<!-- cspell:ignore foo -->\n", Directive},
+		{"<!-- vale off -->\n", Directive},
+		{"<!-- toc -->\n", Directive},
+		{"<!-- tocstop -->\n", Directive},
+		{"<!-- TOC -->\n", Directive},
+		{"<!-- BEGIN_TF_DOCS -->\n", Directive},
+		{"<!-- END mdsh -->\n", Directive},
+		{"<!-- START doctoc generated TOC please keep comment here -->\n", Directive},
+		{"<!-- ALL-CONTRIBUTORS-LIST:START -->\n", Directive},
+		{"<!-- include: other.md -->\n", Directive},
+		{"<!-- more -->\n", Directive},
+		{"<!-- mark\u200bdownlint-disable -->\n", Directive},
+		{"text <!-- prettier-ignore --> more\n", Directive},
+		{"<!-- Note: keep this section short -->\n", Prose},
+		{"<!-- a hidden remark -->\n", Prose},
+		{"<!-- tocsin is not a marker -->\n", Prose},
+		{"<!-- endless summer -->\n", Prose},
+	} {
+		m, err := classifyMarkdown([]byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := strings.Index(tc.src, "<!--") + 5
+		if got := m.At(i); got.Kind != tc.want {
+			t.Errorf("%q: comment text is %s (%s), want %s", tc.src, got.Kind, got.Why, tc.want)
 		}
 	}
 }

@@ -428,7 +428,7 @@ func (p *pyScanner) comment(i, j int) {
 		p.b.Mark(i, j, Directive, why)
 		return
 	}
-	p.b.Mark(i, j, Prose, "comment")
+	p.b.Mark(i, j, Prose, commentWhy(text[1:]))
 }
 
 // onlyIndentBefore reports whether the bytes between the start of i's line

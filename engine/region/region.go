@@ -369,8 +369,10 @@ func classifier(lang string) Classifier {
 	switch lang {
 	case "python":
 		return func(_ string, src []byte) (*Map, error) { return classifyPython(src) }
-	case "markdown", "text":
+	case "markdown":
 		return func(_ string, src []byte) (*Map, error) { return classifyMarkdown(src) }
+	case "text":
+		return classifyText
 	case "go":
 		return classifyGo
 	case "shell":

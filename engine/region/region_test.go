@@ -205,7 +205,10 @@ func TestWordColon(t *testing.T) {
 		ok   bool
 	}{
 		{" type: ignore", "type", true},
-		{"TODO: x", "TODO", true},
+		{"TODO: x", "", false}, // a prose label
+		{" Deprecated: use y", "", false},
+		{" nOTE: x", "nOTE", true},
+		{" Result: x", "Result", true},
 		{" -*- coding: utf-8 -*-", "coding", true},
 		{" https://x", "https", true},
 		{" a.b-c : d", "a.b-c", true},

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Status is where a file ended up in a run.
@@ -72,7 +74,7 @@ func (f File) Removed() int {
 	n := 0
 	for _, st := range f.Stages {
 		if st.Role == "transform" {
-			n += st.Findings
+			n += st.Removed
 		}
 	}
 	return n
@@ -86,6 +88,7 @@ type Stage struct {
 	Regions  int    `json:"regions"`           // regions sent
 	Changed  int    `json:"changed"`           // regions whose text changed
 	Findings int    `json:"findings"`          // carriers acted on or reported
+	Removed  int    `json:"removed,omitempty"` // carriers a transform removed or replaced
 	Skipped  string `json:"skipped,omitempty"` // why the stage did not run on this file
 }
 
@@ -98,6 +101,11 @@ type Finding struct {
 	Class  string `json:"class"`
 	Region string `json:"region"`
 	Why    string `json:"why,omitempty"` // the region's reason, e.g. "string literal"
+	// Reason says why a carrier in prose was left: removing it would
+	// change the file's structure.
+	Reason   string `json:"reason,omitempty"`
+	Severity string `json:"severity,omitempty"`
+	Hidden   string `json:"hidden,omitempty"` // what a tag or selector payload spells
 }
 
 // Skip is a file the run did not consider, with why.
@@ -191,7 +199,11 @@ func (r *Run) Lines(quiet bool) []Line {
 			add(Warn, "%s %s: %s", f.Status, path, f.Reason)
 		}
 		for _, x := range f.Reported {
-			add(Warn, "left %s:%d:%d %s %s in %s (%s): not prose, never touched; review it", path, x.Line, x.Col, x.Code, x.Name, x.Region, x.Why)
+			if x.Reason != "" {
+				add(Warn, "left %s:%d:%d %s %s in %s (%s): %s; review it%s", path, x.Line, x.Col, x.Code, x.Name, x.Region, x.Why, x.Reason, HiddenNote(x.Class, x.Hidden))
+				continue
+			}
+			add(Warn, "left %s:%d:%d %s %s in %s (%s): not prose, never touched; review it%s", path, x.Line, x.Col, x.Code, x.Name, x.Region, x.Why, HiddenNote(x.Class, x.Hidden))
 		}
 	}
 	for _, c := range r.Validation {
@@ -236,9 +248,60 @@ func (r *Run) Headline() string {
 		fmt.Fprintf(&b, "; %d refused", s.Refused)
 	}
 	if s.Reported > 0 {
-		fmt.Fprintf(&b, "; %s left in code, strings or directives", Count(s.Reported, "carrier"))
+		fmt.Fprintf(&b, "; %s left to review", Count(s.Reported, "carrier"))
 	}
 	return b.String()
+}
+
+// HiddenNote renders what a payload spells for a line of text output:
+// `; hidden text: "..."` for tag characters, `; hidden bytes: 68 69 ("hi")`
+// for variation selectors; empty when nothing is hidden. The text is
+// quoted with Go escapes, so a payload can never reach a terminal raw.
+func HiddenNote(class, hidden string) string {
+	if hidden == "" {
+		return ""
+	}
+	if class == "tag" {
+		return fmt.Sprintf("; hidden text: %q", hidden)
+	}
+	note := "; hidden bytes: " + hidden
+	if b, ok := hexDecode(hidden); ok && utf8.Valid(b) && printable(string(b)) {
+		note += fmt.Sprintf(" (%q)", b)
+	}
+	return note
+}
+
+func hexDecode(s string) ([]byte, bool) {
+	var out []byte
+	for _, w := range strings.Fields(s) {
+		if len(w) != 2 {
+			return nil, false
+		}
+		var c byte
+		for i := 0; i < 2; i++ {
+			d := w[i]
+			switch {
+			case d >= '0' && d <= '9':
+				d -= '0'
+			case d >= 'a' && d <= 'f':
+				d = d - 'a' + 10
+			default:
+				return nil, false
+			}
+			c = c<<4 | d
+		}
+		out = append(out, c)
+	}
+	return out, true
+}
+
+func printable(s string) bool {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // Count renders n with its noun, plural when n is not 1: "1 carrier",

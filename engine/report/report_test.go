@@ -32,13 +32,13 @@ func TestQuote(t *testing.T) {
 
 func TestLinesOneWordingAndPlurals(t *testing.T) {
 	r := &Run{Command: "clean", Files: []File{
-		{Path: "a.md", Status: Cleaned, Stages: []Stage{{Role: "inspect", Findings: 5}, {Role: "transform", Findings: 1}}},
-		{Path: "b\nc.py", Status: Refused, Reason: "changed since it was recorded", Stages: []Stage{{Role: "transform", Findings: 4}}},
+		{Path: "a.md", Status: Cleaned, Stages: []Stage{{Role: "inspect", Findings: 5}, {Role: "transform", Findings: 2, Removed: 1}}},
+		{Path: "b\nc.py", Status: Refused, Reason: "changed since it was recorded", Stages: []Stage{{Role: "transform", Findings: 4, Removed: 4}}},
 		{Path: "d.go", Status: Unchanged, Reported: []Finding{{Line: 3, Col: 5, Code: "U+200B", Name: "ZERO WIDTH SPACE", Region: "runtime", Why: "string literal"}}},
 	}, Skipped: []Skip{{Path: "x.bin", Reason: "no classifier"}}}
 	r.Tally()
 	if r.Summary.Removed != 1 {
-		t.Fatalf("removed = %d, want 1: a refused file lost nothing, inspect findings are not removals", r.Summary.Removed)
+		t.Fatalf("removed = %d, want 1: a refused file lost nothing, inspect findings and carriers a transform kept are not removals", r.Summary.Removed)
 	}
 	var all []string
 	for _, l := range r.Lines(false) {
@@ -50,7 +50,7 @@ func TestLinesOneWordingAndPlurals(t *testing.T) {
 		`refused "b\nc.py": changed since it was recorded`,
 		"left d.go:3:5 U+200B ZERO WIDTH SPACE in runtime (string literal): not prose, never touched; review it",
 		"skipped x.bin: no classifier",
-		"cleaned 1 file, 1 carrier removed; 1 unchanged; 1 skipped; 1 refused; 1 carrier left in code, strings or directives",
+		"cleaned 1 file, 1 carrier removed; 1 unchanged; 1 skipped; 1 refused; 1 carrier left to review",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report lines lack %q:\n%s", want, text)

@@ -386,7 +386,7 @@ func TestStopAutomatic(t *testing.T) {
 		t.Fatalf("stop_hook_active: output %+v, want none", out)
 	}
 	out = f.run(r, Stop, stopPayload(f, false))
-	want := "prosewash: cleaned 1 file, 1 carrier removed; 1 unchanged; 1 skipped; 1 carrier left in code, strings or directives (see 'prosewash clean --session s1')"
+	want := "prosewash: cleaned 1 file, 1 carrier removed; 1 unchanged; 1 skipped; 1 carrier left to review (see 'prosewash clean --session s1')"
 	if out == nil || out.SystemMessage != want || out.Decision != "" {
 		t.Fatalf("automatic: output %+v, want systemMessage %q and no block", out, want)
 	}

@@ -1,9 +1,12 @@
 package ucarrier
 
 import (
+	"context"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/engine/carrier"
+	"github.com/prosewash/prosewash/engine/provider"
 )
 
 // Options selects the profile and the context of one text.
@@ -177,4 +180,43 @@ func apply(text []byte, hs []hit) ([]byte, offsetMap) {
 	}
 	out = append(out, text[last:]...)
 	return out, m
+}
+
+// Any reports whether text holds a carrier at all, whatever its context
+// (a byte order mark at byte 0 excepted): every carrier any profile could
+// act on or report. Text that is not valid UTF-8 counts as holding one.
+// It is the prefilter of "prosewash check", which decides only such files.
+func Any(text []byte) bool {
+	i := plainLen(text)
+	if i == 0 && len(text) >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF {
+		i = 3
+	}
+	for i < len(text) {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if !isPlain(c) {
+				return true
+			}
+			i += plainLen(text[i:])
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if (r == utf8.RuneError && size == 1) || isCandidate(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// InProcess runs the policy as a provider without a subprocess: the
+// engine's runner for "prosewash check" and for tests, with the same
+// requests and replies as "prosewash provider unicode".
+func InProcess(_ context.Context, c provider.Call, req *provider.Request) (*provider.Reply, error) {
+	req.Protocol, req.Operation = provider.Protocol, c.Op.Name
+	reply, err := Handle(req)
+	if err != nil {
+		return nil, &provider.RunError{Provider: c.Def.Ref(c.Op), Kind: provider.FailExit, Msg: err.Error()}
+	}
+	return reply, nil
 }
