@@ -144,4 +144,3 @@ func TestStructureProofUnexplainedChange(t *testing.T) {
 		t.Fatalf("a rewrite that makes a code span: %s (%s)", f.Status, f.Reason)
 	}
 }
-
