@@ -134,9 +134,9 @@ func rewriter(change func(string) string) clean.Runner {
 // A change no finding explains is proven at region level: honest text
 // passes, text that turns into markup refuses the file.
 func TestStructureProofUnexplainedChange(t *testing.T) {
-	src := "Some words here, caf\u00e9.\n\nMore words.\n"
+	src := "Some words here, caf\u00e9.\n\nMore words, na\u00efve.\n"
 	f := runOne(t, safeEngine(t, rewriter(func(s string) string { return strings.ReplaceAll(s, "words", "terms") })), "a.md", src)
-	if f.Status != clean.Changed || string(f.Cur) != "Some terms here, caf\u00e9.\n\nMore terms.\n" {
+	if f.Status != clean.Changed || string(f.Cur) != "Some terms here, caf\u00e9.\n\nMore terms, na\u00efve.\n" {
 		t.Fatalf("honest rewrite: %s (%s) %q", f.Status, f.Reason, f.Cur)
 	}
 	f = runOne(t, safeEngine(t, rewriter(func(s string) string { return strings.ReplaceAll(s, "words", "`code`") })), "a.md", src)

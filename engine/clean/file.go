@@ -70,13 +70,15 @@ func (f *File) Alive() bool { return f.Status != Refused }
 func paragraphAround(b []byte, start, end, n int) (before, after []byte) {
 	lo, hi := start, end
 	for lo > 0 && start-lo < n {
-		if (b[lo-1] == '\n' || b[lo-1] == '\r') && blankLineEndingAt(b, lo-1) {
+		c := b[lo-1]
+		if (c == '\n' || c == '\r') && blankLineEndingAt(b, lo-1) {
 			break
 		}
 		lo--
 	}
 	for hi < len(b) && hi-end < n {
-		if (b[hi] == '\n' || b[hi] == '\r') && blankLineAfterBreak(b, hi) {
+		c := b[hi]
+		if (c == '\n' || c == '\r') && blankLineAfterBreak(b, hi) {
 			hi = min(hi+lineBreakLen(b, hi), end+n)
 			break
 		}

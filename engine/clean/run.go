@@ -38,8 +38,9 @@ type Engine struct {
 
 // kindsFor says which region kinds a stage may be given. Directives are
 // never handed to a transform; an inspect stage may look at them.
-func kindsFor(role, scope string) map[region.Kind]bool {
-	k := map[region.Kind]bool{region.Prose: true}
+func kindsFor(role, scope string) kindSet {
+	var k kindSet
+	k[region.Prose] = true
 	if scope == provider.ScopeRuntime || scope == provider.ScopeAny {
 		k[region.Runtime] = true
 	}
@@ -48,6 +49,13 @@ func kindsFor(role, scope string) map[region.Kind]bool {
 	}
 	return k
 }
+
+// kindSet holds a bool per region kind (Runtime, Directive, Prose).
+type kindSet [3]bool
+
+// shortContext is the context of regions that are not prose: enough for
+// every rule that looks at a carrier's neighbours.
+const shortContext = 64
 
 // maxRounds bounds how often one stage asks a provider again about one
 // file with more carriers to keep; the last round keeps every carrier the
@@ -105,7 +113,7 @@ func (e *Engine) RunStages(ctx context.Context, files []*File) {
 	}
 }
 
-func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds map[region.Kind]bool, files []*File) {
+func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds kindSet, files []*File) {
 	var batch []*sent
 	for _, f := range files {
 		stat := report.Stage{Stage: st.Index, Role: st.Role, Label: st.Label()}
@@ -130,6 +138,9 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 		for _, r := range m.Regions {
 			if !kinds[r.Kind] || r.Len() == 0 {
 				continue
+			}
+			if st.Op.SkipPlainASCII && carrier.Plain(f.Cur[r.Start:r.End]) {
+				continue // nothing there for an operation that never changes plain ASCII
 			}
 			s.regions = append(s.regions, r)
 		}
@@ -158,7 +169,12 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 func (e *Engine) payload(s *sent) {
 	s.req.Regions = s.req.Regions[:0]
 	for i, r := range s.regions {
-		before, after := paragraphAround(s.in, r.Start, r.End, e.contextBytes())
+		// Prose gets its paragraph (a right-to-left mark is judged in
+		// it); other regions only what their neighbours decide.
+		before, after := around(s.in, r.Start, r.End, shortContext, shortContext)
+		if r.Kind == region.Prose {
+			before, after = paragraphAround(s.in, r.Start, r.End, e.contextBytes())
+		}
 		rp := provider.RegionPayload{
 			ID: i, Kind: r.Kind.String(), Offset: r.Start,
 			Before: string(before), Text: string(s.in[r.Start:r.End]), After: string(after),
@@ -371,7 +387,7 @@ func (e *Engine) contextBytes() int {
 	return provider.ContextMax
 }
 
-func scopeWord(kinds map[region.Kind]bool) string {
+func scopeWord(kinds kindSet) string {
 	if kinds[region.Runtime] {
 		return "prose or runtime"
 	}

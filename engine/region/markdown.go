@@ -3,7 +3,6 @@ package region
 import (
 	"bytes"
 	"sort"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -368,8 +367,10 @@ func (w *mdWalker) markTableDelimiter(seg mdSeg) {
 // bareURLs returns the spans of src[start:stop] (one line) that a GFM
 // renderer would turn into a link: http://, https://, ftp:// and www. URLs
 // written as plain text. A carrier inside one changes the link, not prose.
-// It errs long: a URL runs to the next space or '<', and only trailing
-// punctuation is given back.
+// It errs long against GFM's extended autolinks: a URL starts wherever the
+// byte before it is not an ASCII letter or digit, runs to the next ASCII
+// space or '<', and gives back only the trailing punctuation GFM always
+// gives back (not a closing parenthesis, a quote or a semicolon).
 func bareURLs(src []byte, start, stop int) [][2]int {
 	if start < 0 || stop > len(src) || start >= stop {
 		return nil
@@ -377,20 +378,20 @@ func bareURLs(src []byte, start, stop int) [][2]int {
 	var out [][2]int
 	line := src[start:stop]
 	for i := 0; i < len(line); {
-		j := urlStart(line[i:])
+		j := urlStart(line, i)
 		if j < 0 {
 			return out
 		}
-		from := i + j
+		from := j
 		end := from
 		for end < len(line) {
-			r, size := utf8.DecodeRune(line[end:])
-			if r == '<' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || (unicode.IsSpace(r) && !carrierRune(r)) {
+			c := line[end]
+			if c == '<' || c == ' ' || c == '\t' || c == '\n' || c == '\r' {
 				break
 			}
-			end += size
+			end++
 		}
-		for end > from && bytes.IndexByte([]byte("?!.,:*_~'\")"), line[end-1]) >= 0 {
+		for end > from && bytes.IndexByte([]byte("?!.,:*_~"), line[end-1]) >= 0 {
 			end--
 		}
 		if end > from {
@@ -416,7 +417,8 @@ func tableDelimiter(src []byte, start, stop int) bool {
 		switch {
 		case r == '-':
 			dash = true
-		case r == '|' || r == ':' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || carrierRune(r) || asSpace(r):
+		case r == '|' || r == ':' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || carrierRune(r) || asSpace(r),
+			r == utf8.RuneError && size == 1:
 		default:
 			return false
 		}
@@ -479,11 +481,11 @@ func frontMatter(src []byte) (int, fmState) {
 	return 0, fmUnterminated
 }
 
-// urlStart finds the next scheme or "www." that starts a bare URL at a word
-// boundary.
-func urlStart(b []byte) int {
-	for i := 0; i < len(b); i++ {
-		if i > 0 && isWordByte(b[i-1]) {
+// urlStart finds, from i, the next scheme or "www." that starts a bare URL:
+// one not preceded by an ASCII letter or digit.
+func urlStart(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		if i > 0 && isASCIIAlnum(b[i-1]) {
 			continue
 		}
 		rest := b[i:]
@@ -495,6 +497,8 @@ func urlStart(b []byte) int {
 	}
 	return -1
 }
+
+func isASCIIAlnum(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 func isASCIIPunct(c byte) bool {
 	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'

@@ -213,7 +213,7 @@ var (
 		"# ", "## ", "###### ", "####### ", "#", "```", "~~~", "````go ", "``` `x`", "<div>", "</div>", "<div", "<!--",
 		"-->", "<?", "?>", "<!X", "<![CDATA[", "]]>", "<script>", "</script>", "<pre>", "<a href='x'>", "</ a b>",
 		"<x-y z=1/>", "[a]: /u", "[a]: /u 'title'", "[b]:", "[c]: <d e> \"f\"", "===", "---", "***", "- - -", "_ _ _",
-		"| a | b |", "|---|---|", "- [ ] ", "> > ", "1.\t", "-    ", "-     ",
+		"| a | b |", "|---|---|", "- [ ] ", "> > ", "1.\t", "-    ", "-     ", "|:-:|", "| :-- | --: |", ":--|",
 	}
 	genInline = []string{
 		"word", "more words", " ", " ", "*", "**", "_", "__", "a_b", "`", "``", "[", "]", "](", ")", "(", "![", "<", ">",
@@ -221,14 +221,20 @@ var (
 		"<![CDATA[ x ]]>", "\\", "\\`", "\\[", "&amp;", "\"", "'", "https://x.y/z", "www.a.b", "\u200b", "\u00a0",
 		"é", "\t", "  ", "[x][y]", "[x][]", "[x]", "[x](y \"t\")", "[x](<y z>)", "![i](j)", "`code`", "``a`b``",
 		"\xff", "\ufffd", "(y 't')", "[y]", "<a b='", "'>", "-", "=", "#", "1.", "~~~", "```",
+		"ftp://f.g/h", "FTP://F.G", "http://x.y.", "(www.p.q)", "_www.u.v_", "https://a.b/(c)", "www.e.f&amp;",
+		"http://x.y/\"q\"", "www.r.s;", "~www.t.u",
 	}
-	genEndings = []string{"\n", "\n", "\n", "\r\n", "\r", "  \n", "\\\n", "\\\\\\\n"}
+	genFrontMatter = []string{"---\nk: v\n---\n", "+++\nk = 1\n+++\n", "---\nk: v\n...\n", "---\r\nk: v\r\n---\r\n", "\ufeff---\nk: v\n---\n", "+++ \nk\n+++\t\n"}
+	genEndings     = []string{"\n", "\n", "\n", "\r\n", "\r", "  \n", "\\\n", "\\\\\\\n"}
 )
 
 // genMarkdown builds a document from fragments of block and inline syntax;
 // the same seed always gives the same document.
 func genMarkdown(rng *rand.Rand) []byte {
 	var sb strings.Builder
+	if rng.Intn(8) == 0 {
+		sb.WriteString(genFrontMatter[rng.Intn(len(genFrontMatter))])
+	}
 	lines := 1 + rng.Intn(10)
 	for l := 0; l < lines; l++ {
 		if rng.Intn(6) == 0 {

@@ -29,7 +29,7 @@ func classifyMarkdownGoldmark(src []byte) (m *Map, err error) {
 	b := NewBuilder(len(src))
 	b.SetGapWhy("markup")
 	base := 0
-	switch end, state := frontMatter(src); state {
+	switch end, state := oracleFrontMatter(src); state {
 	case fmUnterminated:
 		b.Mark(0, len(src), Runtime, "unterminated front matter")
 		return b.Map("markdown"), nil
@@ -43,10 +43,9 @@ func classifyMarkdownGoldmark(src []byte) (m *Map, err error) {
 		// A lone \r becomes \n: one byte for one byte, so offsets hold.
 		body = loneCRToLF(body)
 	}
-	// Plain CommonMark: GFM's extensions compile large regexps at package
-	// init, which every hook invocation would pay. Bare URLs (what GFM
-	// would autolink) are kept runtime by markBareURLs; table pipes are
-	// prose either way.
+	// Plain CommonMark, plus the oracle's own readings of front matter,
+	// GFM bare URLs and delimiter rows (markdown_oracle_rules_test.go):
+	// table pipes are prose either way.
 	md := goldmark.New()
 	doc := md.Parser().Parse(text.NewReader(body))
 	w := &gmWalker{src: body, base: base, b: b}
@@ -127,13 +126,13 @@ func (w *gmWalker) text(t *ast.Text) {
 }
 
 func (w *gmWalker) markBareURLs(seg text.Segment) {
-	for _, sp := range bareURLs(w.src, seg.Start, seg.Stop) {
+	for _, sp := range oracleBareURLs(w.src, seg.Start, seg.Stop) {
 		w.mark(sp[0], sp[1], Runtime, "bare url")
 	}
 }
 
 func (w *gmWalker) markTableDelimiter(seg text.Segment) {
-	if tableDelimiter(w.src, seg.Start, seg.Stop) {
+	if oracleTableDelimiter(w.src, seg.Start, seg.Stop) {
 		w.mark(seg.Start, seg.Stop, Runtime, "table delimiter")
 	}
 }
@@ -202,7 +201,7 @@ func (w *gmWalker) fencedCode(t *ast.FencedCodeBlock) {
 // excluded; runtime with why everywhere else.
 func (w *gmWalker) commentSpans(segs []text.Segment, open, close int, why string) {
 	lo, hi := open+4, close
-	if lo < hi && (containsAfterRemoval(w.src[lo:hi], []byte("-->")) || containsAfterRemoval(w.src[lo:hi], []byte("--!>"))) {
+	if lo < hi && oracleClosesEarly(w.src[lo:hi]) {
 		// Without its carriers the comment would end early and show the rest.
 		lo, why = hi, "html comment that could close early"
 	}

@@ -199,3 +199,28 @@ func TestMarkdownCommentDirectives(t *testing.T) {
 		}
 	}
 }
+
+// bareURLs errs long against GFM: every scheme GFM links, after any byte
+// that is not an ASCII letter or digit, through closing parentheses,
+// quotes and semicolons.
+func TestBareURLs(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"see https://a.b/c.", "https://a.b/c"},
+		{"get ftp://f.g/h now", "ftp://f.g/h"},
+		{"at http://x.y/(a)", "http://x.y/(a)"},
+		{"(www.p.q)", "www.p.q)"},
+		{"_www.u.v_", "www.u.v"},
+		{"\"http://x.y/\"q\"\" x", "http://x.y/\"q\"\""},
+		{"a.www.b.c", "www.b.c"},
+		{"awww.b.c", ""},
+		{"https://a.b<c>", "https://a.b"},
+	} {
+		var got []string
+		for _, sp := range bareURLs([]byte(tc.line), 0, len(tc.line)) {
+			got = append(got, tc.line[sp[0]:sp[1]])
+		}
+		if strings.Join(got, "|") != tc.want {
+			t.Errorf("bareURLs(%q) = %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
