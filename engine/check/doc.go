@@ -1,3 +1,2 @@
-// Package check finds the carriers of a file and places each in its region
-// with the action clean would take, without writing anything.
+// Package check finds the carriers of a file and says, carrier by carrier, what clean would do with each: it runs clean's own engine in-process, so the two cannot disagree.
 package check
