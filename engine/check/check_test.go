@@ -119,7 +119,10 @@ var decideCases = []decideCase{
 	{name: "would make a heading", path: "a.md", src: "\u200b# Title\n", want: "U+200B prose report"},
 	{name: "would make a list", path: "a.md", src: "1.\u200b item\n", want: "U+200B prose report"},
 	{name: "line start carrier is harmless", path: "a.md", src: "\u200bHello world.\n", want: "U+200B prose remove", out: "Hello world.\n"},
-	{name: "go comment that would close early", path: "a.go", src: "package p\n\n/* src/**\u200b/*.go and x\u200by */\n", want: "U+200B runtime report, U+200B runtime report"},
+	{name: "go comment that would close early", path: "a.go", src: "package p\n\n/* src/**\u200b/*.go and x\u200by */\n", want: "U+200B prose report, U+200B prose remove",
+		out: "package p\n\n/* src/**\u200b/*.go and xy */\n", reason: "would be runtime (code) instead of prose (comment)"},
+	{name: "html comment that would close early", path: "a.md", src: "<!-- a -\u200b-> b\u200bc -->\n", want: "U+200B prose report, U+200B prose remove",
+		out: "<!-- a -\u200b-> bc -->\n", reason: "instead of prose (html comment)"},
 
 	// Markdown directives in HTML comments.
 	{name: "markdownlint comment", path: "a.md", src: "<!-- markdownlint-disable\u200b -->\n", want: "U+200B directive report"},

@@ -173,13 +173,6 @@ func matchAfterRemoval(s []byte, match func([]byte) (string, bool)) (string, boo
 	return fs.match(match)
 }
 
-// containsAfterRemoval reports whether sub occurs in s or in any form s could
-// take once carriers were removed.
-func containsAfterRemoval(s, sub []byte) bool {
-	fs := carrierForms(s)
-	return fs.contains(sub)
-}
-
 func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }

@@ -90,9 +90,13 @@ func removeFromProse(src []byte, m *Map) ([]byte, []int) {
 	return out, newOff
 }
 
-// checkRemovalStable asserts that cleaning U+200B out of prose changes no
-// byte's classification: what was prose stays prose, and no directive or
-// runtime byte becomes prose (the cleaner's second pass sees the same file).
+// checkRemovalStable asserts what a classifier itself guarantees when
+// U+200B is cleaned out of prose: no prose byte becomes a directive (a
+// comment that would become one is one already), and no directive or
+// runtime byte changes at all. A prose byte that becomes runtime (a block
+// comment closed early) or changes its reason (a label that appears) is
+// the engine's business: it classifies the result again and keeps the
+// carrier that does it (engine/check's FuzzClean and TestDecide).
 func checkRemovalStable(t *testing.T, path string, src []byte, m *Map) {
 	t.Helper()
 	checkRemovalStableWith(t, path, src, m, classifyChecked)
@@ -115,6 +119,9 @@ func checkRemovalStableWith(t *testing.T, path string, src []byte, m *Map, class
 			continue
 		}
 		a, b := m.At(i), m2.At(n)
+		if a.Kind == Prose && b.Kind != Directive {
+			continue
+		}
 		if a.Kind != b.Kind || a.Why != b.Why {
 			t.Fatalf("byte %d was %s %q, after removing U+200B from prose it is %s %q\nbefore: %q\nafter:  %q",
 				i, a.Kind, a.Why, b.Kind, b.Why, src, cleaned)

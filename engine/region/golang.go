@@ -214,14 +214,15 @@ func markGoComment(b *Builder, src []byte, c goComment) {
 	markSplitCR(b.Mark, src, c.start, c.end, c.kind, c.why)
 }
 
-// goCommentKind classifies one comment's text (markers included).
+// goCommentKind classifies one comment's text (markers included). A
+// carrier whose removal would let "*/" appear inside a block comment, and
+// close it early, is prose like the rest of the comment: the engine
+// classifies the file again without it, sees the rest become code, and
+// keeps that one carrier while the others go.
 func goCommentKind(text []byte, block bool) (Kind, string) {
 	fs := carrierForms(text)
 	if goOutputComment(&fs) {
 		return Runtime, "example output"
-	}
-	if block && fs.closesEarly() {
-		return Runtime, "comment that could close early"
 	}
 	if why, ok := fs.match(goDirective); ok {
 		return Directive, why

@@ -182,7 +182,7 @@ func checkGoComments(t *testing.T, path string, src []byte, m *Map) bool {
 				}
 				continue
 			}
-			if r.Kind == Runtime && r.Why != "cgo preamble" && r.Why != "example output" && r.Why != "comment that could close early" {
+			if r.Kind == Runtime && r.Why != "cgo preamble" && r.Why != "example output" {
 				t.Errorf("%s: comment byte %d is runtime %q", path, k, r.Why)
 				break
 			}

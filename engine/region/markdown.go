@@ -248,11 +248,10 @@ func (w *mdWalker) htmlBlock(nd *mdNode) {
 // comment whose "<!--" is at open and whose "-->" is at close, line breaks
 // excluded; runtime with why everywhere else. noProse keeps it all runtime.
 func commentSpans(src []byte, marks []Region, segs []mdSeg, open, close int, why string, noProse bool) []Region {
+	// A carrier whose removal would let "-->" appear, and end the comment
+	// early, is prose like the rest: the engine classifies the file again
+	// without it, sees the rest become text, and keeps that carrier.
 	lo, hi := open+4, close
-	if lo < hi && (containsAfterRemoval(src[lo:hi], []byte("-->")) || containsAfterRemoval(src[lo:hi], []byte("--!>"))) {
-		// Without its carriers the comment would end early and show the rest.
-		lo, why = hi, "html comment that could close early"
-	}
 	if noProse {
 		lo = hi
 	}

@@ -133,14 +133,3 @@ func oracleTableDelimiter(src []byte, start, stop int) bool {
 	line := src[start:stop]
 	return gfmDelimiterRow.Match(line) || gfmDelimiterRow.Match(oracleStrip(line))
 }
-
-// oracleClosesEarly reports whether a comment's text holds "-->" or "--!>",
-// now or once its carriers are gone.
-func oracleClosesEarly(text []byte) bool {
-	for _, t := range [][]byte{text, oracleStrip(text)} {
-		if bytes.Contains(t, []byte("-->")) || bytes.Contains(t, []byte("--!>")) {
-			return true
-		}
-	}
-	return false
-}

@@ -201,10 +201,6 @@ func (w *gmWalker) fencedCode(t *ast.FencedCodeBlock) {
 // excluded; runtime with why everywhere else.
 func (w *gmWalker) commentSpans(segs []text.Segment, open, close int, why string) {
 	lo, hi := open+4, close
-	if lo < hi && oracleClosesEarly(w.src[lo:hi]) {
-		// Without its carriers the comment would end early and show the rest.
-		lo, why = hi, "html comment that could close early"
-	}
 	isProse := func(k int) bool { return k >= lo && k < hi && w.src[k] != '\n' && w.src[k] != '\r' }
 	runtimeWhy := func(k int) string {
 		if k >= lo && k < hi {
