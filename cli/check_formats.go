@@ -45,15 +45,21 @@ var carrierClasses = []struct{ class, short, help string }{
 
 func ruleID(class string) string { return "prosewash/" + class }
 
-// findingLevel is a finding's SARIF level: its severity (high error,
-// medium warning, low note) when it has one; otherwise the carrier class
-// and region decide: what can change how code reads (bidi controls, tags,
-// selectors, escapes, line separators) is an error outside prose, any other
-// carrier a warning, and a carrier clean removes from prose a note.
+// findingLevel is a finding's SARIF level: a high severity is an error
+// (hidden text that clean removes still deserves a look); otherwise a
+// carrier clean removes from prose is a note, and the severity decides the
+// rest (medium a warning, low a note). A finding without a severity is
+// judged by class and region: what can change how code reads (bidi
+// controls, tags, selectors, escapes, line separators) is an error outside
+// prose, any other carrier a warning.
 func findingLevel(f check.Finding) string {
-	switch f.Severity {
-	case "high":
+	if f.Severity == "high" {
 		return "error"
+	}
+	if f.Region == "prose" && (f.Action == "remove" || f.Action == "replace") {
+		return "note"
+	}
+	switch f.Severity {
 	case "medium":
 		return "warning"
 	case "low":

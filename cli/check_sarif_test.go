@@ -197,7 +197,7 @@ func TestCheckGitHubFormat(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a, b%.md"), []byte("x\u200by\n\n`\u202e`\n"), 0o644)
 	out := checkIn(t, dir, "--format", "github", ".")
 	want := "::notice file=a%2C b%25.md,line=1,col=2,endColumn=3,title=prosewash zero-width::U+200B ZERO WIDTH SPACE in prose: prosewash clean removes it\n" +
-		"::error file=a%2C b%25.md,line=3,col=2,endColumn=3,title=prosewash bidi-control::U+202E RIGHT-TO-LEFT OVERRIDE in runtime: reported, never touched (not prose)\n"
+		"::error file=a%2C b%25.md,line=3,col=2,endColumn=3,title=prosewash bidi-control::U+202E RIGHT-TO-LEFT OVERRIDE in runtime: reported, never touched (inline code)\n"
 	if out != want {
 		t.Errorf("github format:\n%s\nwant\n%s", out, want)
 	}

@@ -16,7 +16,7 @@ func benchShell(t benchText) []byte {
 load_%[1]d() { # %[3]s
   local path="${1:-/etc/app.conf}" # %[3]s
   if [[ ! -f $path ]]; then
-    echo '%[4]s' >&2 # TODO: %[3]s
+    echo '%[4]s' >&2 # lint: %[3]s
     return 1
   fi
   cat <<EOF
@@ -42,7 +42,7 @@ features = [ # %[3]s
 description = """
 %[4]s
 """
-# TODO: %[3]s
+# lint: %[3]s
 
 `, i, t.doc, t.comment, t.str)
 	})

@@ -41,7 +41,7 @@ func TestDockerfileLines(t *testing.T) {
 		{"# syn\u200btax=x\nFROM x\n", "# syn", Directive, "directive: parser directive"},
 		{"# syn\u200btax=x\n# escape=`\nFROM x\n", "# escape", Directive, "directive: # escape="},
 		{"FROM x\n# hadolint ignore=DL3008\nRUN x\n", "# hadolint", Directive, "directive: # hadolint"},
-		{"FROM x\n# TODO: pin\nRUN x\n", "# TODO", Directive, "directive: word:"},
+		{"FROM x\n# TODO: pin\nRUN x\n", "# TODO", Prose, "comment (TODO:)"},
 		{"FROM x\n# plain\u200b words\nRUN x\n", "# plain", Prose, "comment"},
 		{"FROM x\n\u00a0\u2003# after unicode spaces\n", "# after", Prose, "comment"},
 		{"FROM x\n\t# indented\n", "# indented", Prose, "comment"},

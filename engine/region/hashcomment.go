@@ -54,8 +54,14 @@ var commonHashKeywords = [...]hashKeyword{
 // the first \r or \n: a line break and what follows it are never prose, so
 // a language that reads a lone \r as an ordinary character and one that
 // reads it as a line end both see the prose part as comment.
+// A prose comment's reason names the label that opens it ("comment
+// (TODO:)"), so the engine keeps a carrier whose removal would make one
+// appear.
 func markHashComment(b *Builder, src []byte, start, end int, k Kind, why string) {
 	cut := lineEnd(src[:end], start)
+	if k == Prose && why == "comment" && cut > start {
+		why = commentWhy(src[start+1 : cut])
+	}
 	b.Mark(start, cut, k, why)
 	if cut < end {
 		b.Mark(cut, end, Runtime, "comment after a line break")

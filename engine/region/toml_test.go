@@ -23,7 +23,7 @@ func TestTOMLRegions(t *testing.T) {
 		{"#\u200b:schema ./schema.json\na = 1\n", "#", Directive, "directive: #:schema"},
 		{"#:tombi toml-version = \"v1.1.0\"\na = 1\n", "#:tombi", Directive, "directive: #:"},
 		{"# taplo: x\na = 1\n", "# taplo", Directive, "directive: # taplo:"},
-		{"# TODO: x\na = 1\n", "# TODO", Directive, "directive: word:"},
+		{"# TODO: x\na = 1\n", "# TODO", Prose, "comment (TODO:)"},
 		{"a = 1 # a\u2028b = 2\n", "# a", Prose, "comment"},
 		// Not comments.
 		{"a = \"# basic\"\n", "# basic", Runtime, "string"},
