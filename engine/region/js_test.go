@@ -136,8 +136,8 @@ func TestJSDirectives(t *testing.T) {
 		{"/*! keep me */", "directive: legal comment"},
 		{"/** @license MIT */", "directive: @license"},
 		{"/* @preserve */", "directive: @preserve"},
-		{"// TODO: later", "directive: word:"},
-		{"// no\u200bte: hidden", "directive: word:"},
+		{"// Result: word-colon", "directive: word:"},
+		{"// res\u200bult: hidden", "directive: word:"},
 		{"// @ts\u200b-ignore", "directive: @ts-"},
 		{"/** @inter\u200bnal */", "directive: @internal"},
 		{"// #region helpers", "directive: #region"},
@@ -148,6 +148,12 @@ func TestJSDirectives(t *testing.T) {
 	checkJSCases(t, []jsCase{
 		{"a.js", "#!/usr/bin/env node\nx()\n", "#!", Directive, "directive: shebang"},
 		{"a.js", "x = 1 // global state is kept here\n", "// global", Prose, "comment"},
+		// Prose labels are prose, named in the reason; a label that only
+		// appears once a carrier goes keeps that carrier (the engine sees
+		// the reason change).
+		{"a.js", "x = 1; // TODO: later\ny = 2\n", "// TODO: later", Prose, "comment (TODO:)"},
+		{"a.ts", "/* Deprecated: use g */", "/* Deprecated", Prose, "comment (Deprecated:)"},
+		{"a.js", "x = 1; // no\u200bte: hidden\ny = 2\n", "// no", Prose, "comment"},
 		{"a.js", "/* a *\u200b/ b */ x()\n", "/* a", Runtime, "comment that could close early"},
 	})
 }
@@ -261,7 +267,8 @@ func TestJSONClassify(t *testing.T) {
 		{"tsconfig.json", "{\n  // the target\n  \"target\": \"es2022\", /* why */\n}\n", "/* why */", Prose, "comment"},
 		{"tsconfig.json", "{\n  \"a\": \"// not\"\n}\n", "// not", Runtime, "string"},
 		{".vscode/settings.json", "{ // c\n}", "// c", Prose, "comment"},
-		{"x.jsonc", "{ // TODO: later\n}", "// TODO", Directive, "directive: word:"},
+		{"x.jsonc", "{ // TODO: later\n}", "// TODO", Prose, "comment (TODO:)"},
+		{"x.jsonc", "{ // schema: later\n}", "// schema", Directive, "directive: word:"},
 		{"x.json5", "{a: 'x // y', // c\n}", "// c", Prose, "comment"},
 		{"x.json5", "{a: 'x // y', // c\n}", "'x // y'", Runtime, "string"},
 		{"x.jsonc", "{ // a\u2028 1 }\n", "// a", Prose, "comment"},

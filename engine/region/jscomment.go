@@ -90,7 +90,8 @@ func jsCommentKind(text []byte, block bool) (Kind, string) {
 	if why, ok := fs.match(jsDirective); ok {
 		return Directive, why
 	}
-	return Prose, "comment"
+	body, _ := goCommentBody(text) // the same // and /* */ markers
+	return Prose, commentWhy(body)
 }
 
 // closesEarly reports whether removing carriers could let "*/" appear
