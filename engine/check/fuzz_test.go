@@ -13,7 +13,7 @@ import (
 )
 
 // fuzzNames are the file names FuzzClean cleans as; which picks one.
-var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt", "f.sh", "f.toml", "Dockerfile", "f.js", "f.ts", "f.tsx", "f.jsonc", "f.json"}
+var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt", "f.sh", "f.toml", "Dockerfile", "f.js", "f.ts", "f.tsx", "f.jsonc", "f.json", "f.yaml", "f.rs"}
 
 // nonProse returns, in order, the bytes of every region that is not prose.
 func nonProse(m *region.Map, b []byte) []byte {
@@ -65,6 +65,9 @@ func FuzzClean(f *testing.F) {
 		{"{\n  // c\u200b\n  \"k\": \"v\u200b\", /* d\u202e */\n}\n", 10},
 		{"{\"a\": \"\u200b\"}\n", 11},
 		{"/** src/**\u200b/*.ts and x\u200by */\nreturn /*\u2028*/ 42\n", 7},
+		{"# top\u200b\nrun: |\n  echo \u200b # shell\nkey: 'v\u200b' # tail\u2060\u2028b: 1\n", 12},
+		{"// c\u200b\n/// doc\u202e\n/// ```\n/// x\u200b\n/// ```\nfn f() { let s = \"\u200b\"; /* b\u2066 */ }\n", 13},
+		{"# Note: x\u0085y: 1\n", 12},
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s.s), s.which)

@@ -463,7 +463,8 @@ func (s *rustScanner) lineComment(i int) int {
 	if why, ok := fs.match(rustDirective); ok {
 		markSplitCR(s.mark, src, i, end, Directive, why)
 	} else {
-		markSplitCR(s.mark, src, i, end, Prose, "comment")
+		body, _ := goCommentBody(src[i:end]) // the same // marker
+		markSplitCR(s.mark, src, i, end, Prose, commentWhy(body))
 	}
 	return e
 }
@@ -498,7 +499,8 @@ func (s *rustScanner) blockComment(i int) int {
 	if why, ok := fs.match(rustDirective); ok {
 		markSplitCR(s.mark, src, i, end, Directive, why)
 	} else {
-		markSplitCR(s.mark, src, i, end, Prose, "comment")
+		body, _ := goCommentBody(text) // the same /* */ markers
+		markSplitCR(s.mark, src, i, end, Prose, commentWhy(body))
 	}
 	return end
 }

@@ -141,6 +141,11 @@ func yamlCommentKind(src []byte, a, c yamlComment) (Kind, string) {
 			return Directive, why
 		}
 	}
+	// The label that opens it, if any, is in the reason: a carrier whose
+	// removal would make one appear changes it, and the engine keeps it.
+	if a.end > a.start && src[a.start] == '#' {
+		return Prose, commentWhy(src[a.start+1 : a.end])
+	}
 	return Prose, "comment"
 }
 

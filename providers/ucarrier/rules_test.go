@@ -303,6 +303,9 @@ var ruleCases = []ruleCase{
 	{name: "keep survives a later pass", text: "\u05e9\u200f\u200b\u200f", opt: Options{Keep: []int{2}}, want: "\u05e9\u200f", actions: []carrier.Action{rm, rm}},
 	{name: "keep zwsp between marks", text: "\u05e9\u200f\u200b\u200f", opt: Options{Keep: []int{5}}, want: "\u05e9\u200f\u200b\u200f", actions: []carrier.Action{rep}},
 	{name: "keep at a non-carrier", text: "ab\u200b", opt: Options{Keep: []int{0}}, want: "ab"},
+	// A kept lone ESC would start a longer sequence once the ESC after the
+	// spaces went: that one stays too, so a later clean sees the same text.
+	{name: "keep does not grow", text: "\x1b  \x1bX", opt: Options{Keep: []int{0}}, want: "\x1b  \x1bX", actions: []carrier.Action{rep, rep}},
 
 	// Not carriers.
 	{name: "plain ascii", text: "func main() {}\n", want: "func main() {}\n"},

@@ -97,17 +97,30 @@ func run(before, text, after []byte, opt Options) ([]byte, []carrier.Finding) {
 	for {
 		next, _ := p.pass(out, 0)
 		var added []hit
+		grown := false
 		for _, h := range next {
 			if h.a == carrier.Report {
 				continue // reported by the first pass already
 			}
+			end := m.orig(h.off+h.n-1) + 1
 			h.off = m.orig(h.off)
 			if p.kept(h.off) {
-				continue // kept, and reported, by the first pass
+				// Kept, and reported, by the first pass. If it now reaches
+				// over carriers removed beside it (a kept ESC that would
+				// start a longer sequence), they are kept too: removing
+				// them would make the kept carrier a different one, which a
+				// later clean, knowing nothing of the keep, would remove.
+				for i := range all {
+					if all[i].off > h.off && all[i].off < end && all[i].a != carrier.Report {
+						all[i].a, grown = carrier.Report, true
+						p.keep[all[i].off] = true // and never judged again
+					}
+				}
+				continue
 			}
 			added = append(added, h)
 		}
-		if len(added) == 0 {
+		if len(added) == 0 && !grown {
 			return out, p.findings(all)
 		}
 		all = merge(all, added)
