@@ -13,7 +13,7 @@ import (
 )
 
 // fuzzNames are the file names FuzzClean cleans as; which picks one.
-var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt", "f.sh", "f.toml", "Dockerfile", "f.js", "f.ts", "f.tsx", "f.jsonc", "f.json", "f.yaml", "f.rs"}
+var fuzzNames = [...]string{"f.md", "f.py", "f.go", "f.txt", "f.sh", "f.toml", "Dockerfile", "f.js", "f.ts", "f.tsx", "f.jsonc", "f.json", "f.yaml", "f.rs", "f.html", "f.css", "f.scss", "f.less"}
 
 // nonProse returns, in order, the bytes of every region that is not prose.
 func nonProse(m *region.Map, b []byte) []byte {
@@ -68,6 +68,11 @@ func FuzzClean(f *testing.F) {
 		{"# top\u200b\nrun: |\n  echo \u200b # shell\nkey: 'v\u200b' # tail\u2060\u2028b: 1\n", 12},
 		{"// c\u200b\n/// doc\u202e\n/// ```\n/// x\u200b\n/// ```\nfn f() { let s = \"\u200b\"; /* b\u2066 */ }\n", 13},
 		{"# Note: x\u0085y: 1\n", 12},
+		{"<p title=\"\u200b\">x</p><!-- a\u200b -\u200b-> b --><style>/* c\u2060 */</style>\n", 14},
+		{"<!-- TODO: x\u200b -->\n<script>// s\u200b\nx=1</script><style>/* k\u200b */</style>\n", 14},
+		{"a { content: \"\u200b\"; } /* c\u200b *\u200b/ d */ /*\u200b! e */\n", 15},
+		{"$a: 1; // c\u200b\f b: c;\n/* #\u200b{$a} */ a { b: url(x\u200b//y) }\n", 16},
+		{"@a: `\u200b`; // c\u200b\r d\n", 17},
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s.s), s.which)

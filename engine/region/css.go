@@ -590,7 +590,8 @@ func (s *cssScanner) blockComment(i int) (int, error) {
 		s.b.Mark(i, end, Runtime, "comment that could interpolate")
 		return end, nil
 	}
-	kind, why := Prose, "comment"
+	body, _ := goCommentBody(src[i:end]) // the same /* */ markers
+	kind, why := Prose, commentWhy(body)
 	if w, ok := matchAfterRemoval(src[i:end], cssDirective); ok {
 		kind, why = Directive, w
 	}
@@ -613,7 +614,7 @@ func (s *cssScanner) lineComment(i int) int {
 		s.b.Mark(i, end, Runtime, "\"//\" glued to a word (not a comment for postcss)")
 		return end
 	}
-	kind, why := Prose, "comment"
+	kind, why := Prose, commentWhy(src[i+2:stop])
 	if w, ok := matchAfterRemoval(src[i:stop], cssDirective); ok {
 		kind, why = Directive, w
 	}

@@ -275,7 +275,7 @@ func (h *htmlScanner) comment(i int, t htmlToken) {
 	src := h.src
 	body := src[t.bodyStart:t.bodyEnd]
 	fs := carrierForms(body)
-	kind, why := Prose, "comment"
+	kind, why := Prose, commentWhy(body)
 	switch {
 	case fs.n > 1 && !htmlCommentStable(&fs, src[t.bodyEnd:t.end]):
 		kind, why = Runtime, "comment that could close early"

@@ -46,13 +46,15 @@ func TestHTMLComments(t *testing.T) {
 		{"<!-- /wp:paragraph -->", Directive, "directive: WordPress block"},
 		{"<!--more-->", Directive, "directive: WordPress marker"},
 		{"<!-- saved from url=(0014)about:internet -->", Directive, "directive: mark of the web"},
-		{"<!-- TODO: later -->", Directive, "directive: word:"},
+		{"<!-- TODO: later -->", Prose, "comment (TODO:)"},
+		{"<!-- Status: later -->", Directive, "directive: word:"},
 		{"<!-- https://example.com -->", Directive, "directive: word:"},
 		{"<!-- TemplateBeginEditable name=\"doctitle\" -->", Directive, "directive: Dreamweaver template"},
 		// Carriers that hide a directive.
 		{"<!-- pretti\u200ber-ignore -->", Directive, "directive: prettier-ignore"},
 		{"<!--\u200b[if IE]>x<![endif]-->", Directive, "directive: conditional comment"},
-		{"<!-- TO\u2060DO: x -->", Directive, "directive: word:"},
+		{"<!-- TO\u2060DO: x -->", Prose, "comment"}, // the engine keeps the carrier: a label would appear
+		{"<!-- Sta\u2060tus: x -->", Directive, "directive: word:"},
 		{"<!-- \x1b[1mbuild:js x -->", Directive, "directive: build marker"},
 		// Carriers whose removal would close the comment early.
 		{"<!-- a -\u200b-> b -->", Runtime, "comment that could close early"},
