@@ -81,20 +81,16 @@ type Result struct {
 // reference to data, so walkers may reuse their buffers.
 func File(path string, data []byte, opt Options) *Result {
 	instr := isInstructionFile(path)
-	if carrier.Plain(data) && !instr {
-		return nil
-	}
-	lang := region.Language(path, data)
-	res := &Result{}
 	hasCarrier := opt.Any(data)
 	if !hasCarrier && !instr {
 		return nil
 	}
+	lang := region.Language(path, data)
+	res := &Result{}
 	rel := path
 	if opt.Rel != nil {
 		rel = opt.Rel(path)
 	}
-	data = append([]byte(nil), data...) // the engine's file outlives the walker's buffer
 	var f *clean.File
 	if lang != "" {
 		f = clean.NewFile(path, rel, data)

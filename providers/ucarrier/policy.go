@@ -137,12 +137,11 @@ func (p *policy) pass(text []byte, start int) ([]hit, bool) {
 	s := &scanner{policy: p, v: view{p.before, text, p.after}, trailLo: 1, trailHi: 0, rtlLo: 1}
 	n := len(text)
 	for i := start; i < n; {
+		if i = nextSpecial(text, i); i >= n {
+			break
+		}
 		c := text[i]
 		if c < utf8.RuneSelf {
-			if isPlain(c) {
-				i += plainLen(text[i:])
-				continue
-			}
 			if c == 0x1B {
 				if l := ansiLen(text[i:]); l > 1 {
 					s.emit(i, l, 0x1B, class.ANSIEscape, carrier.Remove)
@@ -153,25 +152,48 @@ func (p *policy) pass(text []byte, start int) ([]hit, bool) {
 			i = s.decide(i, rune(c), 1)
 			continue
 		}
-		// Two-byte sequences (Latin, Greek, Cyrillic, Hebrew, Arabic) are
-		// decoded inline; three-byte ones (CJK, Indic, punctuation) are
-		// checked against the BMP prefilter from their first two bytes, so
-		// a block without carriers needs no decoding; the emoji plane
-		// U+1F000..U+1FFFD holds no carrier.
+		r, size := utf8.DecodeRune(text[i:])
+		if size == 1 && r == utf8.RuneError {
+			s.invalid = true
+			i++
+			continue
+		}
+		if isEscIntro(r) {
+			if l := ansiLen(text[i:]); l > 2 {
+				s.emit(i, l, r, class.ANSIEscape, carrier.Remove)
+				i += l
+				continue
+			}
+		}
+		i = s.decide(i, r, size)
+	}
+	return s.hits, s.invalid
+}
+
+// nextSpecial returns the offset of the first byte at or after i that may
+// start a carrier: an ASCII control or DEL, a byte that is not valid
+// UTF-8, or a rune isCandidate accepts; len(text) when there is none. It
+// is the hot path of every scan. Two-byte sequences (Latin, Greek,
+// Cyrillic, Hebrew, Arabic) are decoded inline; three-byte ones (CJK,
+// Indic, punctuation) are checked against the BMP prefilter from their
+// first two bytes, so a block without carriers needs no decoding; the emoji
+// plane U+1F000..U+1FFFD holds no carrier.
+func nextSpecial(text []byte, i int) int {
+	n := len(text)
+	for i < n {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if isPlain(c) {
+				i += plainLen(text[i:])
+				continue
+			}
+			return i
+		}
 		if c >= 0xC2 && c < 0xE0 && i+1 < n && text[i+1]&0xC0 == 0x80 {
-			r := rune(c&0x1F)<<6 | rune(text[i+1]&0x3F)
-			if isEscIntro(r) {
-				if l := ansiLen(text[i:]); l > 2 {
-					s.emit(i, l, r, class.ANSIEscape, carrier.Remove)
-					i += l
-					continue
-				}
+			if isCandidate(rune(c&0x1F)<<6 | rune(text[i+1]&0x3F)) {
+				return i
 			}
-			if isCandidate(r) {
-				i = s.decide(i, r, 2)
-			} else {
-				i += 2
-			}
+			i += 2
 			continue
 		}
 		if c == 0xF0 && i+3 < n && text[i+1] == 0x9F && text[i+2]&0xC0 == 0x80 && text[i+3]&0xC0 == 0x80 &&
@@ -194,18 +216,12 @@ func (p *policy) pass(text []byte, start int) ([]hit, bool) {
 			}
 		}
 		r, size := utf8.DecodeRune(text[i:])
-		if size == 1 && r == utf8.RuneError {
-			s.invalid = true
-			i++
-			continue
+		if (size == 1 && r == utf8.RuneError) || isCandidate(r) {
+			return i
 		}
-		if isCandidate(r) {
-			i = s.decide(i, r, size)
-		} else {
-			i += size
-		}
+		i += size
 	}
-	return s.hits, s.invalid
+	return n
 }
 
 func (s *scanner) emit(off, n int, r rune, c class.Class, a carrier.Action) {

@@ -3,7 +3,6 @@ package ucarrier
 import (
 	"context"
 	"sort"
-	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/engine/carrier"
 	"github.com/prosewash/prosewash/engine/provider"
@@ -200,26 +199,11 @@ func apply(text []byte, hs []hit) ([]byte, offsetMap) {
 // act on or report. Text that is not valid UTF-8 counts as holding one.
 // It is the prefilter of "prosewash check", which decides only such files.
 func Any(text []byte) bool {
-	i := plainLen(text)
-	if i == 0 && len(text) >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF {
+	i := 0
+	if len(text) >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF {
 		i = 3
 	}
-	for i < len(text) {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			if !isPlain(c) {
-				return true
-			}
-			i += plainLen(text[i:])
-			continue
-		}
-		r, size := utf8.DecodeRune(text[i:])
-		if (r == utf8.RuneError && size == 1) || isCandidate(r) {
-			return true
-		}
-		i += size
-	}
-	return false
+	return nextSpecial(text, i) < len(text)
 }
 
 // InProcess runs the policy as a provider without a subprocess: the
