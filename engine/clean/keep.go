@@ -42,7 +42,7 @@ const ActionKeep = "keep"
 // on that line name ("prosewash: keep U+200B").
 func keepMarkers(in []byte) map[int][]rune {
 	marker := []byte(carrier.KeepMarker)
-	if bytes.Index(in, marker) < 0 {
+	if !bytes.Contains(in, marker) {
 		return nil
 	}
 	out := map[int][]rune{}

@@ -499,10 +499,6 @@ func urlStart(b []byte, i int) int {
 
 func isASCIIAlnum(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' }
 
-func isASCIIPunct(c byte) bool {
-	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
-}
-
 // HTMLComments returns the HTML comments of a Markdown map, from "<!--"
 // through "-->" (or the end of the block when unclosed), each with the
 // kind of its content: prose, or directive for a tool's comment. Check

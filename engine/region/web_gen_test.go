@@ -55,7 +55,7 @@ func generatedHTML(n int) []namedSource {
 
 var cssFragments = []string{
 	"a { color: red; }", ".b > c:hover {", "}", "\n", "\r\n", " ", "/* comment */", "/*! license */", "/**/",
-	"/* stylelint-disable */", "/* a *​/ */", "content: \"/* no */\";", "content: '\\'';", "content: \"a\\\nb\";",
+	"/* stylelint-disable */", "/* a *\u200b/ */", "content: \"/* no */\";", "content: '\\'';", "content: \"a\\\nb\";",
 	"background: url(/* x */a.png);", "background: url( 'q.png' );", "background: url(http://x.com//y);",
 	"u\\72l(/* e */)", "--x: a /* in */ b;", "--y: { c: d };", "@media (min-width: 1px) {", "#url(/* h */)",
 	"@import url(x.css);", "a/**/b", "1url(/* n */)", "\\2f*", "<!--", "-->", "@charset \"x\";", "a[title='x\"y']", "\"\\\"\"",

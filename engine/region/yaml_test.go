@@ -200,15 +200,14 @@ func FuzzClassifyYAML(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		m, err := Classify("f.yaml", src)
-		if err != nil {
+		if _, err := Classify("f.yaml", src); err != nil {
 			var se *RefusedError
 			if !errors.As(err, &se) {
 				t.Fatalf("error %v is not a RefusedError", err)
 			}
 			return
 		}
-		m = classifyChecked(t, "f.yaml", src)
+		m := classifyChecked(t, "f.yaml", src)
 		for _, r := range m.Regions {
 			if r.Kind == Runtime {
 				continue

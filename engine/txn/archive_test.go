@@ -187,7 +187,7 @@ func TestArchiveRefusesChangedFiles(t *testing.T) {
 	for _, change := range []string{"size", "mtime", "content", "archive-exists", "symlink", "placeholder"} {
 		t.Run(change, func(t *testing.T) {
 			a := newArchiveWorld(t)
-			ops, before := a.fixture()
+			ops, _ := a.fixture()
 			p := ops[1].Path
 			switch change {
 			case "size":
@@ -239,7 +239,7 @@ func TestArchiveRefusesChangedFiles(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			before = a.snapshot()
+			before := a.snapshot()
 			pre := a.archives()
 			_, err := Run(a.opts(), ops, nil)
 			var ab *AbortedError

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/prosewash/prosewash/engine/wash/discover"
 )
 
 // DefaultPrompt is the prompt Run sends when Options.Prompt is empty.
@@ -284,11 +282,6 @@ func Run(tb testing.TB, o Options) *Result {
 	res.Requests = mock.Requests()
 	return res
 }
-
-// Slug is the name Claude Code gives the directory of a project under
-// CLAUDE_CONFIG_DIR/projects (paths longer than 200 characters get a hash
-// suffix this does not compute).
-func Slug(dir string) string { return discover.Slug(dir) }
 
 // absolutize resolves relative file paths in tool inputs against the project,
 // since the real tools require absolute paths and the project dir is only

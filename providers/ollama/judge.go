@@ -34,9 +34,6 @@ func NewJudge(endpoint, model string, timeout time.Duration) (*Judge, error) {
 	return &Judge{c: c, model: model}, nil
 }
 
-// Probe asks the server for its version and whether it has the model.
-func (j *Judge) Probe(ctx context.Context) (string, error) { return j.c.probe(ctx, j.model) }
-
 // Name is "ollama/<model>", what a plan's judge field records after "local:".
 func (j *Judge) Name() string { return "ollama/" + j.model }
 

@@ -722,9 +722,6 @@ func (inv *Inv) Tokens() []TokenCount {
 // Count returns how many times t occurs over the distinct lines (presence 1 for set classes).
 func (inv *Inv) Count(t Token) int { return inv.counts[t] }
 
-// FrontMatter returns the front matter parse of the inventoried text.
-func (inv *Inv) FrontMatter() frontmatter.Result { return inv.fm }
-
 // TokenCount is a token and its distinct-line occurrence count.
 type TokenCount struct {
 	Token
