@@ -29,23 +29,9 @@ var tomlCorpusPackages = []string{
 // conformance suite: hundreds of valid and invalid documents.
 const tomlTestSuite = "github.com/BurntSushi/toml@v1.5.0"
 
-// goModuleDir downloads a Go module through the module proxy (go mod
-// download) and returns its directory in the module cache.
-func goModuleDir(t *testing.T, mod string) string {
-	t.Helper()
-	cmd := exec.CommandContext(t.Context(), "go", "mod", "download", "-json", mod)
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GO111MODULE=on")
-	out, err := cmd.Output()
-	var info struct{ Dir, Error string }
-	if err == nil {
-		err = json.Unmarshal(out, &info)
-	}
-	if err != nil || info.Dir == "" {
-		testtool.Missing(t, "go-module-proxy", fmt.Sprintf("go mod download %s: %v %s", mod, err, info.Error))
-	}
-	return info.Dir
-}
+// goModuleDir downloads a Go module through the module proxy and returns
+// its directory in the module cache.
+func goModuleDir(t *testing.T, mod string) string { return testtool.GoModule(t, mod) }
 
 // tomlCorpus returns the TOML files of the Debian corpus packages and of
 // toml-test.

@@ -3,6 +3,7 @@ package testtool
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -256,4 +257,28 @@ func MemoryCorpus(t testing.TB) string {
 		return d
 	}
 	return filepath.Join(RepoRoot(t), "testdata", "corpus", "memory")
+}
+
+// GoModule downloads the Go module mod ("path@version", exact version)
+// through the module proxy (go mod download) and returns its directory in
+// the module cache. Without the go command or the proxy the test ends
+// through Missing under the tool name "go-module-proxy".
+func GoModule(t testing.TB, mod string) string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		Missing(t, "go-module-proxy", "the go command is not on PATH")
+	}
+	cmd := exec.Command(goBin, "mod", "download", "-json", mod)
+	cmd.Dir = os.TempDir()
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GO111MODULE=on", "GOWORK=off")
+	out, err := cmd.Output()
+	var info struct{ Dir, Error string }
+	if err == nil {
+		err = json.Unmarshal(out, &info)
+	}
+	if err != nil || info.Dir == "" {
+		Missing(t, "go-module-proxy", fmt.Sprintf("go mod download %s: %v %s", mod, err, info.Error))
+	}
+	return info.Dir
 }
