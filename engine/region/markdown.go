@@ -138,6 +138,7 @@ func (w *mdWalker) walk(n int32) {
 		w.ov = w.ov[:0]
 		for _, l := range nd.lines {
 			w.markBareURLs(l)
+			w.markCharRefs(l)
 			w.markTableDelimiter(l)
 		}
 		w.flushBlock(w.s.marks)
@@ -356,6 +357,52 @@ func (w *mdWalker) markBareURLs(seg mdSeg) {
 		w.overlay(sp[0], sp[1], "bare url")
 	}
 }
+
+// markCharRefs keeps entity and numeric character references (&mdash;,
+// &#x2014;) out of prose: they render as the character they name, so a
+// carrier inside one, once removed, would turn visible text into another
+// character. It errs wide: any &name; shape counts, known entity or not.
+func (w *mdWalker) markCharRefs(seg mdSeg) {
+	if seg.start < 0 || seg.stop > len(w.src) {
+		return
+	}
+	line := w.src[seg.start:seg.stop]
+	for i := 0; i < len(line); i++ {
+		if line[i] == '&' {
+			if n := charRefLen(line[i:]); n > 0 {
+				w.overlay(seg.start+i, seg.start+i+n, "character reference")
+				i += n - 1
+			}
+		}
+	}
+}
+
+// charRefLen returns the length of the character reference b starts with
+// (&name; with up to 32 letters and digits, &#digits;, &#xhex;), or 0.
+func charRefLen(b []byte) int {
+	i, maxLen := 1, 32
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	ok := func(c byte) bool { return isAlnumByte(c) }
+	if len(b) > 1 && b[1] == '#' {
+		i, maxLen, ok = 2, 7, digit
+		if len(b) > 2 && b[2]|0x20 == 'x' {
+			i, maxLen = 3, 6
+			ok = func(c byte) bool { return digit(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
+		}
+	} else if len(b) < 2 || !asciiAlpha(b[1]) {
+		return 0
+	}
+	start := i
+	for i < len(b) && i-start < maxLen && ok(b[i]) {
+		i++
+	}
+	if i == start || i >= len(b) || b[i] != ';' {
+		return 0
+	}
+	return i + 1
+}
+
+func asciiAlpha(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 func (w *mdWalker) markTableDelimiter(seg mdSeg) {
 	if tableDelimiter(w.src, seg.start, seg.stop) {

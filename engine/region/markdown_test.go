@@ -53,6 +53,12 @@ func markdownRegionCases() []markdownRegionCase {
 		{"![alt](p.png 'T')\n", []string{"alt"}, []string{"(p.png 'T')"}},
 		{"see <https://x.y> and <a@b.c>\n", []string{"see "}, []string{"<https://x.y>", "<a@b.c>"}},
 		{"bare https://x.y/p and www.x.y here\n", []string{"bare", "here"}, []string{"https://x.y/p", "www.x.y"}},
+		// A shortcut reference's text is its label: whether a carrier
+		// stays decides whether the link forms (found on nanoid's README).
+		{"IE [with Ba\u200bbel] x [other] y\n\n[With  babel]: https://x.y\n", []string{"IE ", "other", " y"}, []string{"with Ba\u200bbel"}},
+		{"[a\u200b][] and [b][a]\n\n[A]: /u\n", []string{" and ", "b"}, []string{"a\u200b", "[a]"}},
+		// Character references render as the character they name (three's README).
+		{"a &mdash; b &#x2014; c &#8212; d &amp e\n", []string{"a ", " b ", " c ", " d &amp e"}, []string{"&mdash;", "&#x2014;", "&#8212;"}},
 		{"a `code` b ``x ` y`` c\n", []string{"a ", " b ", " c"}, []string{"`code`", "``x ` y``"}},
 		{"a `multi\nline` b\n", []string{"a ", " b"}, []string{"`multi\nline`"}},
 		{"```\ncode\n```\n", nil, []string{"```\ncode\n```\n"}},

@@ -74,7 +74,10 @@ const (
 )
 
 type mdParser struct {
-	src    []byte
+	src []byte
+	// labels holds the link reference definitions' labels (labelKey),
+	// gathered on first use.
+	labels map[string]bool
 	r      *docReader
 	nodes  []mdNode
 	opened []int32

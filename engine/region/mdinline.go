@@ -312,6 +312,11 @@ func (s *inlineScanner) link(c byte, escaped bool) bool {
 	}
 	s.maybeLinks++
 	s.mark(seg.start, seg.start+1, Runtime, "link")
+	// The text of a shortcut or collapsed reference is its label: a
+	// carrier in it decides whether it matches a definition.
+	if s.p.isRefLabel(s.src[last.stop:seg.start]) {
+		s.mark(last.stop, seg.start, Runtime, "link label")
+	}
 	s.referenceChain()
 	return true
 }

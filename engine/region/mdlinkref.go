@@ -1,5 +1,71 @@
 package region
 
+import (
+	"strings"
+	"unicode"
+)
+
+// isRefLabel reports whether text, a bracket pair's content, matches the
+// label of one of the document's link reference definitions once
+// invisible characters are left out on both sides: such text is a label
+// (runtime) whether or not a carrier breaks the match now, since removing
+// the carrier would make or break a link.
+func (p *mdParser) isRefLabel(text []byte) bool {
+	if p.labels == nil {
+		p.labels = map[string]bool{}
+		for i := range p.nodes {
+			nd := &p.nodes[i]
+			if nd.kind != mkLinkRef || nd.from < 0 || nd.to > len(p.src) || nd.from >= nd.to {
+				continue
+			}
+			if l, ok := defLabel(p.src[nd.from:nd.to]); ok {
+				p.labels[labelKey(l)] = true
+			}
+		}
+	}
+	return len(p.labels) > 0 && p.labels[labelKey(text)]
+}
+
+// defLabel returns the label of a link reference definition: the text
+// between its first '[' and the first unescaped ']'.
+func defLabel(def []byte) ([]byte, bool) {
+	open := strings.IndexByte(string(def), '[')
+	if open < 0 {
+		return nil, false
+	}
+	for j := open + 1; j < len(def); j++ {
+		switch def[j] {
+		case '\\':
+			j++
+		case ']':
+			return def[open+1 : j], true
+		}
+	}
+	return nil, false
+}
+
+// labelKey normalises a link label as CommonMark matches labels (case
+// folded, each run of white space one space, trimmed) and also drops the
+// invisible characters clean may remove; it errs towards matching.
+func labelKey(b []byte) string {
+	var sb strings.Builder
+	space := false
+	for _, r := range string(b) {
+		switch {
+		case unicode.IsSpace(r) || unicode.Is(unicode.Zs, r):
+			space = sb.Len() > 0
+		case unicode.In(r, unicode.Cf, unicode.Cc, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point):
+		default:
+			if space {
+				sb.WriteByte(' ')
+				space = false
+			}
+			sb.WriteString(strings.ToLower(strings.ToUpper(string(r))))
+		}
+	}
+	return sb.String()
+}
+
 // linkRefTransform is goldmark's LinkReferenceParagraphTransformer: link
 // reference definitions at the start of a paragraph leave it and become
 // nodes of their own (runtime); a paragraph made only of them disappears.
