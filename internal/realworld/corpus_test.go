@@ -41,7 +41,11 @@ var debianShell = []string{"git", "initramfs-tools-core", "xdg-utils", "ucf", "n
 // classifier's tests read.
 var debianTOML = []string{
 	"librust-itertools-dev", "librust-bytes-dev", "librust-memchr-dev", "librust-once-cell-dev",
-	"librust-thiserror-dev", "librust-chrono-dev",
+	"librust-thiserror-dev", "librust-chrono-dev", "librust-serde-json-dev", "librust-indexmap-dev",
+	"librust-hashbrown-dev", "librust-bitflags-dev", "librust-smallvec-dev", "librust-cfg-if-dev",
+	"librust-proc-macro2-dev", "librust-quote-dev", "librust-num-traits-dev", "librust-base64-dev",
+	"librust-getrandom-dev", "librust-unicode-ident-dev", "librust-crossbeam-utils-dev",
+	"librust-rayon-dev", "librust-nom-dev", "librust-semver-dev", "librust-walkdir-dev", "librust-tempfile-dev",
 }
 
 // goModules are Go modules fetched through the module proxy: Go sources
