@@ -40,28 +40,30 @@ type injection struct {
 func asciiLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // letterGaps returns the offsets p in [lo, hi) between two ASCII letters
-// whose run of letters is not preceded by a backslash (so no escape such
-// as \uabcd or \N{...} is split).
+// whose word (letters, digits and '_') is not preceded by a backslash, so
+// no escape such as \uabcd, \U0000dc00 or \N{...} is split.
 func letterGaps(src []byte, lo, hi int) []int {
 	var out []int
-	runStart := -1
+	escaped := false // the current word follows a backslash
 	for p := max(lo, 1); p < hi; p++ {
-		if !asciiLetter(src[p-1]) {
-			runStart = -1
+		if !wordByte(src[p-1]) {
 			continue
 		}
-		if runStart < 0 {
-			runStart = p - 1
-			for runStart > 0 && asciiLetter(src[runStart-1]) {
-				runStart--
+		if p == max(lo, 1) || !wordByte(src[p-2]) {
+			k := p - 1
+			for k > 0 && wordByte(src[k-1]) {
+				k--
 			}
+			escaped = k > 0 && src[k-1] == '\\'
 		}
-		if asciiLetter(src[p]) && (runStart == 0 || src[runStart-1] != '\\') {
+		if !escaped && asciiLetter(src[p-1]) && asciiLetter(src[p]) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
+
+func wordByte(c byte) bool { return asciiLetter(c) || c >= '0' && c <= '9' || c == '_' }
 
 // spread picks up to n of the sorted candidates, evenly over the list from
 // a random start, so injections cover the whole file.
@@ -160,4 +162,15 @@ func inject(rng *rand.Rand, src []byte, at []placed) ([]byte, []injection) {
 		prev = a.pos
 	}
 	return append(out, src[prev:]...), inj
+}
+
+// without drops the positions of one kind.
+func without(at []placed, where string) []placed {
+	var out []placed
+	for _, a := range at {
+		if a.where != where {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -171,7 +171,15 @@ func runLanguage(t *testing.T, bin string, l language, n int, tl *tally) {
 		m, err := region.Classify(e.name, src)
 		for _, v := range []string{"c", "x"} {
 			s := &sample{e: e, variant: v, rel: fmt.Sprintf("%s/%03d/%s", v, i, e.name), valid: err == nil}
-			s.injected, s.inj = inject(rng, src, positions(rng, src, m, v))
+			at := positions(rng, src, m, v)
+			s.injected, s.inj = inject(rng, src, at)
+			if _, cerr := region.Classify(e.name, s.injected); v == "c" && s.valid && cerr != nil {
+				// A carrier in a literal's delimiter (a here-document's
+				// terminator) breaks the file: the "c" variant must stay
+				// valid, so its literals go without carriers.
+				t.Logf("%s: no carriers in literals (%v)", e.src, cerr)
+				s.injected, s.inj = inject(rng, src, without(at, inLiteral))
+			}
 			samples = append(samples, s)
 			write(t, filepath.Join(repo, s.rel), s.injected)
 			write(t, filepath.Join(before, s.rel), s.injected)
