@@ -36,24 +36,26 @@ var debianPython = []string{
 // initramfs hooks, xdg-utils, ucf and neofetch (one 10,000-line bash script).
 var debianShell = []string{"git", "initramfs-tools-core", "xdg-utils", "ucf", "neofetch"}
 
-// debianTOML ship Rust crates with their manifests (Cargo.toml and the
-// commented original, Cargo.toml.orig), other crates than the TOML
-// classifier's tests read.
-var debianTOML = []string{
-	"librust-itertools-dev", "librust-bytes-dev", "librust-memchr-dev", "librust-once-cell-dev",
+// debianCrates ship Rust crates: their sources and manifests (Cargo.toml
+// and the commented original, Cargo.toml.orig), other crates than the
+// TOML and Rust classifiers' tests read.
+var debianCrates = []string{
+	"librust-itertools-dev", "librust-bytes-dev", "librust-once-cell-dev",
 	"librust-thiserror-dev", "librust-chrono-dev", "librust-serde-json-dev", "librust-indexmap-dev",
 	"librust-hashbrown-dev", "librust-bitflags-dev", "librust-smallvec-dev", "librust-cfg-if-dev",
 	"librust-proc-macro2-dev", "librust-quote-dev", "librust-num-traits-dev", "librust-base64-dev",
 	"librust-getrandom-dev", "librust-unicode-ident-dev", "librust-crossbeam-utils-dev",
-	"librust-rayon-dev", "librust-nom-dev", "librust-semver-dev", "librust-walkdir-dev", "librust-tempfile-dev",
+	"librust-rayon-dev", "librust-semver-dev", "librust-walkdir-dev", "librust-tempfile-dev",
 }
 
 // goModules are Go modules fetched through the module proxy: Go sources
-// (golang.org/x/text's are rich in non-ASCII), and kaniko's integration
-// Dockerfiles.
+// (golang.org/x/text's are rich in non-ASCII), kaniko's integration
+// Dockerfiles, Prometheus's configuration YAML (valid and deliberately
+// broken) and the modules' workflows and docs.
 var goModules = []string{
 	"github.com/GoogleContainerTools/kaniko@v1.23.2", "golang.org/x/text@v0.41.0",
 	"github.com/spf13/cobra@v1.10.1", "github.com/stretchr/testify@v1.11.1",
+	"github.com/prometheus/prometheus@v0.54.1",
 }
 
 // entry is one corpus file: where it is and the path it gets in the test
@@ -156,7 +158,7 @@ func corpusShell(t *testing.T) []entry {
 }
 
 func corpusTOML(t *testing.T) []entry {
-	out := files(testtool.Debian(t, debianTOML...), func(rel string) bool {
+	out := files(testtool.Debian(t, debianCrates...), func(rel string) bool {
 		return langOf(rel) == "toml" || strings.HasSuffix(rel, "/Cargo.toml.orig")
 	})
 	for i, e := range out {
@@ -182,4 +184,12 @@ func corpusDockerfile(t *testing.T) []entry {
 		}
 	}
 	return out
+}
+
+func corpusYAML(t *testing.T) []entry {
+	return goModuleFiles(t, func(rel string) bool { return langOf(rel) == "yaml" })
+}
+
+func corpusRust(t *testing.T) []entry {
+	return files(testtool.Debian(t, debianCrates...), func(rel string) bool { return langOf(rel) == "rust" })
 }

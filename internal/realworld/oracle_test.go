@@ -11,7 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 
@@ -63,15 +67,30 @@ func goOracle(_ *testing.T, paths []string) []reading {
 	})
 }
 
-// pyScript prints, per path, the ast.dump of a Python file or the decoded
-// value of a TOML file (tomllib), as one JSON line.
+// pyScript prints, per path, the ast.dump of a Python file, the decoded
+// value of a TOML file (tomllib) or of every document of a YAML file
+// (PyYAML's safe loader; a tag it does not know is kept with its value),
+// as one JSON line.
 const pyScript = `
 import ast, json, sys, tomllib
+if sys.argv[1] == 'yaml':
+    import yaml
+    class Loader(yaml.SafeLoader):
+        pass
+    def tagged(loader, tag, node):
+        if isinstance(node, yaml.ScalarNode):
+            return (tag, loader.construct_scalar(node))
+        if isinstance(node, yaml.SequenceNode):
+            return (tag, loader.construct_sequence(node, deep=True))
+        return (tag, loader.construct_mapping(node, deep=True))
+    Loader.add_multi_constructor('', tagged)
 for p in sys.argv[2:]:
     try:
         data = open(p, 'rb').read()
         if sys.argv[1] == 'toml':
             out = json.dumps(tomllib.loads(data.decode('utf-8')), default=repr, sort_keys=True)
+        elif sys.argv[1] == 'yaml':
+            out = repr(list(yaml.load_all(data, Loader=Loader)))
         else:
             out = ast.dump(ast.parse(data, p))
         print(json.dumps({'program': out}))
@@ -107,6 +126,73 @@ func pythonOracle(t *testing.T, paths []string) []reading { return pythonRun(t, 
 
 func tomlOracle(t *testing.T, paths []string) []reading { return pythonRun(t, "toml", paths) }
 
+func yamlOracle(t *testing.T, paths []string) []reading {
+	py := testtool.LookPath(t, "python3", "apt-get install python3")
+	if exec.Command(py, "-c", "import yaml").Run() != nil {
+		testtool.Missing(t, "python3-yaml", "python3 cannot import yaml (apt-get install python3-yaml)")
+	}
+	return pythonRun(t, "yaml", paths)
+}
+
+// rustOracle is rustc's own reading: the AST it dumps, without spans and
+// ids. Doc comments are in the AST as strings: their carriers are dropped
+// on both sides (code blocks in them are runtime, and the injection
+// checks hold those to their carriers).
+func rustOracle(t *testing.T, paths []string) []reading {
+	rustc := testtool.LookPath(t, "rustc", "apt-get install rustc")
+	span := regexp.MustCompile(`(?m)^\s*span: .*$|\S+\.rs:\d+:\d+: \d+:\d+ \(#\d+\)`)
+	id := regexp.MustCompile(`(?m)^\s*id: (AttrId|NodeId)\(\d+\),?$`)
+	// DocComment(Line, "...") in the item tree, DocComment(Line, Outer,
+	// "...") in macro token trees.
+	doc := regexp.MustCompile(`(DocComment\(\s*(?:Line|Block),\s*(?:(?:Outer|Inner),\s*)?)("(?:[^"\\]|\\.)*")`)
+	esc := regexp.MustCompile(`\\u\{([0-9a-fA-F]+)\}`)
+	return parallel(paths, func(p string) reading {
+		cmd := exec.CommandContext(t.Context(), rustc, "-Zunpretty=ast-tree", "--edition", "2021", p)
+		cmd.Env = append(os.Environ(), "RUSTC_BOOTSTRAP=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		b, err := cmd.Output()
+		if err != nil {
+			msg, _, _ := strings.Cut(strings.ReplaceAll(stderr.String(), p, "FILE"), "\n")
+			return reading{err: fmt.Sprintf("%v: %s", err, msg)}
+		}
+		dump := doc.ReplaceAllStringFunc(string(b), func(m string) string {
+			sub := doc.FindStringSubmatch(m)
+			goQuoted := esc.ReplaceAllStringFunc(sub[2], func(e string) string {
+				n, _ := strconv.ParseUint(e[3:len(e)-1], 16, 32)
+				return fmt.Sprintf(`\U%08x`, n)
+			})
+			s, err := strconv.Unquote(goQuoted)
+			if err != nil {
+				return m
+			}
+			return sub[1] + strconv.Quote(withoutProseCarriers(s))
+		})
+		dump = span.ReplaceAllString(dump, "")
+		return reading{program: id.ReplaceAllString(dump, "")}
+	})
+}
+
+// parallel reads each path with read on as many workers as there are CPUs.
+func parallel(paths []string, read func(path string) reading) []reading {
+	out := make([]reading, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				out[i] = read(paths[i])
+			}
+		})
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
 // shellOracle is bash's own reading: --pretty-print parses the script
 // without running it and prints it back without comments.
 func shellOracle(t *testing.T, paths []string) []reading {
@@ -114,8 +200,7 @@ func shellOracle(t *testing.T, paths []string) []reading {
 	if err := exec.Command(bash, "--pretty-print", "/dev/null").Run(); err != nil {
 		testtool.Missing(t, "bash", "this bash has no --pretty-print (5.2 or later needed)")
 	}
-	out := make([]reading, len(paths))
-	for i, p := range paths {
+	return parallel(paths, func(p string) reading {
 		var stderr bytes.Buffer
 		cmd := exec.CommandContext(t.Context(), bash, "--pretty-print", p)
 		cmd.Stderr = &stderr
@@ -123,12 +208,10 @@ func shellOracle(t *testing.T, paths []string) []reading {
 		if err != nil {
 			// Error messages name the path, which differs between the
 			// two files compared.
-			out[i] = reading{err: fmt.Sprintf("%v: %s", err, strings.ReplaceAll(stderr.String(), p, "FILE"))}
-			continue
+			return reading{err: fmt.Sprintf("%v: %s", err, strings.ReplaceAll(stderr.String(), p, "FILE"))}
 		}
-		out[i] = reading{program: string(b)}
-	}
-	return out
+		return reading{program: string(b)}
+	})
 }
 
 // esbuildProgram minifies the whitespace of a JavaScript or TypeScript

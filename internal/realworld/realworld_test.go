@@ -49,6 +49,8 @@ func languages() []language {
 		{"shell", corpusShell, shellOracle},
 		{"toml", corpusTOML, tomlOracle},
 		{"dockerfile", corpusDockerfile, dockerfileOracle},
+		{"yaml", corpusYAML, yamlOracle},
+		{"rust", corpusRust, rustOracle},
 	}
 }
 
