@@ -136,6 +136,7 @@ func (w *mdWalker) walk(n int32) {
 		w.s.marks = w.s.marks[:0]
 		w.s.scan(nd.lines)
 		w.ov = w.ov[:0]
+		w.markHTMLCode(w.s.marks)
 		for _, l := range nd.lines {
 			w.markBareURLs(l)
 			w.markCharRefs(l)
@@ -356,6 +357,105 @@ func (w *mdWalker) markBareURLs(seg mdSeg) {
 	for _, sp := range bareURLs(w.src, seg.start, seg.stop) {
 		w.overlay(sp[0], sp[1], "bare url")
 	}
+	for _, sp := range bareEmails(w.src, seg.start, seg.stop) {
+		w.overlay(sp[0], sp[1], "bare email")
+	}
+}
+
+// markHTMLCode keeps the text between inline <code> or <pre> tags out of
+// prose: it is code shown as code, as a backtick span is (seen in
+// Prometheus's generated docs). marks are a block's inline marks in order.
+func (w *mdWalker) markHTMLCode(marks []Region) {
+	open := -1
+	var name string
+	for _, m := range marks {
+		if m.Why != "html tag" || m.Start < 0 || m.End > len(w.src) {
+			continue
+		}
+		tag := w.src[m.Start:m.End]
+		if open < 0 {
+			for _, n := range []string{"code", "pre"} {
+				if htmlTagIs(tag, n, false) {
+					open, name = m.End, n
+				}
+			}
+			continue
+		}
+		if htmlTagIs(tag, name, true) {
+			w.overlay(open, m.Start, "html code")
+			open = -1
+		}
+	}
+}
+
+// htmlTagIs reports whether tag (the bytes of an inline HTML tag) opens,
+// or with closing closes, the element name.
+func htmlTagIs(tag []byte, name string, closing bool) bool {
+	prefix := "<" + name
+	if closing {
+		prefix = "</" + name
+	}
+	if len(tag) <= len(prefix) || !bytes.EqualFold(tag[:len(prefix)], []byte(prefix)) {
+		return false
+	}
+	c := tag[len(prefix)]
+	return c == '>' || c == '/' || mdSpace(c)
+}
+
+// bareEmails returns the spans of src[start:stop] (one line) that GFM's
+// extended email autolink would turn into a mailto: link (local@domain.tld).
+// Carriers count as part of the address, so an address a carrier breaks
+// now, and which its removal would turn into a link, is not prose either.
+func bareEmails(src []byte, start, stop int) [][2]int {
+	if start < 0 || stop > len(src) || start >= stop {
+		return nil
+	}
+	line := src[start:stop]
+	var out [][2]int
+	emailByte := func(c byte, local bool) bool {
+		return isAlnumByte(c) || c == '.' || c == '-' || c == '_' || (local && c == '+')
+	}
+	// run extends from i in direction dir over address bytes and carriers.
+	run := func(i, dir int, local bool) (int, bool) {
+		dot := false
+		for {
+			j := i
+			if dir < 0 {
+				j = i - 1
+			}
+			if j < 0 || j >= len(line) {
+				return i, dot
+			}
+			if emailByte(line[j], local) {
+				dot = dot || line[j] == '.'
+				i += dir
+				continue
+			}
+			var r rune
+			var size int
+			if dir < 0 {
+				r, size = utf8.DecodeLastRune(line[:i])
+			} else {
+				r, size = utf8.DecodeRune(line[i:])
+			}
+			if r < 0x80 || !carrierRune(r) {
+				return i, dot
+			}
+			i += dir * size
+		}
+	}
+	for i := 0; i < len(line); i++ {
+		if line[i] != '@' {
+			continue
+		}
+		from, _ := run(i, -1, true)
+		to, dot := run(i+1, 1, false)
+		if from < i && to > i+1 && dot {
+			out = append(out, [2]int{start + from, start + to})
+			i = to - 1
+		}
+	}
+	return out
 }
 
 // markCharRefs keeps entity and numeric character references (&mdash;,

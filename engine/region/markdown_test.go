@@ -57,6 +57,10 @@ func markdownRegionCases() []markdownRegionCase {
 		// stays decides whether the link forms (found on nanoid's README).
 		{"IE [with Ba\u200bbel] x [other] y\n\n[With  babel]: https://x.y\n", []string{"IE ", "other", " y"}, []string{"with Ba\u200bbel"}},
 		{"[a\u200b][] and [b][a]\n\n[A]: /u\n", []string{" and ", "b"}, []string{"a\u200b", "[a]"}},
+		// GFM's extended email autolinks, whole or broken by a carrier (Prometheus's MAINTAINERS.md).
+		{"Julien (roide\u200blapluie@prometheus.io / @roidelapluie) and a.b+c@d.e.\n", []string{"Julien (", " / @roidelapluie) and "}, []string{"roide\u200blapluie@prometheus.io", "a.b+c@d.e"}},
+		// Text in inline <code> and <pre> is code shown as code (Prometheus's generated docs).
+		{"a <code class=\"x\">--max-time</code> b <CODE>c</CODE> <codex>dd</codex>\n", []string{"a ", " b ", "dd"}, []string{"--max-time", ">c<"}},
 		// Character references render as the character they name (three's README).
 		{"a &mdash; b &#x2014; c &#8212; d &amp e\n", []string{"a ", " b ", " c ", " d &amp e"}, []string{"&mdash;", "&#x2014;", "&#8212;"}},
 		{"a `code` b ``x ` y`` c\n", []string{"a ", " b ", " c"}, []string{"`code`", "``x ` y``"}},
