@@ -35,6 +35,7 @@ type injection struct {
 	off   int
 	text  string
 	where string
+	why   string // the original region's reason
 }
 
 func asciiLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
@@ -91,8 +92,8 @@ func literalWhy(why string) bool {
 }
 
 type placed struct {
-	pos   int
-	where string
+	pos        int
+	where, why string
 }
 
 // positions chooses where to inject in src, classified as m: variant "c"
@@ -101,6 +102,7 @@ type placed struct {
 // anywhere between two letters.
 func positions(rng *rand.Rand, src []byte, m *region.Map, variant string) []placed {
 	gaps := map[string][]int{}
+	why := map[int]string{}
 	if m != nil {
 		for _, r := range m.Regions {
 			var w string
@@ -116,13 +118,16 @@ func positions(rng *rand.Rand, src []byte, m *region.Map, variant string) []plac
 			default:
 				continue
 			}
-			gaps[w] = append(gaps[w], letterGaps(src, r.Start, r.End)...)
+			for _, g := range letterGaps(src, r.Start, r.End) {
+				gaps[w] = append(gaps[w], g)
+				why[g] = r.Why
+			}
 		}
 	}
 	var out []placed
 	add := func(w string, n int) {
 		for _, p := range spread(rng, gaps[w], n) {
-			out = append(out, placed{p, w})
+			out = append(out, placed{p, w, why[p]})
 		}
 	}
 	if variant == "c" {
@@ -134,7 +139,7 @@ func positions(rng *rand.Rand, src []byte, m *region.Map, variant string) []plac
 		add(inDirective, 2)
 		add(inLiteral, 2)
 		for _, p := range spread(rng, letterGaps(src, 0, len(src)), 3) {
-			out = append(out, placed{p, inAnywhere})
+			out = append(out, placed{p, inAnywhere, why[p]})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].pos < out[j].pos })
@@ -157,7 +162,7 @@ func inject(rng *rand.Rand, src []byte, at []placed) ([]byte, []injection) {
 	for _, a := range at {
 		out = append(out, src[prev:a.pos]...)
 		c := carriers[rng.IntN(len(carriers))]
-		inj = append(inj, injection{off: len(out), text: c, where: a.where})
+		inj = append(inj, injection{off: len(out), text: c, where: a.where, why: a.why})
 		out = append(out, c...)
 		prev = a.pos
 	}
@@ -173,4 +178,12 @@ func without(at []placed, where string) []placed {
 		}
 	}
 	return out
+}
+
+// dissolves reports literals a carrier can turn into text: Markdown's
+// markup (a tag, an autolink, a link label stops being one) and the markup
+// of Rust doc comments (an intra-doc link). Removing such a carrier is
+// wrong only where it brings the literal back; the oracle judges the rest.
+func dissolves(lang, why string) bool {
+	return lang == "markdown" || strings.HasPrefix(why, "doc comment markup")
 }
