@@ -438,7 +438,9 @@ func bareEmails(src []byte, start, stop int) [][2]int {
 			} else {
 				r, size = utf8.DecodeRune(line[i:])
 			}
-			if r < 0x80 || !carrierRune(r) {
+			// Exotic spaces too: GFM links an address after a space, not
+			// after U+00A0.
+			if r < 0x80 || !carrierRune(r) && !asSpace(r) {
 				return i, dot
 			}
 			i += dir * size
@@ -530,6 +532,16 @@ func bareURLs(src []byte, start, stop int) [][2]int {
 		}
 		from := j
 		end := from
+		// Whether GFM links it depends on the character before it (a
+		// space, not U+00A0 nor U+200B): invisible characters and exotic
+		// spaces there belong to the URL too.
+		for from > i {
+			r, size := utf8.DecodeLastRune(line[:from])
+			if r < 0x80 || !carrierRune(r) && !asSpace(r) {
+				break
+			}
+			from -= size
+		}
 		for end < len(line) {
 			c := line[end]
 			if c == '<' || c == ' ' || c == '\t' || c == '\n' || c == '\r' {

@@ -59,6 +59,8 @@ func markdownRegionCases() []markdownRegionCase {
 		{"[a\u200b][] and [b][a]\n\n[A]: /u\n", []string{" and ", "b"}, []string{"a\u200b", "[a]"}},
 		// GFM's extended email autolinks, whole or broken by a carrier (Prometheus's MAINTAINERS.md).
 		{"Julien (roide\u200blapluie@prometheus.io / @roidelapluie) and a.b+c@d.e.\n", []string{"Julien (", " / @roidelapluie) and "}, []string{"roide\u200blapluie@prometheus.io", "a.b+c@d.e"}},
+		// An exotic space or carrier before a bare address or URL decides whether GFM links it.
+		{"Julius (<juliu\u00a0s.volz@x.com> and\u00a0www.x.y z\n", []string{"Julius (", "and", " z"}, []string{"juliu\u00a0s.volz@x.com", "\u00a0www.x.y"}},
 		// Text in inline <code> and <pre> is code shown as code (Prometheus's generated docs).
 		{"a <code class=\"x\">--max-time</code> b <CODE>c</CODE> <codex>dd</codex>\n", []string{"a ", " b ", "dd"}, []string{"--max-time", ">c<"}},
 		// Character references render as the character they name (three's README).
