@@ -51,6 +51,8 @@ func languages() []language {
 		{"dockerfile", corpusDockerfile, dockerfileOracle},
 		{"yaml", corpusYAML, yamlOracle},
 		{"rust", corpusRust, rustOracle},
+		{"html", corpusHTML, htmlOracle},
+		{"css/scss/less", corpusCSS, cssOracle},
 	}
 }
 
