@@ -1,12 +1,15 @@
 package recipes
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/prosewash/prosewash/internal/hooktest"
 	"github.com/prosewash/prosewash/internal/testtool"
@@ -148,4 +151,89 @@ func TestHuskyLintStagedRecipe(t *testing.T) {
 		t.Fatalf("commit failed under lint-staged: %v\n%s", err, out)
 	}
 	r.committed()
+}
+
+// The README's GitHub Actions workflow, verbatim: actionlint accepts it
+// (with shellcheck reading its scripts), and its run steps, executed as a
+// runner executes them (bash -eo pipefail), leave a SARIF log whether the
+// tree has carriers (check exits 1) or not. Only the install step is left
+// out: the binary under test is on PATH instead.
+func TestGitHubActionsRecipe(t *testing.T) {
+	actionlint := testtool.GoTool(t, "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12")
+	shellcheck := testtool.LookPath(t, "shellcheck", "apt-get install shellcheck")
+	bash := testtool.LookPath(t, "bash", "apt-get install bash")
+	block := readmeBlock(t, "# .github/workflows/prosewash.yml")
+	r := newRepo(t)
+	const wfPath = ".github/workflows/prosewash.yml"
+	lint := func(workflow string) (string, error) {
+		r.write(wfPath, workflow)
+		return r.try(actionlint, "-no-color", "-oneline", "-shellcheck", shellcheck, wfPath)
+	}
+	if out, err := lint(block); err != nil {
+		t.Fatalf("actionlint rejects the README's workflow: %v\n%s", err, out)
+	}
+	// The linter is awake: the same workflow without runs-on is refused.
+	if out, err := lint(strings.Replace(block, "runs-on:", "run-on:", 1)); err == nil {
+		t.Fatalf("actionlint accepted a workflow without runs-on:\n%s", out)
+	}
+	r.write(wfPath, block)
+
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal([]byte(block), &wf); err != nil {
+		t.Fatalf("the README's workflow is not YAML: %v", err)
+	}
+	var steps []string
+	installs := 0
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			switch {
+			case s.Run == "":
+			case strings.HasPrefix(s.Run, "go install github.com/prosewash/prosewash/cmd/prosewash@"):
+				installs++
+			default:
+				steps = append(steps, s.Run)
+			}
+		}
+	}
+	if installs != 1 || len(steps) == 0 {
+		t.Fatalf("the workflow should install prosewash once and run it; install steps %d, other run steps %q", installs, steps)
+	}
+
+	// results runs the steps and returns how many results the SARIF log holds.
+	results := func() int {
+		t.Helper()
+		_ = os.Remove(filepath.Join(r.dir, "prosewash.sarif"))
+		for _, s := range steps {
+			if out, err := r.try(bash, "--noprofile", "--norc", "-eo", "pipefail", "-c", s); err != nil {
+				t.Fatalf("step %q failed: %v\n%s", s, err, out)
+			}
+		}
+		b, err := os.ReadFile(filepath.Join(r.dir, "prosewash.sarif"))
+		if err != nil {
+			t.Fatalf("the steps left no SARIF log: %v", err)
+		}
+		var log struct {
+			Version string `json:"version"`
+			Runs    []struct {
+				Results []json.RawMessage `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(b, &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 {
+			t.Fatalf("prosewash.sarif is not a one-run SARIF 2.1.0 log (%v):\n%s", err, b)
+		}
+		return len(log.Runs[0].Results)
+	}
+	if n := results(); n < 2 {
+		t.Fatalf("SARIF holds %d results for notes.md's two carriers", n)
+	}
+	r.write("notes.md", "# Notes\n\nNothing hidden here.\n")
+	if n := results(); n != 0 {
+		t.Fatalf("SARIF holds %d results for a tree without carriers", n)
+	}
 }

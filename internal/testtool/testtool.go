@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -281,4 +282,34 @@ func GoModule(t testing.TB, mod string) string {
 		Missing(t, "go-module-proxy", fmt.Sprintf("go mod download %s: %v %s", mod, err, info.Error))
 	}
 	return info.Dir
+}
+
+// GoTool builds the Go command pkg ("module/path/cmd/name@exact-version")
+// with go install into the cache outside the repository and returns the
+// binary's path. Without the go command or the module proxy the test ends
+// through Missing under the tool name "go-module-proxy".
+func GoTool(t testing.TB, pkg string) string {
+	t.Helper()
+	at := strings.LastIndex(pkg, "@")
+	if at <= 0 || !strings.HasPrefix(pkg[at+1:], "v") {
+		t.Fatalf("testtool.GoTool: %q is not path@exact-version", pkg)
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		Missing(t, "go-module-proxy", "the go command is not on PATH")
+	}
+	sum := sha256.Sum256([]byte(pkg))
+	dir, err := cached(t, "go-"+path.Base(pkg[:at])+"-"+hex.EncodeToString(sum[:8]), func(tmp string) error {
+		cmd := exec.Command(goBin, "install", pkg)
+		cmd.Dir = tmp
+		cmd.Env = append(os.Environ(), "GOBIN="+tmp, "GOFLAGS=-mod=mod", "GO111MODULE=on", "GOWORK=off", "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go install %s: %v\n%s", pkg, err, out)
+		}
+		return nil
+	})
+	if err != nil {
+		Missing(t, "go-module-proxy", err.Error())
+	}
+	return filepath.Join(dir, path.Base(pkg[:at]))
 }
