@@ -24,11 +24,18 @@ func checkLinear(t *testing.T, name string, small, big []byte, classify func([]b
 		}
 		return best
 	}
-	ts, tb := measure(small), measure(big)
 	size := float64(len(big)) / float64(len(small))
-	ratio := float64(tb) / float64(max(ts, time.Microsecond))
-	t.Logf("%s: %d bytes %v, %d bytes %v: %.1fx the input took %.1fx the time", name, len(small), ts, len(big), tb, size, ratio)
-	if ratio > 4*size {
-		t.Errorf("%s: %.1fx the input took %.0fx the time: not linear", name, size, ratio)
+	// Load from other processes only ever inflates a ratio, and a
+	// superlinear classifier exceeds the bound on every attempt, so a
+	// ratio within the bound on any of three attempts is a pass.
+	var ratio float64
+	for range 3 {
+		ts, tb := measure(small), measure(big)
+		ratio = float64(tb) / float64(max(ts, time.Microsecond))
+		t.Logf("%s: %d bytes %v, %d bytes %v: %.1fx the input took %.1fx the time", name, len(small), ts, len(big), tb, size, ratio)
+		if ratio <= 4*size {
+			return
+		}
 	}
+	t.Errorf("%s: %.1fx the input took %.0fx the time on three attempts: not linear", name, size, ratio)
 }
