@@ -248,9 +248,9 @@ func runLanguage(t *testing.T, bin string, l language, n int, tl *tally) {
 // (bytes) are read when check prints them; else the place comes from line
 // and column and the carrier is one character.
 type finding struct {
-	Path, Code, Name, Class, Region, Action string
-	Line, Col                               int
-	Offset, Len                             *int
+	Path, Code, Name, Class, Region, Action, Reason string
+	Line, Col                                       int
+	Offset, Len                                     *int
 }
 
 func runCheck(t *testing.T, bin, repo string) map[string][]finding {
@@ -359,13 +359,15 @@ var position = regexp.MustCompile(`:\d+:\d+`)
 func judge(t *testing.T, s *sample, after []byte, fs []finding, f fileReport, tl *tally) {
 	t.Helper()
 	offs := offsets(s.injected)
-	acted := map[int]act{} // byte offset -> what clean does there
+	acted := map[int]act{}  // byte offset -> what clean does there
+	why := map[int]string{} // byte offset -> check's reason for leaving it
 	for _, x := range fs {
 		off, ok := offs[[2]int{x.Line, x.Col}]
 		if !ok || (x.Offset != nil && *x.Offset != off) {
 			t.Errorf("%s: check reports %s at %d:%d, which is no character of the file or not at offset %v", s.rel, x.Code, x.Line, x.Col, x.Offset)
 			continue
 		}
+		why[off] = x.Region + ": " + x.Reason
 		if x.Action == "remove" || x.Action == "replace" {
 			_, n := utf8.DecodeRune(s.injected[off:])
 			if x.Len != nil {
@@ -394,7 +396,7 @@ func judge(t *testing.T, s *sample, after []byte, fs []finding, f fileReport, tl
 		case !ok:
 			tl.reported++
 			if in.where == inProse && recall && len(tl.kept) < 8 {
-				tl.kept = append(tl.kept, fmt.Sprintf("%s: %+q kept at %s", s.rel, in.text, where(s.injected, in.off)))
+				tl.kept = append(tl.kept, fmt.Sprintf("%s: %+q kept (%s) at %s", s.rel, in.text, why[in.off], where(s.injected, in.off)))
 			}
 		case in.where == inProse:
 			if recall {
