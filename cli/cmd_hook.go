@@ -30,8 +30,8 @@ const hookHelp = `Entry points for hooks; 'prosewash install' wires them up.
       systemMessage line, never a blocked session. instructions-loaded records the
       memory files the session really loaded (the gauge prefers them), subagent-start
       (and post-tool-use on Agent|Task) counts the subagents that carry them again.
-  prosewash hook codex session-start|user-prompt-submit|post-tool-use|stop
-  prosewash hook gemini session-start|before-agent|after-tool|after-agent
+  prosewash hook codex session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop
+  prosewash hook gemini session-start|before-agent|before-tool|after-tool|after-agent
   prosewash hook cursor session-start|after-file-edit|stop
   prosewash hook copilot session-start|post-tool-use|agent-stop
       the same for OpenAI Codex CLI, Gemini CLI, Cursor and GitHub Copilot CLI,

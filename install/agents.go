@@ -78,6 +78,8 @@ func codexSpec(bin string) hookSpec {
 		defs: []hookDef{
 			{"SessionStart", "startup|resume|clear", "session-start", 30},
 			{"UserPromptSubmit", "", "user-prompt-submit", 30},
+			// The memory lane's write guard, before the same tools write.
+			{"PreToolUse", "apply_patch|Bash", "pre-tool-use", 30},
 			// apply_patch (Codex also matches it as Edit and Write) and the
 			// shell, whose redirect targets are recorded.
 			{"PostToolUse", "apply_patch|Bash", "post-tool-use", 30},
@@ -103,6 +105,7 @@ func geminiSpec(bin string) hookSpec {
 		defs: []hookDef{
 			{"SessionStart", "", "session-start", 30000},
 			{"BeforeAgent", "", "before-agent", 30000},
+			{"BeforeTool", "^(write_file|replace)$", "before-tool", 30000},
 			{"AfterTool", "^(write_file|replace)$", "after-tool", 30000},
 			{"AfterAgent", "", "after-agent", 600000},
 		},

@@ -163,14 +163,14 @@ func TestCodexTrustBlockRoundTrip(t *testing.T) {
 		t.Fatal("project trust not read")
 	}
 	n, err := AddCodexTrust(home, root)
-	if err != nil || n != 4 {
+	if err != nil || n != 5 {
 		t.Fatalf("add trust: %d %v", n, err)
 	}
 	b, _ := os.ReadFile(cfg)
-	if !strings.HasPrefix(string(b), orig) || strings.Count(string(b), "trusted_hash = \"sha256:") != 4 {
+	if !strings.HasPrefix(string(b), orig) || strings.Count(string(b), "trusted_hash = \"sha256:") != 5 {
 		t.Fatalf("config after trust:\n%s", b)
 	}
-	if n, err := AddCodexTrust(home, root); err != nil || n != 4 {
+	if n, err := AddCodexTrust(home, root); err != nil || n != 5 {
 		t.Fatalf("again: %d %v", n, err)
 	}
 	if b2, _ := os.ReadFile(cfg); string(b2) != string(b) {
@@ -186,7 +186,7 @@ func TestCodexTrustBlockRoundTrip(t *testing.T) {
 	es, _ := CodexTrust(root)
 	mine := orig + "\n[hooks.state." + tomlQuote(es[0].Key) + "]\nenabled = true\n"
 	os.WriteFile(cfg, []byte(mine), 0o600)
-	if n, err := AddCodexTrust(home, root); err != nil || n != 3 {
+	if n, err := AddCodexTrust(home, root); err != nil || n != 4 {
 		t.Fatalf("with one entry already there: %d %v", n, err)
 	}
 }

@@ -184,6 +184,18 @@ func (s *Session) Record(paths []Written) (fyi []string, err error) {
 // BeforeWrite is the memory lane's write guard before a tool writes path.
 func (s *Session) BeforeWrite(path string) error { return s.Lane().BeforeWrite(s.ID, path) }
 
+// BeforeWrites runs the write guard for every file a tool is about to
+// write or delete; one file's failure does not keep the others unguarded.
+func (s *Session) BeforeWrites(ws []Written) error {
+	var errs []error
+	for _, w := range ws {
+		if err := s.BeforeWrite(w.Path); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Start is what a session start has to say: a line for the user and
 // context for the model, either empty.
 type Start struct {

@@ -37,6 +37,20 @@ func PatchPaths(patch, dir string) []Written {
 	return out
 }
 
+// PatchDeleted returns the "*** Delete File:" paths of an apply_patch
+// envelope, made absolute against dir: nothing to clean, but the memory
+// lane's write guard keeps a copy of a memory file before it goes.
+func PatchDeleted(patch, dir string) []Written {
+	var out []Written
+	for _, line := range strings.Split(patch, "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "*** Delete File: "); ok && strings.TrimSpace(p) != "" {
+			p = strings.TrimSpace(p)
+			out = append(out, Written{Path: abs(p, dir), Raw: p})
+		}
+	}
+	return out
+}
+
 // ShellPaths returns the files a shell command names as written: the
 // targets of output redirections (>, >>, >|, &>, &>>) and tee's arguments,
 // where they are literal words, plus the files of any apply_patch envelope

@@ -14,12 +14,15 @@ import (
 const (
 	SessionStart     = "session-start"
 	UserPromptSubmit = "user-prompt-submit"
+	PreToolUse       = "pre-tool-use"
 	PostToolUse      = "post-tool-use"
 	Stop             = "stop"
 )
 
 // Events lists the events Run answers.
-func Events() []string { return []string{SessionStart, UserPromptSubmit, PostToolUse, Stop} }
+func Events() []string {
+	return []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop}
+}
 
 // Input is the JSON Codex sends on a hook's stdin (codex-rs
 // hooks/schema/generated/*.command.input.schema.json). tool_response is a
@@ -102,6 +105,8 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) (out *O
 			out, err = r.sessionStart(in)
 		case UserPromptSubmit:
 			out, err = r.userPromptSubmit(in)
+		case PreToolUse:
+			out, err = r.preToolUse(in)
 		case PostToolUse:
 			out, err = r.postToolUse(in)
 		case Stop:
@@ -159,17 +164,15 @@ func (r *Runner) userPromptSubmit(in *Input) (*Output, error) {
 	return context_("UserPromptSubmit", agent.RewrittenContext(s.TakeRewritten())), nil
 }
 
-// Written returns the files a tool call wrote: the apply_patch envelope's
-// Add/Update/Move paths, or the redirect and tee targets of a shell
-// command; other tools write nothing prosewash records.
-func (in *Input) Written() ([]agent.Written, error) {
+// command is the patch or shell command a tool call carries.
+func (in *Input) command() (string, error) {
 	var ti struct {
 		Command json.RawMessage `json:"command"`
 		Input   string          `json:"input"`
 		Cmd     string          `json:"cmd"`
 	}
 	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
-		return nil, fmt.Errorf("%s hook input has no usable tool_input", in.ToolName)
+		return "", fmt.Errorf("%s hook input has no usable tool_input", in.ToolName)
 	}
 	var cmd string
 	if len(ti.Command) > 0 {
@@ -186,6 +189,17 @@ func (in *Input) Written() ([]agent.Written, error) {
 	if cmd == "" {
 		cmd = ti.Cmd
 	}
+	return cmd, nil
+}
+
+// Written returns the files a tool call wrote: the apply_patch envelope's
+// Add/Update/Move paths, or the redirect and tee targets of a shell
+// command; other tools write nothing prosewash records.
+func (in *Input) Written() ([]agent.Written, error) {
+	cmd, err := in.command()
+	if err != nil {
+		return nil, err
+	}
 	switch in.ToolName {
 	case "apply_patch", "Edit", "Write":
 		if cmd == "" {
@@ -196,6 +210,31 @@ func (in *Input) Written() ([]agent.Written, error) {
 		return agent.ShellPaths(cmd, in.Cwd), nil
 	}
 	return nil, nil
+}
+
+// preToolUse is the memory lane's write guard: before the session's first
+// write to (or deletion of) a memory file such as AGENTS.md it banks a
+// copy, which lets post-tool-use tell the model what a write dropped. It
+// never has an opinion on the tool call.
+func (r *Runner) preToolUse(in *Input) (*Output, error) {
+	if in.ToolName == "" {
+		return nil, fmt.Errorf("hook input has no tool_name")
+	}
+	written, err := in.Written()
+	if err != nil {
+		return nil, err
+	}
+	if cmd, _ := in.command(); strings.Contains(cmd, "*** Begin Patch") {
+		written = append(written, agent.PatchDeleted(cmd, in.Cwd)...)
+	}
+	if len(written) == 0 {
+		return nil, nil
+	}
+	s, err := r.session(in)
+	if err != nil {
+		return nil, err
+	}
+	return nil, s.BeforeWrites(written)
 }
 
 // postToolUse records what the tool wrote. It never blocks the tool's

@@ -249,3 +249,46 @@ func TestPanicFailsOpen(t *testing.T) {
 		}
 	}
 }
+
+// The write guard banks a memory file before apply_patch updates or
+// deletes it, and says nothing; a non-memory file and a patch that only
+// adds a new file cost nothing.
+func TestPreToolUseGuardsMemory(t *testing.T) {
+	f := hooktest.New(t)
+	f.Write("AGENTS.md", "# Agents\n\nUse Go 1.26.\n")
+	f.Write("CLAUDE.md", "# Claude\n\nBuild with make docs.\n")
+	f.Write("main.go", "package main\n")
+	patch := func(body string) map[string]any {
+		return map[string]any{"session_id": "s1", "cwd": f.Root, "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
+			"tool_input": map[string]any{"command": "*** Begin Patch\n" + body + "*** End Patch\n"}}
+	}
+	for _, body := range []string{
+		"*** Add File: new.go\n+package main\n",
+		"*** Update File: main.go\n@@\n-package main\n+package app\n",
+		"*** Update File: AGENTS.md\n@@\n-Use Go 1.26.\n+Use Go.\n",
+		"*** Delete File: CLAUDE.md\n",
+	} {
+		if out := run(f, "prosewash", PreToolUse, patch(body)); out != nil {
+			t.Fatalf("pre-tool-use must be silent: %q -> %+v", body, out)
+		}
+	}
+	// Banked copies are the bins' "N.orig" items, wherever the project's
+	// state lives under the state directory.
+	var all strings.Builder
+	filepath.WalkDir(f.State, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".orig") {
+			if data, err := os.ReadFile(p); err == nil {
+				all.Write(data)
+			}
+		}
+		return nil
+	})
+	for _, want := range []string{"Use Go 1.26.", "Build with make docs."} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("the guard bin does not hold %q", want)
+		}
+	}
+	if strings.Contains(all.String(), "package main") {
+		t.Errorf("the guard banked a code file")
+	}
+}

@@ -25,10 +25,20 @@ type codexE2E struct {
 
 func newCodexE2E(t *testing.T, m string) *codexE2E {
 	t.Helper()
+	return newCodexE2EWriting(t, m, hooktest.E2EFile, hooktest.E2EContent, nil)
+}
+
+// newCodexE2EWriting sets up a session whose one tool call writes content
+// to target (relative to the project); before(proj) prepares the project.
+func newCodexE2EWriting(t *testing.T, m, target, content string, before func(proj string)) *codexE2E {
+	t.Helper()
 	x := &codexE2E{E2E: hooktest.NewE2E(t)}
 	x.codex = agentharness.Codex(t)
+	if before != nil {
+		before(x.Proj)
+	}
 	var err error
-	if x.mock, err = agentharness.NewCodexMock(hooktest.E2EFile, hooktest.E2EContent); err != nil {
+	if x.mock, err = agentharness.NewCodexMock(target, content); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { x.mock.Close() })
@@ -38,7 +48,7 @@ func newCodexE2E(t *testing.T, m string) *codexE2E {
 	}
 	x.home = agentharness.CodexHome(t, x.mock.URL(), x.Proj)
 	// What "prosewash install --codex" writes after the user's yes.
-	if n, err := install.AddCodexTrust(x.home, x.Proj); err != nil || n != 4 {
+	if n, err := install.AddCodexTrust(x.home, x.Proj); err != nil || n != 5 {
 		t.Fatalf("trust: %d %v", n, err)
 	}
 	return x
@@ -125,5 +135,37 @@ func TestE2ECodexConfirmAsksOnce(t *testing.T) {
 	id := x.sessionID()
 	if !cont[0].Mentions("prosewash clean --session "+id) || !cont[0].Mentions("Ask the user") {
 		t.Errorf("the continuation does not carry the ask for session %s", id)
+	}
+}
+
+// The memory lane's write guard under the real CLI: before Codex's
+// apply_patch rewrites AGENTS.md (dropping a version), pre-tool-use banks
+// the file as it was, and post-tool-use tells the model what the write
+// dropped, once, without blocking.
+func TestE2ECodexGuardsAgentsMD(t *testing.T) {
+	const orig = "# Agents\n\nDeploy with tool v1.4.2 and check the runbook before every release.\n"
+	const rewrite = "# Agents\n\nDeploy with the current tool and check the runbook before every release.\n"
+	x := newCodexE2EWriting(t, "manual", "AGENTS.md", rewrite, func(proj string) {
+		if err := os.WriteFile(filepath.Join(proj, "AGENTS.md"), []byte(orig), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	s := x.session(false)
+	if !strings.Contains(string(s.Stderr), "hook: PreToolUse") {
+		t.Errorf("no PreToolUse hook ran: %s", s.Summary())
+	}
+	out := x.Prosewash("wash", "bins")
+	if !strings.Contains(out, "guard") || !strings.Contains(out, "AGENTS.md") {
+		t.Fatalf("no write-guard snapshot of AGENTS.md in the bins:\n%s", out)
+	}
+	if x.File("AGENTS.md") == orig {
+		t.Fatalf("the patch did not rewrite AGENTS.md: %s", s.Summary())
+	}
+	told := false
+	for _, r := range x.mock.Requests() {
+		told = told || (r.Mentions("FYI (not a block)") && r.Mentions("v1.4.2"))
+	}
+	if !told {
+		t.Errorf("the model was not told that the write dropped v1.4.2")
 	}
 }

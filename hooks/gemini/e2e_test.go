@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,10 +23,20 @@ type geminiE2E struct {
 
 func newGeminiE2E(t *testing.T, m string) *geminiE2E {
 	t.Helper()
+	return newGeminiE2EWriting(t, m, hooktest.E2EFile, hooktest.E2EContent, nil)
+}
+
+// newGeminiE2EWriting sets up a session whose one tool call writes content
+// to target (relative to the project); before(proj) prepares the project.
+func newGeminiE2EWriting(t *testing.T, m, target, content string, before func(proj string)) *geminiE2E {
+	t.Helper()
 	x := &geminiE2E{E2E: hooktest.NewE2E(t)}
 	x.gemini = agentharness.Gemini(t)
+	if before != nil {
+		before(x.Proj)
+	}
 	var err error
-	if x.mock, err = agentharness.NewGeminiMock(filepath.Join(x.Proj, hooktest.E2EFile), hooktest.E2EContent); err != nil {
+	if x.mock, err = agentharness.NewGeminiMock(filepath.Join(x.Proj, target), content); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { x.mock.Close() })
@@ -113,5 +124,33 @@ func TestE2EGeminiConfirmAsksOnce(t *testing.T) {
 	id := x.sessionID()
 	if !cont[0].Mentions("prosewash clean --session "+id) || !cont[0].Mentions("Ask the user") {
 		t.Errorf("the continuation does not carry the ask for session %s", id)
+	}
+}
+
+// The memory lane's write guard under the real CLI: before write_file
+// rewrites GEMINI.md (dropping a version), before-tool banks the file as
+// it was, and after-tool tells the model what the write dropped.
+func TestE2EGeminiGuardsGeminiMD(t *testing.T) {
+	const orig = "# Project\n\nDeploy with tool v1.4.2 and check the runbook before every release.\n"
+	const rewrite = "# Project\n\nDeploy with the current tool and check the runbook before every release.\n"
+	x := newGeminiE2EWriting(t, "manual", "GEMINI.md", rewrite, func(proj string) {
+		if err := os.WriteFile(filepath.Join(proj, "GEMINI.md"), []byte(orig), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	s := x.session(false)
+	out := x.Prosewash("wash", "bins")
+	if !strings.Contains(out, "guard") || !strings.Contains(out, "GEMINI.md") {
+		t.Fatalf("no write-guard snapshot of GEMINI.md in the bins:\n%s\n%s", out, s.Summary())
+	}
+	if x.File("GEMINI.md") == orig {
+		t.Fatalf("write_file did not rewrite GEMINI.md: %s", s.Summary())
+	}
+	told := false
+	for _, r := range x.mock.Requests() {
+		told = told || (r.Mentions("FYI (not a block)") && r.Mentions("v1.4.2"))
+	}
+	if !told {
+		t.Errorf("the model was not told that the write dropped v1.4.2")
 	}
 }

@@ -15,12 +15,13 @@ import (
 const (
 	SessionStart = "session-start"
 	BeforeAgent  = "before-agent"
+	BeforeTool   = "before-tool"
 	AfterTool    = "after-tool"
 	AfterAgent   = "after-agent"
 )
 
 // Events lists the events Run answers.
-func Events() []string { return []string{SessionStart, BeforeAgent, AfterTool, AfterAgent} }
+func Events() []string { return []string{SessionStart, BeforeAgent, BeforeTool, AfterTool, AfterAgent} }
 
 // Input is the JSON Gemini CLI sends on a hook's stdin
 // (docs/hooks/reference.md). tool_response is an object; it is not read.
@@ -99,6 +100,8 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) (out *O
 			out, err = r.sessionStart(in)
 		case BeforeAgent:
 			out, err = r.beforeAgent(in)
+		case BeforeTool:
+			out, err = r.beforeTool(in)
 		case AfterTool:
 			out, err = r.afterTool(in)
 		case AfterAgent:
@@ -182,24 +185,46 @@ func (in *Input) WrittenPath() (agent.Written, error) {
 // writeTool reports whether a Gemini tool writes the file its input names.
 func writeTool(name string) bool { return name == "write_file" || name == "replace" }
 
-// afterTool records what write_file and replace wrote. It never blocks
-// (that would replace the tool's result with an error for the model).
-func (r *Runner) afterTool(in *Input) (*Output, error) {
+// writeCall opens the session of a write_file or replace call and names
+// the file it writes; a call of any other tool gives a nil session.
+func (r *Runner) writeCall(in *Input) (*agent.Session, []agent.Written, error) {
 	if in.ToolName == "" {
-		return nil, fmt.Errorf("hook input has no tool_name")
+		return nil, nil, fmt.Errorf("hook input has no tool_name")
 	}
 	if !writeTool(in.ToolName) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	w, err := in.WrittenPath()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s, err := r.session(in)
 	if err != nil {
+		return nil, nil, err
+	}
+	return s, []agent.Written{w}, nil
+}
+
+// beforeTool is the memory lane's write guard: before the session's first
+// write to a memory file such as GEMINI.md it banks a copy, which lets
+// after-tool tell the model what the write dropped. It never has an
+// opinion on the tool call.
+func (r *Runner) beforeTool(in *Input) (*Output, error) {
+	s, ws, err := r.writeCall(in)
+	if s == nil || err != nil {
 		return nil, err
 	}
-	fyi, err := s.Record([]agent.Written{w})
+	return nil, s.BeforeWrites(ws)
+}
+
+// afterTool records what write_file and replace wrote. It never blocks
+// (that would replace the tool's result with an error for the model).
+func (r *Runner) afterTool(in *Input) (*Output, error) {
+	s, ws, err := r.writeCall(in)
+	if s == nil || err != nil {
+		return nil, err
+	}
+	fyi, err := s.Record(ws)
 	if err != nil {
 		return nil, err
 	}

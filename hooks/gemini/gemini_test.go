@@ -176,3 +176,31 @@ func TestPanicFailsOpen(t *testing.T) {
 		}
 	}
 }
+
+// before-tool banks GEMINI.md before write_file rewrites it and has no
+// opinion on the call; other tools and other files cost nothing.
+func TestBeforeToolGuardsMemory(t *testing.T) {
+	f := hooktest.New(t)
+	f.Write("GEMINI.md", "# Project\n\nUse Go 1.26.\n")
+	f.Write("main.go", "package main\n")
+	call := func(tool, rel string) map[string]any {
+		return map[string]any{"session_id": "s1", "cwd": f.Root, "hook_event_name": "BeforeTool", "tool_name": tool,
+			"tool_input": map[string]any{"file_path": f.Path(rel), "content": "x\n"}}
+	}
+	for _, c := range [][2]string{{"read_file", "GEMINI.md"}, {"write_file", "main.go"}, {"write_file", "GEMINI.md"}} {
+		if out := run(f, "prosewash", BeforeTool, call(c[0], c[1])); out != nil {
+			t.Fatalf("before-tool %s %s: %+v, want no opinion", c[0], c[1], out)
+		}
+	}
+	var banked []string
+	filepath.WalkDir(f.State, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".orig") {
+			b, _ := os.ReadFile(p)
+			banked = append(banked, string(b))
+		}
+		return nil
+	})
+	if len(banked) != 1 || banked[0] != "# Project\n\nUse Go 1.26.\n" {
+		t.Fatalf("banked %q, want GEMINI.md as it was, once", banked)
+	}
+}
