@@ -373,18 +373,40 @@ func orderDrops(o, r *Inv) []Drop {
 	for _, p := range r.pairs {
 		have[p.key()] = r.lines[p.at].line()
 	}
+	// Bindings the result makes, by first operand, and the places the original binds to.
+	boundTo := map[string][]pairFact{}
+	for _, p := range r.pairs {
+		if p.rel != "" {
+			boundTo[p.first] = append(boundTo[p.first], p)
+		}
+	}
+	places := map[string]bool{}
+	for _, p := range o.pairs {
+		if p.rel != "" {
+			places[p.second] = true
+		}
+	}
 	var drops []Drop
 	for _, p := range o.pairs {
 		if _, ok := have[p.key()]; ok {
 			continue
 		}
-		at, ok := have[pairFact{first: p.second, second: p.first}.key()]
-		if !ok {
+		dl := o.lines[p.at]
+		if at, ok := have[pairFact{first: p.second, second: p.first, rel: p.rel}.key()]; ok {
+			drops = append(drops, Drop{Token: Token{TypeOrder, p.key()}, Line: dl.line(), Source: o.source(dl),
+				Note: fmt.Sprintf("result line %d says %s", at, pairFact{first: p.second, second: p.first, rel: p.rel}.key())})
 			continue
 		}
-		dl := o.lines[p.at]
-		drops = append(drops, Drop{Token: Token{TypeOrder, p.key()}, Line: dl.line(), Source: o.source(dl),
-			Note: fmt.Sprintf("result line %d says %s > %s", at, p.second, p.first)})
+		// A binding moved to another of the original's places: the result swapped what goes
+		// where ("`a` in `afterEach`" where the original had `a` in `beforeEach` and `b` in
+		// `afterEach`).
+		for _, q := range boundTo[p.first] {
+			if q.second != p.second && places[q.second] {
+				drops = append(drops, Drop{Token: Token{TypeBindingSwap, p.key()}, Line: dl.line(), Source: o.source(dl),
+					Note: fmt.Sprintf("result line %d says %s", r.lines[q.at].line(), q.key())})
+				break
+			}
+		}
 	}
 	return drops
 }

@@ -40,7 +40,8 @@
 //     takes the sentence before it as its subject ("Do not re-flag." after a finding).
 //   - An ordered pair joins two operands (code spans and names) by over, than, vs, not, never,
 //     instead of, rather than, in favor of (and 而不是, ではなく, より): "prefer `errors.Is` over
-//     `==`" is the pair errors.Is > ==.
+//     `==`" is the pair errors.Is > ==. Two code spans joined by nothing but in, inside, within
+//     or into are a binding: "`vi.stubEnv()` in `beforeEach`", read across line breaks.
 //
 // A code fence no fence closes (or whose block swallows the author's next "```bash") is a stray
 // fence (mdline.Doc.StrayFences): the lines it swallows are read as the Markdown their author
@@ -67,7 +68,9 @@
 //
 // A binding check pairs every number, date and version on a line with the nearest content word
 // before it; a result line with an original line's values and subject words but a different
-// pairing is a binding-swap ("pass 878 / fail 0" becoming "pass 0 / fail 878").
+// pairing is a binding-swap ("pass 878 / fail 0" becoming "pass 0 / fail 878"). So is a span
+// bound to another of the original's places ("`a` in `afterEach`" where the original had `a`
+// in `beforeEach` and `b` in `afterEach`).
 //
 // [CheckSet] gates a whole transaction: merges against the union of their sources, verbatim
 // line moves between files, and deleted files whose tokens must reappear or be approved.

@@ -44,6 +44,8 @@ type lexicon struct {
 	// the first operand is the one chosen ("A over B", "A instead of B"), -1 when the second is
 	// ("A ではなく B").
 	joiner map[string]int
+	// binder are the words that bind a code span to the one after it ("`a` in `b`").
+	binder map[string]bool
 	// abbrev are abbreviations whose full stop ends no sentence.
 	abbrev map[string]bool
 	// units maps a unit word or symbol (lowercased unless case matters) to its normal form.
@@ -68,6 +70,7 @@ var lex = sync.OnceValue(func() *lexicon {
 		tools:     set(toolText),
 		useVerbs:  set(useVerbText),
 		abbrev:    set("e.g i.e etc vs cf al approx incl esp fig no nr mr mrs dr st"),
+		binder:    set("in inside within into"),
 		units:     map[string]string{},
 		unitsCase: map[string]string{},
 		joiner: map[string]int{

@@ -99,14 +99,21 @@ type polFact struct {
 	line  int      // line index of the marker
 }
 
-// pairFact is an ordered pair: first is the chosen or first-named operand.
+// pairFact is an ordered pair: first is the chosen or first-named operand. With rel "in" it
+// is a binding of two code spans instead: "`a` in `b`" (`vi.stubEnv()` in `beforeEach`).
 type pairFact struct {
 	first, second string
+	rel           string  // "" for an ordered pair, "in" for a binding
 	line          int     // line index in its document
 	at            lineKey // its distinct line (set by the inventory)
 }
 
-func (p pairFact) key() string { return p.first + " > " + p.second }
+func (p pairFact) key() string {
+	if p.rel != "" {
+		return p.first + " " + p.rel + " " + p.second
+	}
+	return p.first + " > " + p.second
+}
 
 // readParagraph lexes the lines of one paragraph and reads its sentences.
 func readParagraph(lines []paraLine, cfg checks) sentenceFacts {
@@ -831,6 +838,12 @@ func pairs(it []item, name []string, l *lexicon, out *sentenceFacts) {
 		return ""
 	}
 	for i := 0; i < len(it); i++ {
+		// A binding: two code spans joined by nothing but "in" ("`a` in `b`").
+		if x := it[i]; x.kind == itemWord && l.binder[strings.ToLower(x.text)] && i > 0 && i+1 < len(it) &&
+			it[i-1].kind == itemCode && it[i+1].kind == itemCode && it[i-1].text != it[i+1].text {
+			out.pairs = append(out.pairs, pairFact{first: operand(i - 1), second: operand(i + 1), rel: "in", line: x.line})
+			continue
+		}
 		dir, width := 0, 1
 		switch x := it[i]; x.kind {
 		case itemMarker:
