@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
 # check-vs-rg.sh: time `prosewash check` against ripgrep searching the same
-# files for the same class of invisible carriers, and compare peak memory.
+# files for the same class of invisible carriers, and compare peak memory,
+# on two corpora measured in the same run.
 #
 # Usage: bench/check-vs-rg.sh [ROUNDS]     (default 7; also $ROUNDS)
 #
-# Corpus: $(go env GOROOT)/src plus Python's standard library (the sysconfig
-# "stdlib" directory without site-packages, whose third-party contents differ
-# from machine to machine). Without python3 the corpus is GOROOT/src alone.
+# Corpora:
+#   go+py  $(go env GOROOT)/src plus Python's standard library (the sysconfig
+#          "stdlib" directory without site-packages, whose third-party
+#          contents differ from machine to machine). Without python3 it is
+#          GOROOT/src alone.
+#   js/ts  the contents of a few large npm packages at pinned versions
+#          (TypeScript's compiler and lib .d.ts files, React DOM, Angular's
+#          core, three.js, lodash): minified bundles, ES modules, CommonJS,
+#          .d.ts, source maps, JSON. Fetched once with `npm pack` (the
+#          published tarballs, no dependencies resolved, so the bytes do not
+#          drift) into the test tool cache outside the repository
+#          ($PROSEWASH_TOOL_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/
+#          prosewash-ci/tools). Without npm or the registry it is skipped
+#          with a message.
 #
-# The two commands run alternately, after one untimed warm-up run each, so
-# that page cache state and background load affect both alike. Reported:
-# the median wall time of each, the median of the per-round ratios
-# prosewash/rg (target <= 1.0), and the median peak RSS (/usr/bin/time %M).
+# The two commands run alternately on each corpus, and the corpora
+# alternate too, after one untimed warm-up run of each command on each
+# corpus, so that page cache state and background load affect all alike.
+# Reported per corpus: the median wall time of each command, the median of
+# the per-round ratios prosewash/rg (target <= 0.6) and the median peak RSS
+# (/usr/bin/time %M).
 #
 # ripgrep flags, chosen so that both tools read the same files:
 #   --hidden            prosewash does not skip dot files; rg does by default
@@ -54,25 +68,70 @@ command -v go >/dev/null || {
 	exit 2
 }
 
-# --- corpus ------------------------------------------------------------------
-corpus=("$(go env GOROOT)/src")
-label="GOROOT/src"
+# --- corpora -----------------------------------------------------------------
+# corpus_NAME holds each corpus's paths; names lists the corpora measured.
+names=(go+py)
+corpus_gopy=("$(go env GOROOT)/src")
+label_gopy="GOROOT/src"
 if pystd=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])' 2>/dev/null) && [ -d "$pystd" ]; then
 	for entry in "$pystd"/*; do
 		[ "$(basename "$entry")" = site-packages ] && continue
-		corpus+=("$entry")
+		corpus_gopy+=("$entry")
 	done
-	label="$label + $pystd (without site-packages)"
+	label_gopy="$label_gopy + $pystd (without site-packages)"
 else
-	echo "check-vs-rg: python3 not found: the corpus is GOROOT/src only" >&2
+	echo "check-vs-rg: python3 not found: the go+py corpus is GOROOT/src only" >&2
 fi
-nfiles=$(rg --files "${rg_flags[@]}" "${corpus[@]}" | wc -l)
-nbytes=$(rg --files -0 "${rg_flags[@]}" "${corpus[@]}" | du -cb --files0-from=- | tail -1 | cut -f1)
-nmatches=$(rg "${rg_flags[@]}" -e "$carriers" "${corpus[@]}" | awk -F: '{n += $NF} END {print n + 0}')
-echo "corpus:  $label"
-echo "         $nfiles files, $((nbytes / 1000000)) MB; rg counts $nmatches carriers"
+
+# The JS/TS corpus: published tarballs, pinned. Changing the list changes
+# the cache key, so a stale corpus is never reused.
+npm_pkgs=(typescript@6.0.3 react-dom@19.3.1 @angular/core@22.2.6 three@0.187.0 lodash@4.18.1)
+cache_root=${PROSEWASH_TOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/prosewash-ci/tools}
+js_dir="$cache_root/bench-npm-$(printf '%s\n' "${npm_pkgs[@]}" | sha256sum | cut -c1-16)"
+fetch_js() {
+	command -v npm >/dev/null || {
+		echo "npm not found (apt-get install npm)"
+		return 1
+	}
+	mkdir -p -m 700 "$cache_root" || return 1
+	local part
+	part=$(mktemp -d "$js_dir.part.XXXXXX") || return 1
+	(
+		cd "$part" &&
+			npm pack --silent --pack-destination "$part" "${npm_pkgs[@]}" >/dev/null &&
+			for tgz in *.tgz; do
+				mkdir "${tgz%.tgz}" && tar -xzf "$tgz" -C "${tgz%.tgz}" && rm "$tgz" || exit 1
+			done
+	) 2>"$tmp/npm.err" || {
+		rm -rf "$part"
+		echo "npm pack failed: $(head -3 "$tmp/npm.err")"
+		return 1
+	}
+	# Another run may have finished first; either copy is the same bytes.
+	mv -T "$part" "$js_dir" 2>/dev/null || rm -rf "$part"
+}
+if [ -d "$js_dir" ] || why=$(fetch_js); then
+	names+=(js/ts)
+	corpus_jsts=("$js_dir")
+	label_jsts="npm ${npm_pkgs[*]} (published tarballs)"
+else
+	echo "check-vs-rg: the js/ts corpus is NOT AVAILABLE: $why" >&2
+fi
+
+# key NAME: the variable-name suffix of a corpus (go+py -> gopy).
+key() { tr -cd 'a-z' <<<"$1"; }
+
 echo "rg:      rg ${rg_flags[*]} -e CARRIERS CORPUS..."
 echo "check:   prosewash check --format json CORPUS..."
+for name in "${names[@]}"; do
+	declare -n paths="corpus_$(key "$name")" label="label_$(key "$name")"
+	nfiles=$(rg --files "${rg_flags[@]}" "${paths[@]}" | wc -l)
+	nbytes=$(rg --files -0 "${rg_flags[@]}" "${paths[@]}" | du -cb --files0-from=- | tail -1 | cut -f1)
+	nmatches=$(rg "${rg_flags[@]}" -e "$carriers" "${paths[@]}" | awk -F: '{n += $NF} END {print n + 0}')
+	printf '%-8s %s\n' "$name:" "$label"
+	echo "         $nfiles files, $((nbytes / 1000000)) MB; rg counts $nmatches carriers"
+	unset -n paths label
+done
 
 # --- prosewash ---------------------------------------------------------------
 check_ok=1
@@ -128,26 +187,44 @@ median() {
 	sort -g "$1" | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
 }
 
-check_cmd=("$tmp/prosewash" check --format json "${corpus[@]}")
-rg_cmd=(rg "${rg_flags[@]}" -e "$carriers" "${corpus[@]}")
+# cmds NAME: set check_cmd and rg_cmd for corpus NAME.
+cmds() {
+	declare -n paths="corpus_$(key "$1")"
+	check_cmd=("$tmp/prosewash" check --format json "${paths[@]}")
+	rg_cmd=(rg "${rg_flags[@]}" -e "$carriers" "${paths[@]}")
+}
 
 # Warm-up: fill the page cache, not measured.
-[ "$check_ok" = 1 ] && { "${check_cmd[@]}" >/dev/null 2>&1 || true; }
-"${rg_cmd[@]}" >/dev/null 2>&1 || true
+for name in "${names[@]}"; do
+	cmds "$name"
+	[ "$check_ok" = 1 ] && { "${check_cmd[@]}" >/dev/null 2>&1 || true; }
+	"${rg_cmd[@]}" >/dev/null 2>&1 || true
+done
 rm -f "$tmp"/*.wall "$tmp"/*.rss
 
-for ((i = 1; i <= rounds; i++)); do
-	if [ "$check_ok" = 1 ]; then
-		# Alternate which tool goes first.
-		if ((i % 2)); then
-			run check "${check_cmd[@]}"
-			run rg "${rg_cmd[@]}"
-		else
-			run rg "${rg_cmd[@]}"
-			run check "${check_cmd[@]}"
-		fi
+# round NAME I: one round on corpus NAME, the tool that goes first
+# alternating with I.
+round() {
+	local k
+	k=$(key "$1")
+	cmds "$1"
+	if [ "$check_ok" = 0 ]; then
+		run "$k.rg" "${rg_cmd[@]}"
+	elif (($2 % 2)); then
+		run "$k.check" "${check_cmd[@]}"
+		run "$k.rg" "${rg_cmd[@]}"
 	else
-		run rg "${rg_cmd[@]}"
+		run "$k.rg" "${rg_cmd[@]}"
+		run "$k.check" "${check_cmd[@]}"
+	fi
+}
+
+for ((i = 1; i <= rounds; i++)); do
+	# Alternate which corpus goes first, too.
+	if ((i % 2)); then
+		for ((c = 0; c < ${#names[@]}; c++)); do round "${names[c]}" "$i"; done
+	else
+		for ((c = ${#names[@]} - 1; c >= 0; c--)); do round "${names[c]}" "$((i + 1))"; done
 	fi
 done
 
@@ -160,15 +237,22 @@ rss() {
 }
 
 echo
-echo "rounds:  $rounds, alternating, after one warm-up run each ($(nproc) CPUs)"
-printf '%-18s %12s   %s\n' "" "median wall" "median peak RSS"
+echo "rounds:  $rounds per corpus, alternating tools and corpora, after one warm-up run each ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a))"
+printf '%-8s %-18s %12s   %s\n' corpus "" "median wall" "median peak RSS"
+summary=()
+for name in "${names[@]}"; do
+	k=$(key "$name")
+	if [ "$check_ok" = 1 ]; then
+		printf '%-8s %-18s %10.3f s   %s\n' "$name" "prosewash check" "$(median "$tmp/$k.check.wall")" "$(rss "$k.check")"
+	fi
+	printf '%-8s %-18s %10.3f s   %s\n' "$name" "rg" "$(median "$tmp/$k.rg.wall")" "$(rss "$k.rg")"
+	if [ "$check_ok" = 1 ]; then
+		paste "$tmp/$k.check.wall" "$tmp/$k.rg.wall" | awk '{printf "%.4f\n", $1 / $2}' >"$tmp/$k.ratio"
+		summary+=("$name $(median "$tmp/$k.ratio" | awk '{printf "%.2f", $1}') ($(sort -g "$tmp/$k.ratio" | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}'))")
+	fi
+done
 if [ "$check_ok" = 1 ]; then
-	printf '%-18s %10.3f s   %s\n' "prosewash check" "$(median "$tmp/check.wall")" "$(rss check)"
-fi
-printf '%-18s %10.3f s   %s\n' "rg" "$(median "$tmp/rg.wall")" "$(rss rg)"
-if [ "$check_ok" = 1 ]; then
-	paste "$tmp/check.wall" "$tmp/rg.wall" | awk '{printf "%.4f\n", $1 / $2}' >"$tmp/ratio"
-	echo "median ratio prosewash/rg: $(median "$tmp/ratio" | awk '{printf "%.2f", $1}') (target <= 1.0)"
+	echo "median ratio prosewash/rg (range): $(IFS=,; sed 's/,/, /g' <<<"${summary[*]}") (target <= 0.6)"
 else
 	echo "prosewash check: not available, no ratio"
 fi
