@@ -1,6 +1,7 @@
 package textpos
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf8"
 )
@@ -14,42 +15,67 @@ func LineCol(b []byte, off int) (line, col int) {
 }
 
 // Counter turns byte offsets into line:col; offsets asked in increasing
-// order cost one pass over the text in all.
+// order cost one pass over the text in all, whatever the line lengths (a
+// minified bundle or a source map is one line of megabytes).
 type Counter struct {
 	data      []byte
 	pos, line int
 	lineStart int
+	// runes counts the characters of data[lineStart:pos].
+	runes int
+	// nl and cr are the offsets of the next \n and \r at or after pos
+	// (len(data) when there is none; -1 before the first search).
+	nl, cr int
 }
 
 // NewCounter starts a counter over b.
-func NewCounter(b []byte) *Counter { return &Counter{data: b, line: 1} }
+func NewCounter(b []byte) *Counter { return &Counter{data: b, line: 1, nl: -1, cr: -1} }
 
 // At returns the 1-based line and character column of off (clamped to the
 // text).
 func (c *Counter) At(off int) (line, col int) {
-	if off < 0 {
-		off = 0
-	}
-	if off > len(c.data) {
-		off = len(c.data)
-	}
+	off = max(0, min(off, len(c.data)))
 	if off < c.pos {
-		c.pos, c.line, c.lineStart = 0, 1, 0
+		*c = Counter{data: c.data, line: 1, nl: -1, cr: -1}
 	}
-	for ; c.pos < off; c.pos++ {
-		switch c.data[c.pos] {
-		case '\n':
-			c.line++
-			c.lineStart = c.pos + 1
-		case '\r':
-			if c.pos+1 < len(c.data) && c.data[c.pos+1] == '\n' {
-				continue
-			}
-			c.line++
-			c.lineStart = c.pos + 1
+	for c.pos < off {
+		if c.nl < c.pos {
+			c.nl = next(c.data, c.pos, '\n')
 		}
+		if c.cr < c.pos {
+			c.cr = next(c.data, c.pos, '\r')
+		}
+		end := min(c.nl, c.cr)
+		if end >= off {
+			n := utf8.RuneCount(c.data[c.pos:off])
+			if off < len(c.data) && !utf8.RuneStart(c.data[off]) {
+				// off splits a character: counting on from here would
+				// count its two halves apart, so stay before it.
+				return c.line, c.runes + n + 1
+			}
+			c.runes += n
+			c.pos = off
+			break
+		}
+		if c.data[end] == '\r' && end+1 < len(c.data) && c.data[end+1] == '\n' {
+			// \r\n ends the line at its \n; the \r is a character of it.
+			c.runes += utf8.RuneCount(c.data[c.pos : end+1])
+			c.pos = end + 1
+			continue
+		}
+		c.line++
+		c.pos, c.lineStart, c.runes = end+1, end+1, 0
 	}
-	return c.line, utf8.RuneCount(c.data[c.lineStart:off]) + 1
+	return c.line, c.runes + 1
+}
+
+// next returns the offset of the first b in data at or after from, or
+// len(data).
+func next(data []byte, from int, b byte) int {
+	if i := bytes.IndexByte(data[from:], b); i >= 0 {
+		return from + i
+	}
+	return len(data)
 }
 
 // Error is a problem at a place in a file: "path:line:col: msg".

@@ -2,7 +2,9 @@ package textpos
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestLineCol(t *testing.T) {
@@ -43,5 +45,59 @@ func TestError(t *testing.T) {
 	err := Errorf("a.ts", []byte("x\ny = `"), 6, "unterminated template literal")
 	if got := err.Error(); got != "a.ts:2:5: unterminated template literal" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// The counter answers as a fresh count from the line start does, whatever
+// the order and the bytes (halves of characters, lone \r, \r\n, invalid
+// UTF-8).
+func TestCounterAgreesWithFreshCount(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	alphabet := []string{"a", "\n", "\r", "\r\n", "é", "中", "\u2028", "\xff", "\xe4\xb8"}
+	for round := 0; round < 500; round++ {
+		var b []byte
+		for i := rng.Intn(60); i > 0; i-- {
+			b = append(b, alphabet[rng.Intn(len(alphabet))]...)
+		}
+		c := NewCounter(b)
+		off := 0
+		for k := 0; k < 30; k++ {
+			if rng.Intn(4) == 0 {
+				off = rng.Intn(len(b) + 1)
+			} else {
+				off = min(len(b), off+rng.Intn(6))
+			}
+			l1, c1 := c.At(off)
+			l2, c2 := naiveLineCol(b, off)
+			if l1 != l2 || c1 != c2 {
+				t.Fatalf("%q at %d: counter %d:%d, fresh count %d:%d", b, off, l1, c1, l2, c2)
+			}
+		}
+	}
+}
+
+// naiveLineCol is the definition: lines end at \n, \r\n and a lone \r; the
+// column counts the characters (utf8.RuneCount) from the line start.
+func naiveLineCol(b []byte, off int) (line, col int) {
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if b[i] == '\n' || b[i] == '\r' && (i+1 >= len(b) || b[i+1] != '\n') {
+			line, start = line+1, i+1
+		}
+	}
+	return line, utf8.RuneCount(b[start:off]) + 1
+}
+
+// BenchmarkCounterOneLine asks for positions across a 2 MB single-line
+// file (a minified bundle or a source map), as check does for each carrier
+// in it: the cost must be one pass, not one pass per position.
+func BenchmarkCounterOneLine(b *testing.B) {
+	data := []byte(strings.Repeat("var a=\"é\";", 200_000))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		c := NewCounter(data)
+		for off := 0; off < len(data); off += 2000 {
+			c.At(off)
+		}
 	}
 }
