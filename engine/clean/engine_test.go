@@ -22,7 +22,8 @@ func safeEngine(tb testing.TB, run clean.Runner) *clean.Engine {
 		tb.Fatal(err)
 	}
 	if run != nil {
-		e.Run = run
+		// Silent speaks for the real provider only.
+		e.Run, e.Silent = run, nil
 	}
 	return e
 }

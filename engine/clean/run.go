@@ -34,6 +34,12 @@ type Engine struct {
 	// markers in the files, they are sent as Keep offsets to transforms
 	// and never reported as left.
 	Allow []carrier.Allow
+	// Silent, when set, reports that a region's text holds nothing any
+	// stage's provider could report or change, so the region is not sent:
+	// set only where every stage runs the carrier policy in-process
+	// (ucarrier.Silent), whose answer for such a region is known to be
+	// nothing. nil sends every region.
+	Silent func(text []byte) bool
 }
 
 // kindsFor says which region kinds a stage may be given. Directives are
@@ -141,6 +147,9 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 			}
 			if st.Op.SkipPlainASCII && carrier.Plain(f.Cur[r.Start:r.End]) {
 				continue // nothing there for an operation that never changes plain ASCII
+			}
+			if e.Silent != nil && e.Silent(f.Cur[r.Start:r.End]) {
+				continue
 			}
 			s.regions = append(s.regions, r)
 		}

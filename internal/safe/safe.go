@@ -37,7 +37,7 @@ func Engine(profile carrier.Profile, allow []carrier.Allow) (*clean.Engine, erro
 		profile = carrier.Standard
 	}
 	return &clean.Engine{
-		Pipeline: res, Run: ucarrier.InProcess, Allow: allow,
+		Pipeline: res, Run: ucarrier.InProcess, Allow: allow, Silent: ucarrier.Silent,
 		Call: provider.Call{Vars: map[string]string{"profile": string(profile)}},
 	}, nil
 }

@@ -43,6 +43,9 @@ func FuzzClean(f *testing.F) {
 		if len(fs) == 0 && !bytes.Equal(out, x) {
 			t.Fatalf("no finding but output changed")
 		}
+		if Silent(x) && (len(fs) > 0 || !bytes.Equal(out, x)) {
+			t.Fatalf("Silent text has findings %v or changed: %+q -> %+q", fs, x, out)
+		}
 		if utf8.Valid(x) && !utf8.Valid(out) {
 			t.Fatalf("output is not valid UTF-8: %+q -> %+q", x, out)
 		}

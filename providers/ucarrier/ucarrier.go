@@ -206,6 +206,16 @@ func Any(text []byte) bool {
 	return nextSpecial(text, i) < len(text)
 }
 
+// Silent reports that text holds no character that could start a carrier
+// in any context or profile (a byte order mark included): the inspect and
+// clean operations report nothing in such a region and return it as it
+// is, whatever its kind, offset and surroundings. The engine running this
+// provider in-process skips such regions instead of sending them
+// (clean.Engine.Silent): most runtime regions of a file with one carrier.
+func Silent(text []byte) bool {
+	return nextSpecial(text, 0) == len(text)
+}
+
 // InProcess runs the policy as a provider without a subprocess: the
 // engine's runner for "prosewash check" and for tests, with the same
 // requests and replies as "prosewash provider unicode".
