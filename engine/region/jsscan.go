@@ -574,6 +574,10 @@ func (lx *jsLexer) finish(r *jsReading) *jsErr {
 func jsStringEnd(src []byte, i int) (int, bool) {
 	q := src[i]
 	for j := i + 1; j < len(src); {
+		j += jsStringStop(src[j:], q)
+		if j >= len(src) {
+			break
+		}
 		switch src[j] {
 		case q:
 			return j + 1, true
@@ -583,10 +587,8 @@ func jsStringEnd(src []byte, i int) (int, bool) {
 			} else {
 				j += 2
 			}
-		case '\n', '\r':
+		default: // '\n', '\r'
 			return 0, false
-		default:
-			j++
 		}
 	}
 	return 0, false
