@@ -25,42 +25,46 @@ func Plain(data []byte) bool {
 // from one such byte to the next instead of decoding every rune: all
 // carriers start at one.
 func IndexSpecial(data []byte) int {
-	i := 0
-	for ; len(data)-i >= 32; i += 32 {
-		a := binary.LittleEndian.Uint64(data[i:])
-		b := binary.LittleEndian.Uint64(data[i+8:])
-		c := binary.LittleEndian.Uint64(data[i+16:])
-		d := binary.LittleEndian.Uint64(data[i+24:])
-		if special(a)|special(b)|special(c)|special(d) != 0 {
+	// d shrinks from the front: fixed offsets into it need no bounds checks.
+	d := data
+	for len(d) >= 32 {
+		a := binary.LittleEndian.Uint64(d[0:8])
+		b := binary.LittleEndian.Uint64(d[8:16])
+		c := binary.LittleEndian.Uint64(d[16:24])
+		e := binary.LittleEndian.Uint64(d[24:32])
+		if (a|b|c|e|control(a)|control(b)|control(c)|control(e))&high != 0 {
 			break
 		}
+		d = d[32:]
 	}
-	for ; len(data)-i >= 8; i += 8 {
-		if m := special(binary.LittleEndian.Uint64(data[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+	for len(d) >= 8 {
+		w := binary.LittleEndian.Uint64(d[0:8])
+		if m := (w | control(w)) & high; m != 0 {
+			return len(data) - len(d) + bits.TrailingZeros64(m)>>3
 		}
+		d = d[8:]
 	}
-	for ; i < len(data); i++ {
-		if c := data[i]; c >= 0x7f || c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
-			return i
+	for i, c := range d {
+		if c >= 0x7f || c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+			return len(data) - len(d) + i
 		}
 	}
 	return -1
 }
 
-// special returns a mask with the high bit set in every lane (byte) of w
-// that IndexSpecial looks for. It handles eight bytes with a few additions:
-// for the low seven bits of a lane, adding 0x80-n sets the lane's high bit
-// exactly when the lane is >= n, and never carries into the next lane. A lane
-// is special when its own high bit is set, or it is below 0x20 but not in
-// 9..10 (tab, LF) or 13 (CR), or it is 0x7f.
-func special(w uint64) uint64 {
-	low := w &^ high
-	ge9 := low + lanes*(0x80-9)
-	ge11 := low + lanes*(0x80-11)
-	ge13 := low + lanes*(0x80-13)
-	ge14 := low + lanes*(0x80-14)
-	ge32 := low + lanes*(0x80-32)
-	del := low + lanes*1
-	return (w | ^ge9 | ge11&^ge13 | ge14&^ge32 | del) & high
+// control sets the high bit of every lane (byte) of w below 0x80 that
+// IndexSpecial looks for: below 0x20 but not tab (9), LF (10) or CR (13),
+// or 0x7f; lanes at or above 0x80 get an arbitrary high bit (w's own high
+// bit marks them). For the low seven bits x of a lane, x + (0x80-n) sets
+// the lane's high bit exactly when x >= n, and (x^n) + 0x7f exactly when
+// x != n, never carrying into the next lane: a control is a lane neither
+// >= 0x20 nor in 9..10, and not 13; 0x7f is x + 1 reaching 0x80. Eleven
+// operations for eight bytes.
+func control(w uint64) uint64 {
+	x := w &^ high
+	ge32 := x + lanes*(0x80-0x20)
+	tabLF := (x + lanes*(0x80-9)) &^ (x + lanes*(0x80-11))
+	notCR := (x ^ lanes*'\r') + lanes*0x7f
+	del := x + lanes*1
+	return ^(ge32|tabLF)&notCR | del
 }

@@ -61,6 +61,23 @@ func TestPlain(t *testing.T) {
 	}
 }
 
+// Every pair of byte values side by side, at each lane boundary of a
+// word: a carry or borrow from one lane into the next would show here.
+func TestIndexSpecialLanePairs(t *testing.T) {
+	base := []byte(strings.Repeat("x", 40))
+	for _, pos := range []int{0, 3, 7, 31, 38} {
+		for c1 := range 256 {
+			for c2 := range 256 {
+				b := append([]byte(nil), base...)
+				b[pos], b[pos+1] = byte(c1), byte(c2)
+				if got, want := IndexSpecial(b), indexRef(b); got != want {
+					t.Fatalf("bytes %#x %#x at %d: IndexSpecial = %d, want %d", c1, c2, pos, got, want)
+				}
+			}
+		}
+	}
+}
+
 func FuzzIndexSpecial(f *testing.F) {
 	f.Add([]byte("plain text\n"))
 	f.Add([]byte("tab\there\r\n\x7f"))
