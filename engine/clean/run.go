@@ -145,11 +145,12 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 			if !kinds[r.Kind] || r.Len() == 0 {
 				continue
 			}
-			if st.Op.SkipPlainASCII && carrier.Plain(f.Cur[r.Start:r.End]) {
+			if e.Silent != nil {
+				if e.Silent(f.Cur[r.Start:r.End]) {
+					continue // plain ASCII included
+				}
+			} else if st.Op.SkipPlainASCII && carrier.Plain(f.Cur[r.Start:r.End]) {
 				continue // nothing there for an operation that never changes plain ASCII
-			}
-			if e.Silent != nil && e.Silent(f.Cur[r.Start:r.End]) {
-				continue
 			}
 			s.regions = append(s.regions, r)
 		}
