@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Whole-process wall time of the Claude Code hooks an agent session pays
 # for (post-tool-use after every write, session-start, a stop with nothing
-# to do) against `git rev-parse HEAD` in the same repository. Target: each
-# within 1.5x of git. Runs alternate, each command once per round, and the
+# to do), and of Codex's post-tool-use, against `git rev-parse HEAD` in the
+# same repository. Target: each within 1.5x of git. A static Go program
+# that only prints (Go's own start-up) is timed beside them as the floor
+# of any Go binary. Runs alternate, each command once per round, and the
 # median is reported. Prints the ratios and the heaviest package
 # initialisers (GODEBUG=inittrace=1).
 #
@@ -38,15 +40,27 @@ JSON
 cat > "$work/stop.json" <<JSON
 {"session_id":"$sid","transcript_path":"$HOME/.claude/projects/x/$sid.jsonl","cwd":"$repo","prompt_id":"p1","permission_mode":"acceptEdits","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done","background_tasks":[],"session_crons":[]}
 JSON
+# Another agent's hook: Codex's PostToolUse after an apply_patch, shaped as
+# codex 0.169.0 sends it (hooks/codex/testdata).
+csid=01a230ad-9d46-7bc0-bfee-8c1090290eb0
+cat > "$work/codex-post.json" <<JSON
+{"session_id":"$csid","turn_id":"01a230ad-9d5b-76f3-ae70-3928fee09553","transcript_path":"$HOME/.codex/sessions/rollout-$csid.jsonl","cwd":"$repo","hook_event_name":"PostToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: docs/notes.md\n@@\n-Line 1 of the design notes, with some prose about hooks.\n+Line 1 of the design notes, with some prose about hooks.\n*** End Patch\n"},"tool_response":"Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM docs/notes.md\n","tool_use_id":"call_1"}
+JSON
 # Sanity: the hooks answer nothing and record the file.
 (cd "$repo" && "$pw" hook claude session-start < "$work/start.json" && "$pw" hook claude post-tool-use < "$work/post.json" && "$pw" hook claude stop < "$work/stop.json") > "$work/out"
 if [ -s "$work/out" ]; then echo "bench: unexpected hook output:"; cat "$work/out"; exit 1; fi
 (cd "$repo" && "$pw" recorded --session "$sid" 2>/dev/null | grep -q 'eligible *docs/notes.md') || { echo "bench: post-tool-use did not record the file"; exit 1; }
+(cd "$repo" && "$pw" hook codex post-tool-use < "$work/codex-post.json") > "$work/out"
+(cd "$repo" && "$pw" recorded --session "$csid" 2>/dev/null | grep -q 'eligible *docs/notes.md') || { echo "bench: codex post-tool-use did not record the file:"; cat "$work/out"; exit 1; }
 
 # "prosewash version" is the floor: starting this binary and doing nothing.
 # Timed without a shell in between (bench/hooktime): the hooks take a few
 # milliseconds, which a shell's own start-up would drown.
 go build -o "$work/hooktime" ./bench/hooktime
+mkdir "$work/hello"
+printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString("hello\\n") }\n' > "$work/hello/main.go"
+printf 'module hello\n\ngo 1.26\n' > "$work/hello/go.mod"
+(cd "$work/hello" && CGO_ENABLED=0 GOWORK=off GOFLAGS= go build -o "$work/hello/hello" .)
 echo "prosewash hook wall time vs git rev-parse HEAD (alternating, $runs rounds, median, no shell)"
 printf '| %-30s | %9s | %6s |\n' command "median" ratio
 printf '|%s|%s|%s|\n' "--------------------------------" "-----------" "--------"
@@ -55,7 +69,9 @@ printf '|%s|%s|%s|\n' "--------------------------------" "-----------" "--------
   "post-tool-use" "$work/post.json" "$pw" hook claude post-tool-use -- \
   "session-start" "$work/start.json" "$pw" hook claude session-start -- \
   "stop (manual, nothing to do)" "$work/stop.json" "$pw" hook claude stop -- \
-  "prosewash version (floor)" - "$pw" version)
+  "codex post-tool-use" "$work/codex-post.json" "$pw" hook codex post-tool-use -- \
+  "prosewash version (floor)" - "$pw" version -- \
+  "Go hello, static (Go's floor)" - "$work/hello/hello")
 echo
 echo "heaviest package initialisers (GODEBUG=inittrace=1, one run):"
 (cd "$repo" && GODEBUG=inittrace=1 "$pw" hook claude post-tool-use < "$work/post.json" 2>&1 >/dev/null) |
