@@ -134,7 +134,19 @@ type shComment struct {
 	why        string
 }
 
+// maxShellParse bounds the scripts the shell parser is given: its syntax
+// tree takes about 80 times the script's size (bench/adversarial.sh: +389 MB
+// for a 5 MB one-line script), so a script past this size is refused rather
+// than let one file take gigabytes. Real scripts, autoconf's configure
+// included, stay far below it.
+const maxShellParse = 8 << 20
+
 func classifyShell(path string, src []byte) (*Map, error) {
+	if len(src) > maxShellParse {
+		return nil, &RefusedError{Path: path, Pos: "1:1", Reason: fmt.Sprintf(
+			"a shell script of %.1f MiB is more than the %d MiB the shell parser is given (its syntax tree needs about 80 times the script's size)",
+			float64(len(src))/(1<<20), maxShellParse>>20)}
+	}
 	shell, variants := shellVariants(path, src)
 	comments, hdocs, err := shellParse(src, variants)
 	if err != nil {

@@ -212,6 +212,8 @@ func TestShellRefused(t *testing.T) {
 		{"t.bash", "echo 'open\n", "t.bash:1:6: not valid bash"},
 		{"run", "#!/bin/bash\necho $(\n", "run:2:"},
 		{"t.mksh", "echo ${x@Q}\nfunction f() {\n", "t.mksh:"},
+		// Past the parser's size bound (its tree takes ~80x the script), at once.
+		{"big.sh", strings.Repeat("echo x # c\n", maxShellParse/11+1), "big.sh:1:1: a shell script of 8.0 MiB is more than the 8 MiB"},
 	}
 	for _, c := range cases {
 		_, err := Classify(c.path, []byte(c.src))
@@ -219,5 +221,17 @@ func TestShellRefused(t *testing.T) {
 		if !errors.As(err, &re) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "refused") {
 			t.Errorf("%s %q: error %v, want a RefusedError containing %q", c.path, c.src, err, c.want)
 		}
+	}
+}
+
+// A script just under the parser's size bound is still read.
+func TestShellUnderSizeBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses an 8 MiB script")
+	}
+	unit := "echo x # c\n"
+	src := strings.Repeat(unit, maxShellParse/len(unit))
+	if _, err := Classify("big.sh", []byte(src)); err != nil {
+		t.Fatalf("a %d-byte script: %v", len(src), err)
 	}
 }
