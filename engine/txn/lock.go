@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -110,4 +111,30 @@ func probeLock(path string) (bool, LockInfo) {
 	}
 	_ = l.release()
 	return false, LockInfo{}
+}
+
+// turnLockName is the end-of-turn lock in the state dir, apart from the
+// run lock that a clean inside the turn takes.
+const turnLockName = "turn.lock"
+
+// AcquireTurn takes the project's end-of-turn lock for session before the
+// turn's files are read. Two hooks ending a turn of one project at once
+// (the plugin and the settings install of one agent, or two agents) would
+// otherwise read each other's files mid-swap, and a reader breaks the
+// write lease a swap holds, so neither would clean. A hook of the same
+// session that finds the lock held gives way at once with a
+// [*LockedError] (the holder does this very turn); another session's
+// waits up to wait first.
+func AcquireTurn(stateDir, session string, wait time.Duration) (release func(), err error) {
+	path := filepath.Join(stateDir, turnLockName)
+	info := LockInfo{PID: os.Getpid(), RunID: session, Since: time.Now().UTC()}
+	l, err := acquire(path, info, -1)
+	var le *LockedError
+	if errors.As(err, &le) && le.Holder.RunID != session {
+		l, err = acquire(path, info, wait)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return func() { _ = l.release() }, nil
 }

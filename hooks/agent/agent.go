@@ -291,6 +291,21 @@ func (s *Session) endClean(ctx context.Context) (Turn, error) {
 		}
 		return Turn{}, nil
 	}
+	// No file of the turn is read before the turn is ours: another hook
+	// ending a turn here would break this one's write leases, and this
+	// one's.
+	release, err := txn.AcquireTurn(stateDir, s.ID, txn.DefaultLockWait)
+	var locked *txn.LockedError
+	if errors.As(err, &locked) {
+		// A second install of this agent (plugin and settings) is ending
+		// this very turn, or another session's end of turn outlasted the
+		// wait; its files stay recorded for the next turn.
+		return Turn{}, nil
+	}
+	if err != nil {
+		return Turn{}, err
+	}
+	defer release()
 	rec, err := scope.Open(stateDir, s.ID)
 	if err != nil {
 		return Turn{}, err
@@ -324,7 +339,6 @@ func (s *Session) endClean(ctx context.Context) (Turn, error) {
 		req.DryRun = true
 	}
 	rep, err := run(ctx, req)
-	var locked *txn.LockedError
 	var pending *txn.PendingError
 	switch {
 	case errors.As(err, &locked):
