@@ -291,9 +291,9 @@ func (s *Session) endClean(ctx context.Context) (Turn, error) {
 		}
 		return Turn{}, nil
 	}
-	// No file of the turn is read before the turn is ours: another hook
-	// ending a turn here would break this one's write leases, and this
-	// one's.
+	// No file of the turn is read before the turn is ours: a hook reading
+	// the files while another one swaps them breaks the swap's write lease,
+	// and then neither cleans.
 	release, err := txn.AcquireTurn(stateDir, s.ID, txn.DefaultLockWait)
 	var locked *txn.LockedError
 	if errors.As(err, &locked) {
