@@ -100,6 +100,12 @@ func TestPreCommitFramework(t *testing.T) {
 	const code = "x = \"a\u202eb\"  # fine\n"
 	os.WriteFile(filepath.Join(sample, "notes.md"), []byte(dirty), 0o644)
 	os.WriteFile(filepath.Join(sample, "code.py"), []byte(code), 0o644)
+	// Files of the newer languages, selected by identify's tags in types_or.
+	const tsDirty = "// say hello\u200bworld\nconst s = \"k\u200bk\";\n"
+	const ymlDirty = "# the build\u200bjob\nrun: \"a\u200bb\"\n"
+	os.WriteFile(filepath.Join(sample, "app.ts"), []byte(tsDirty), 0o644)
+	os.WriteFile(filepath.Join(sample, "ci.yml"), []byte(ymlDirty), 0o644)
+	os.WriteFile(filepath.Join(sample, "Dockerfile"), []byte("# base\u200bimage\nFROM scratch\n"), 0o644)
 	must(sample, "git", "add", "-A")
 	must(sample, "git", "commit", "-q", "-m", "one")
 
@@ -125,6 +131,21 @@ func TestPreCommitFramework(t *testing.T) {
 		// Clean now: the hook passes.
 		if out, err := tryRepo("prosewash-clean", "--files", "notes.md", "code.py"); err != nil {
 			t.Fatalf("clean hook on clean files: %v\n%s", err, out)
+		}
+		// TypeScript, YAML and a Dockerfile reach the hook through types_or
+		// and lose only their comments' carriers.
+		out, err = tryRepo("prosewash-clean", "--files", "app.ts", "ci.yml", "Dockerfile")
+		if err == nil || !strings.Contains(out, "files were modified by this hook") {
+			t.Fatalf("clean hook on app.ts, ci.yml, Dockerfile: err=%v, want a failure because files changed:\n%s", err, out)
+		}
+		for name, want := range map[string]string{
+			"app.ts":     "// say helloworld\nconst s = \"k\u200bk\";\n",
+			"ci.yml":     "# the buildjob\nrun: \"a\u200bb\"\n",
+			"Dockerfile": "# baseimage\nFROM scratch\n",
+		} {
+			if b, _ := os.ReadFile(filepath.Join(sample, name)); string(b) != want {
+				t.Errorf("%s = %q, want %q", name, b, want)
+			}
 		}
 	})
 
