@@ -159,8 +159,9 @@ func (h *held) written() bool {
 	return err != nil || now.Size() != h.fi.Size() || !now.ModTime().Equal(h.fi.ModTime())
 }
 
-// opened reports whether another process opened the held file while the
-// lease was held (the kernel then starts breaking the lease).
+// opened reports whether another process opened the held file for writing
+// while the lease was held (the kernel then starts breaking the lease); a
+// reader's open is let through.
 func (h *held) opened() bool { return h.leased && leaseBroken(h.f) }
 
 // unlease gives the lease back: a process waiting to open the file goes on.

@@ -23,11 +23,16 @@ func takeLease(f *os.File) bool {
 	return err == nil
 }
 
-// leaseBroken reports whether another process asked to open the file since
-// the lease was taken. Go ignores the SIGIO that comes with it.
+// leaseBroken reports whether another process asked to open the file for
+// writing (or to truncate it) since the lease was taken. While a break is
+// pending, F_GETLEASE gives the type the breaker needs the lease lowered
+// to: F_RDLCK for an opener that only reads, which can lose nothing (after
+// the swap it reads the original as it was), F_UNLCK for one that may
+// write, which would write into the swapped-out original. Go ignores the
+// SIGIO that comes with a break.
 func leaseBroken(f *os.File) bool {
 	t, err := unix.FcntlInt(f.Fd(), unix.F_GETLEASE, 0)
-	return err != nil || t != unix.F_WRLCK
+	return err != nil || (t != unix.F_WRLCK && t != unix.F_RDLCK)
 }
 
 func releaseLease(f *os.File) { _, _ = unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_UNLCK) }

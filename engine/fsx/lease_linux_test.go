@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // waitUntil polls cond for up to d.
@@ -139,4 +141,43 @@ func statOf(t *testing.T, p string) os.FileInfo {
 		t.Fatal(err)
 	}
 	return fi
+}
+
+// A reader that opens the file while the lease is held can lose nothing
+// (once the lease is given back it reads the original as it was): the
+// break it starts asks only for a read lease, and the swap goes on.
+func TestLeaseLetsAReaderThrough(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.md")
+	write(t, p, "text\n", 0o644)
+	h, err := hold(p, SHA256([]byte("text\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.close()
+	if !h.leased {
+		t.Skip("no write lease on this filesystem")
+	}
+	reader := exec.Command("cat", p)
+	if err := reader.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The reader's open is pending once the lease is breaking.
+	breaking := func() bool {
+		lt, err := unix.FcntlInt(h.f.Fd(), unix.F_GETLEASE, 0)
+		return err == nil && lt == unix.F_RDLCK
+	}
+	if !waitUntil(5*time.Second, breaking) {
+		t.Fatal("the reader's open did not start a break to a read lease")
+	}
+	if h.opened() {
+		t.Fatal("a reader counted as an opener that may write")
+	}
+	if err := h.settled(); err != nil {
+		t.Fatalf("settled with only a reader waiting: %v", err)
+	}
+	h.close()
+	if err := reader.Wait(); err != nil {
+		t.Fatal(err)
+	}
 }
