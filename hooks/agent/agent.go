@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -558,20 +559,35 @@ func touch(path string, now time.Time) error {
 // content, which may be large, but never unbounded.
 const MaxInput = 64 << 20
 
-// ReadPayload reads a hook's stdin, bounded; empty input is an error
-// naming the platform whose JSON was expected.
-func ReadPayload(r io.Reader, platform string) ([]byte, error) {
+// DecodePayload reads a hook's stdin, bounded, into v; empty input is an
+// error naming the platform whose JSON was expected, and every error is fit
+// for a one-line message.
+func DecodePayload(r io.Reader, platform string, v any) error {
 	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
 	if err != nil {
-		return nil, fmt.Errorf("read hook input: %w", err)
+		return fmt.Errorf("read hook input: %w", err)
 	}
 	if len(data) > MaxInput {
-		return nil, fmt.Errorf("hook input larger than %d MiB", MaxInput>>20)
+		return fmt.Errorf("hook input larger than %d MiB", MaxInput>>20)
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
-		return nil, fmt.Errorf("empty hook input (expected %s's JSON on stdin)", platform)
+		return fmt.Errorf("empty hook input (expected %s's JSON on stdin)", platform)
 	}
-	return data, nil
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("invalid hook input: %v", err)
+	}
+	return nil
+}
+
+// WriteJSON prints v as one JSON document on a line of its own: what every
+// platform reads from a hook's stdout.
+func WriteJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // Safe runs fn and turns a panic into an error: adapters fail open on any

@@ -51,13 +51,9 @@ type Specific struct {
 // ReadInput decodes the hook payload. Empty or invalid input is an error
 // with a message fit for a one-line systemMessage.
 func ReadInput(r io.Reader) (*Input, error) {
-	data, err := agent.ReadPayload(r, "Claude Code")
-	if err != nil {
-		return nil, err
-	}
 	in := &Input{}
-	if err := json.Unmarshal(data, in); err != nil {
-		return nil, fmt.Errorf("invalid hook input: %v", err)
+	if err := agent.DecodePayload(r, "Claude Code", in); err != nil {
+		return nil, err
 	}
 	if in.SessionID == "" {
 		return nil, errors.New("hook input has no session_id")
@@ -109,12 +105,7 @@ func WriteOutput(w io.Writer, out *Output) error {
 	if out == nil {
 		return nil
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return agent.WriteJSON(w, out)
 }
 
 // FailOpen is the output for any internal error: the agent goes on, the

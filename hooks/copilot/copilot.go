@@ -54,13 +54,9 @@ type Output struct {
 // ReadInput decodes a hook payload and folds the snake_case form into the
 // camelCase fields.
 func ReadInput(r io.Reader) (*Input, error) {
-	data, err := agent.ReadPayload(r, "Copilot CLI")
-	if err != nil {
-		return nil, err
-	}
 	in := &Input{}
-	if err := json.Unmarshal(data, in); err != nil {
-		return nil, fmt.Errorf("invalid hook input: %v", err)
+	if err := agent.DecodePayload(r, "Copilot CLI", in); err != nil {
+		return nil, err
 	}
 	if in.SessionID == "" {
 		in.SessionID = in.SnakeSessionID
@@ -92,12 +88,7 @@ func WriteOutput(w io.Writer, out *Output) error {
 	if out == nil {
 		out = &Output{}
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return agent.WriteJSON(w, out)
 }
 
 // Runner answers Copilot CLI hook events for one process.

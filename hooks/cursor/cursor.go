@@ -2,7 +2,6 @@ package cursor
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -47,13 +46,9 @@ type Output struct {
 
 // ReadInput decodes a hook payload; it must carry a conversation id.
 func ReadInput(r io.Reader) (*Input, error) {
-	data, err := agent.ReadPayload(r, "Cursor")
-	if err != nil {
-		return nil, err
-	}
 	in := &Input{}
-	if err := json.Unmarshal(data, in); err != nil {
-		return nil, fmt.Errorf("invalid hook input: %v", err)
+	if err := agent.DecodePayload(r, "Cursor", in); err != nil {
+		return nil, err
 	}
 	if in.ConversationID == "" {
 		return nil, fmt.Errorf("hook input has no conversation_id")
@@ -71,12 +66,7 @@ func WriteOutput(w io.Writer, out *Output) error {
 	if out == nil {
 		out = &Output{}
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return agent.WriteJSON(w, out)
 }
 
 // Runner answers Cursor hook events for one process.

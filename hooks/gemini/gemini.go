@@ -52,13 +52,9 @@ type Specific struct {
 
 // ReadInput decodes a hook payload; it must carry a session id.
 func ReadInput(r io.Reader) (*Input, error) {
-	data, err := agent.ReadPayload(r, "Gemini CLI")
-	if err != nil {
-		return nil, err
-	}
 	in := &Input{}
-	if err := json.Unmarshal(data, in); err != nil {
-		return nil, fmt.Errorf("invalid hook input: %v", err)
+	if err := agent.DecodePayload(r, "Gemini CLI", in); err != nil {
+		return nil, err
 	}
 	if in.SessionID == "" {
 		return nil, fmt.Errorf("hook input has no session_id")
@@ -77,12 +73,7 @@ func WriteOutput(w io.Writer, out *Output) error {
 	if out == nil {
 		out = &Output{}
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return agent.WriteJSON(w, out)
 }
 
 // Runner answers Gemini CLI hook events for one process.
