@@ -236,3 +236,15 @@ func (h *held) readAll() ([]byte, error) {
 	}
 	return io.ReadAll(h.f)
 }
+
+// swappedOut judges what a swap moved aside from path to moved: nil when it
+// is the held original, not opened for writing and not written since it was
+// hashed; otherwise the error to report once the swap is undone (a file
+// that replaced the original between the check and the swap is a conflict).
+func (h *held) swappedOut(moved, path string, expect Hash) error {
+	if h.is(moved) {
+		return h.settled()
+	}
+	old, _, _ := HashFile(moved)
+	return &ConflictError{Path: path, Expected: expect, Actual: old}
+}

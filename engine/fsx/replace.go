@@ -98,14 +98,7 @@ func renameChecked(path, tmp string, data []byte, expect Hash, h *held) error {
 // unwritten since it was hashed; otherwise it goes back.
 func finishExchange(path, tmp string, data []byte, expect Hash, h *held) error {
 	dir := filepath.Dir(path)
-	var why error
-	if h.is(tmp) {
-		why = h.settled()
-	} else {
-		// Replaced by another file between the check and the exchange.
-		old, _, _ := HashFile(tmp)
-		why = &ConflictError{Path: path, Expected: expect, Actual: old}
-	}
+	why := h.swappedOut(tmp, path, expect)
 	if why == nil {
 		if err := os.Remove(tmp); err != nil {
 			return fmt.Errorf("replace %s: remove the swapped-out original: %w", path, err)
@@ -201,13 +194,7 @@ func RemoveVia(path string, expect Hash, grave string) error {
 // appeared meanwhile).
 func finishRemove(path, grave string, expect Hash, h *held) error {
 	dir := filepath.Dir(path)
-	var why error
-	if h.is(grave) {
-		why = h.settled()
-	} else {
-		old, _, _ := HashFile(grave)
-		why = &ConflictError{Path: path, Expected: expect, Actual: old}
-	}
+	why := h.swappedOut(grave, path, expect)
 	if why == nil {
 		if err := os.Remove(grave); err != nil {
 			return fmt.Errorf("remove %s: %w", path, err)
