@@ -186,21 +186,31 @@ func (in *Input) command() (string, error) {
 // Written returns the files a tool call wrote: the apply_patch envelope's
 // Add/Update/Move paths, or the redirect and tee targets of a shell
 // command; other tools write nothing prosewash records.
-func (in *Input) Written() ([]agent.Written, error) {
+func (in *Input) Written() ([]agent.Written, error) { return in.touched(false) }
+
+// touched returns the files a tool call writes and, with deletes, those an
+// apply_patch envelope deletes too.
+func (in *Input) touched(deletes bool) ([]agent.Written, error) {
 	cmd, err := in.command()
 	if err != nil {
 		return nil, err
 	}
+	var ws []agent.Written
 	switch in.ToolName {
 	case "apply_patch", "Edit", "Write":
 		if cmd == "" {
 			return nil, fmt.Errorf("%s hook input carries no patch", in.ToolName)
 		}
-		return agent.PatchPaths(cmd, in.Cwd), nil
+		ws = agent.PatchPaths(cmd, in.Cwd)
 	case "Bash", "exec_command", "shell", "shell_command", "local_shell":
-		return agent.ShellPaths(cmd, in.Cwd), nil
+		ws = agent.ShellPaths(cmd, in.Cwd)
+	default:
+		return nil, nil
 	}
-	return nil, nil
+	if deletes && strings.Contains(cmd, "*** Begin Patch") {
+		ws = append(ws, agent.PatchDeleted(cmd, in.Cwd)...)
+	}
+	return ws, nil
 }
 
 // preToolUse is the memory lane's write guard: before the session's first
@@ -211,12 +221,9 @@ func (r *Runner) preToolUse(in *Input) (*Output, error) {
 	if in.ToolName == "" {
 		return nil, fmt.Errorf("hook input has no tool_name")
 	}
-	written, err := in.Written()
+	written, err := in.touched(true)
 	if err != nil {
 		return nil, err
-	}
-	if cmd, _ := in.command(); strings.Contains(cmd, "*** Begin Patch") {
-		written = append(written, agent.PatchDeleted(cmd, in.Cwd)...)
 	}
 	if len(written) == 0 {
 		return nil, nil
