@@ -118,13 +118,12 @@ func probeLock(path string) (bool, LockInfo) {
 const turnLockName = "turn.lock"
 
 // AcquireTurn takes the project's end-of-turn lock for session before the
-// turn's files are read. Two hooks ending a turn of one project at once
-// (the plugin and the settings install of one agent, or two agents) would
-// otherwise read each other's files mid-swap, and a reader breaks the
-// write lease a swap holds, so neither would clean. A hook of the same
-// session that finds the lock held gives way at once with a
-// [*LockedError] (the holder does this very turn); another session's
-// waits up to wait first.
+// turn's files are read. Two hooks ending one turn at once (the plugin and
+// the settings install of one agent) would otherwise both read and plan it,
+// the second then waiting on the run lock only to find every file changed.
+// A hook of the same session that finds the lock held gives way at once
+// with a [*LockedError] (the holder does this very turn); another
+// session's waits up to wait first.
 func AcquireTurn(stateDir, session string, wait time.Duration) (release func(), err error) {
 	path := filepath.Join(stateDir, turnLockName)
 	info := LockInfo{PID: os.Getpid(), RunID: session, Since: time.Now().UTC()}

@@ -292,9 +292,8 @@ func (s *Session) endClean(ctx context.Context) (Turn, error) {
 		}
 		return Turn{}, nil
 	}
-	// No file of the turn is read before the turn is ours: a hook reading
-	// the files while another one swaps them breaks the swap's write lease,
-	// and then neither cleans.
+	// No file of the turn is read before the turn is ours: a second hook
+	// ending the same turn gives way instead of planning it again.
 	release, err := txn.AcquireTurn(stateDir, s.ID, txn.DefaultLockWait)
 	var locked *txn.LockedError
 	if errors.As(err, &locked) {

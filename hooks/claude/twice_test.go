@@ -15,9 +15,7 @@ import (
 
 // TestStopTwiceAtOnce: two installs of the hooks (the plugin and the
 // settings) end the same turn at the same moment, as two processes of the
-// real binary. One cleans; the other gives way without reading the files:
-// a reader would break the write lease of the first one's swap, and then
-// neither would clean.
+// real binary. One cleans and reports it; the other reports nothing.
 func TestStopTwiceAtOnce(t *testing.T) {
 	x := hooktest.NewE2E(t)
 	x.Prosewash("install", "--claude", "--mode", "manual")
