@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install a pinned Claude Code CLI (npm @anthropic-ai/claude-code) into a cache
 # directory outside the repository, for the end-to-end hook tests in
-# internal/ccharness. Prints the absolute path of the claude binary on its
+# internal/testkit/ccharness. Prints the absolute path of the claude binary on its
 # last line; exits non-zero with a message when npm or the registry is missing.
 #
 # Why 2.1.197: it is the newest release whose "engines" field accepts node 20

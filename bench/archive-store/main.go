@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/prosewash/prosewash/engine/wash/archive"
-	"github.com/prosewash/prosewash/engine/wash/archive/archivetest"
+	"github.com/prosewash/prosewash/internal/engine/wash/archive"
+	"github.com/prosewash/prosewash/internal/testkit/archivetest"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

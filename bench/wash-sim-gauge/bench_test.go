@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prosewash/prosewash/engine/project"
-	"github.com/prosewash/prosewash/engine/wash/discover"
-	"github.com/prosewash/prosewash/engine/wash/lane"
+	"github.com/prosewash/prosewash/internal/engine/project"
+	"github.com/prosewash/prosewash/internal/engine/wash/discover"
+	"github.com/prosewash/prosewash/internal/engine/wash/lane"
 )
 
 // BenchmarkSessionStart times the in-process session-start gauge on the fixture; with

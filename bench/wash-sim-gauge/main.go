@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prosewash/prosewash/engine/project"
-	"github.com/prosewash/prosewash/engine/wash/discover"
-	"github.com/prosewash/prosewash/engine/wash/lane"
+	"github.com/prosewash/prosewash/internal/engine/project"
+	"github.com/prosewash/prosewash/internal/engine/wash/discover"
+	"github.com/prosewash/prosewash/internal/engine/wash/lane"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prosewash/prosewash/engine/wash/gate"
-	"github.com/prosewash/prosewash/engine/wash/gauge"
-	"github.com/prosewash/prosewash/engine/wash/judge"
-	"github.com/prosewash/prosewash/engine/wash/lane"
-	"github.com/prosewash/prosewash/engine/wash/mdline"
+	"github.com/prosewash/prosewash/internal/engine/wash/gate"
+	"github.com/prosewash/prosewash/internal/engine/wash/gauge"
+	"github.com/prosewash/prosewash/internal/engine/wash/judge"
+	"github.com/prosewash/prosewash/internal/engine/wash/lane"
+	"github.com/prosewash/prosewash/internal/engine/wash/mdline"
 )
 
 // judged is one simulated full pass.

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prosewash/prosewash/engine/project"
-	"github.com/prosewash/prosewash/engine/wash/bins"
-	"github.com/prosewash/prosewash/engine/wash/discover"
-	"github.com/prosewash/prosewash/engine/wash/gate"
-	"github.com/prosewash/prosewash/engine/wash/gauge"
-	"github.com/prosewash/prosewash/engine/wash/lane"
+	"github.com/prosewash/prosewash/internal/engine/project"
+	"github.com/prosewash/prosewash/internal/engine/wash/bins"
+	"github.com/prosewash/prosewash/internal/engine/wash/discover"
+	"github.com/prosewash/prosewash/internal/engine/wash/gate"
+	"github.com/prosewash/prosewash/internal/engine/wash/gauge"
+	"github.com/prosewash/prosewash/internal/engine/wash/lane"
 )
 
 // Config is one simulation.

@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/prosewash/prosewash/cli"
+	"github.com/prosewash/prosewash/internal/cli"
 )
 
 func main() {

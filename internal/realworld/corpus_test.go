@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prosewash/prosewash/engine/region"
+	"github.com/prosewash/prosewash/internal/engine/region"
 	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // The corpora are real third-party files from the registries CI reaches,
 // chosen to differ from the ones each classifier's own tests read
-// (engine/region/*_test.go: GOROOT, the Python stdlib, TypeScript's lib,
+// (internal/engine/region/*_test.go: GOROOT, the Python stdlib, TypeScript's lib,
 // React, a TSX router, RxJS, jQuery, BuildKit, bash-completion, debhelper,
 // devscripts, dash, a dozen Rust crates' manifests, toml-test).
 

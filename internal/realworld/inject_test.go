@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/prosewash/prosewash/engine/region"
+	"github.com/prosewash/prosewash/internal/engine/region"
 )
 
 // The carriers injected, as an agent or an attacker would leave them. The

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/prosewash/prosewash/engine/region"
+	"github.com/prosewash/prosewash/internal/engine/region"
 	"github.com/prosewash/prosewash/internal/testtool"
 )
 

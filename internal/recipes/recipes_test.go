@@ -11,7 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/prosewash/prosewash/internal/hooktest"
+	"github.com/prosewash/prosewash/internal/testkit/hooktest"
 	"github.com/prosewash/prosewash/internal/testtool"
 )
 

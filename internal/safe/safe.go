@@ -4,13 +4,13 @@ package safe
 import (
 	"fmt"
 
-	"github.com/prosewash/prosewash/engine/carrier"
-	"github.com/prosewash/prosewash/engine/clean"
-	"github.com/prosewash/prosewash/engine/pipeline"
-	"github.com/prosewash/prosewash/engine/provider"
-	"github.com/prosewash/prosewash/pipelines"
-	"github.com/prosewash/prosewash/providers"
-	"github.com/prosewash/prosewash/providers/ucarrier"
+	"github.com/prosewash/prosewash/internal/engine/carrier"
+	"github.com/prosewash/prosewash/internal/engine/clean"
+	"github.com/prosewash/prosewash/internal/engine/pipeline"
+	"github.com/prosewash/prosewash/internal/engine/provider"
+	"github.com/prosewash/prosewash/internal/pipelines"
+	"github.com/prosewash/prosewash/internal/providers"
+	"github.com/prosewash/prosewash/internal/providers/ucarrier"
 )
 
 // Engine returns the safe pipeline's engine with the unicode provider

@@ -1,0 +1,286 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+
+	"github.com/prosewash/prosewash/internal/engine/approval"
+)
+
+// release is the prosewash release this source tree is.
+const release = "0.2.0"
+
+// Version is the prosewash version: the release, and for a build from a
+// git checkout the commit and whether the tree was modified
+// ("0.2.0+4f1c2ab3d9e0", "0.2.0+4f1c2ab3d9e0.dirty"). Built-in providers
+// report it as theirs, so an approval names the exact build it approved and
+// a binary rebuilt from other sources lapses it.
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return release
+	}
+	return versionFrom(bi.Settings)
+}
+
+func versionFrom(settings []debug.BuildSetting) string {
+	var rev string
+	var dirty bool
+	for _, s := range settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return release
+	}
+	v := release + "+" + rev[:min(12, len(rev))]
+	if dirty {
+		v += ".dirty"
+	}
+	return v
+}
+
+// env is what every command receives: the streams, the output helpers and
+// the context that SIGINT and SIGTERM cancel.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	ui     *ui
+	color  string
+	// caller, when set, replaces the real process as the one asking for an
+	// approval (its environment and ancestry): tests only; see who.
+	caller *approval.Caller
+}
+
+type command struct {
+	name    string
+	args    string // synopsis after the name
+	summary string
+	help    string // extra text for "prosewash help NAME"
+	run     func(e *env, args []string) error
+	hidden  bool
+}
+
+func commands() []command {
+	return []command{
+		{name: "check", args: "[--format text|json] PATH...", summary: "report invisible carriers and the region each sits in", help: checkHelp, run: runCheck},
+		{name: "clean", args: "[PATH...]", summary: "remove carriers from the prose regions of files", help: cleanHelp, run: runClean},
+		{name: "test", args: "FILE...", summary: "run the pipeline and validation, report, and always restore the originals", help: testHelp, run: runTest},
+		{name: "classify", args: "FILE [--show | --json]", summary: "show how a file splits into prose, directive and runtime regions", help: classifyHelp, run: runClassify},
+		{name: "providers", args: "[--json]", summary: "list providers, their operations, bindings and availability", help: providersHelp, run: runProviders},
+		{name: "pipelines", args: "[--json]", summary: "list pipelines and their resolved stages", help: pipelinesHelp, run: runPipelines},
+		{name: "validate-pipeline", args: "ID|FILE [--explicit-target]", summary: "check one pipeline definition", help: validatePipelineHelp, run: runValidatePipeline},
+		{name: "recover", args: "[--abandon RUN]", summary: "bring an interrupted run to a safe end", help: recoverHelp, run: runRecover},
+		{name: "status", args: "[--json]", summary: "show configuration, versions, project root, state location and pending runs", help: statusHelp, run: runStatus},
+		{name: "record", args: "[--session ID] PATH...", summary: "record files as written in an agent session (path and hash only)", help: recordHelp, run: runRecord},
+		{name: "recorded", args: "[--session ID] [--json]", summary: "list a session's recorded files with their status", help: recordedHelp, run: runRecorded},
+		{name: "forget", args: "[--session ID] [PATH...]", summary: "drop files (or the whole session) from a session's record", help: forgetHelp, run: runForget},
+		{name: "approve", args: "[--mode automatic|confirm|manual] [--revoke]", summary: "review and approve what the Stop hook runs (needs a terminal)", help: approveHelp, run: runApprove},
+		{name: "install", args: "[--git-hooks] [--claude] [--alias] [--mode M]", summary: "add git hooks, Claude Code hooks and the git clean-prose alias", help: installHelp, run: runInstall},
+		{name: "uninstall", args: "[--git-hooks] [--claude] [--alias]", summary: "remove what install added, restoring previous hooks", help: uninstallHelp, run: runUninstall},
+		{name: "hook", args: "claude EVENT | git EVENT [ARGS]", summary: "hook entry points for Claude Code and git (install wires them up)", help: hookHelp, run: runHook},
+		{name: "wash", args: "COMMAND [ARGS]", summary: "keep always-loaded agent memory lean without losing a fact (wash help)", run: runWash},
+		{name: "provider", args: "ID", summary: "run a built-in provider (speaks the provider protocol on stdin/stdout)", run: runProvider, hidden: true},
+		{name: "version", summary: "print the version", run: runVersion},
+		{name: "help", args: "[COMMAND]", summary: "show help", run: nil},
+	}
+}
+
+// Main runs prosewash with args (without the program name) and returns the
+// process exit status. It never calls os.Exit.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return mainWith(commands(), args, stdin, stdout, stderr)
+}
+
+// mainWith is Main over a given command table, so tests can add commands
+// (one that panics, say) without a hidden command in the binary.
+func mainWith(cmds []command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	colour := "auto"
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		a := args[0]
+		switch {
+		case a == "--help" || a == "-h":
+			printHelp(stdout, "")
+			return exitOK
+		case a == "--version":
+			args = []string{"version"}
+			continue
+		case strings.HasPrefix(a, "--color="):
+			colour = strings.TrimPrefix(a, "--color=")
+		case a == "--color" && len(args) > 1:
+			colour = args[1]
+			args = args[1:]
+		default:
+			u := newUI(stdout, stderr, colour)
+			u.errorf("unknown option %s", a)
+			u.hintf("run 'prosewash --help'")
+			return exitUsage
+		}
+		args = args[1:]
+	}
+	u := newUI(stdout, stderr, colour)
+	if colour != "auto" && colour != "always" && colour != "never" {
+		u.errorf("--color must be auto, always or never, not %q", colour)
+		return exitUsage
+	}
+	if len(args) == 0 {
+		printHelp(stderr, "")
+		return exitUsage
+	}
+	ctx, stop := interruptible(u)
+	defer stop()
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, ui: u, color: colour}
+	name := args[0]
+	if name == "help" {
+		topic := ""
+		if len(args) > 1 {
+			topic = args[1]
+		}
+		printHelp(stdout, topic)
+		return exitOK
+	}
+	for _, c := range cmds {
+		if c.name != name || c.run == nil {
+			continue
+		}
+		defer func() {
+			// A bug must not turn into a Go stack trace in a user's terminal
+			// or a hook's stdout; report it and exit with its own status.
+			if r := recover(); r != nil {
+				u.errorf("internal error in %s: %v", name, r)
+				u.hintf("this is a bug in prosewash %s; please report it with the command you ran", Version())
+				code = exitInternal
+			}
+		}()
+		err := c.run(e, args[1:])
+		if err != nil && !silent(err) && err.Error() != "" {
+			var ue *usageError
+			u.errorf("%s", err)
+			if errors.As(err, &ue) {
+				u.hintf("run 'prosewash help %s'", name)
+			}
+		}
+		if ctx.Err() != nil {
+			// The command finished what it had started (a rollback, a
+			// report) after the interrupt: it did not complete.
+			u.warnf("interrupted: stopped at a safe point; what this run had changed is put back")
+			return exitInterrupted
+		}
+		return exitCode(err)
+	}
+	u.errorf("unknown command %q", name)
+	u.hintf("run 'prosewash --help'")
+	return exitUsage
+}
+
+// newFlags returns a flag set whose errors become usage errors instead of
+// printing and exiting.
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses flags anywhere in args (flags after paths are allowed;
+// "--" ends flags).
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, flag.ErrHelp
+			}
+			return nil, usagef("%s: %v", fs.Name(), err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func printHelp(w io.Writer, topic string) {
+	if topic != "" {
+		for _, c := range commands() {
+			if c.name == topic {
+				fmt.Fprintf(w, "usage: prosewash %s %s\n\n%s\n", c.name, c.args, c.summary)
+				if c.help != "" {
+					fmt.Fprintf(w, "\n%s\n", c.help)
+				}
+				return
+			}
+		}
+		fmt.Fprintf(w, "prosewash: no help for %q\n", topic)
+		return
+	}
+	fmt.Fprintf(w, "prosewash %s: clean what AI coding agents write, without becoming a new source of bugs\n\n", Version())
+	fmt.Fprintf(w, "usage: prosewash [--color auto|always|never] COMMAND [ARGS]\n\nCOMMANDS\n")
+	for _, c := range commands() {
+		if c.hidden {
+			continue
+		}
+		fmt.Fprintf(w, "  %-18s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun 'prosewash help COMMAND' for a command's options.\n\n%s\n\n%s\n", envHelp, exitStatusHelp)
+}
+
+const envHelp = `ENVIRONMENT
+  NO_COLOR              disable colour
+  PROSEWASH_STATE_DIR   where journals, backups and records live (default: the XDG state dir)
+  PROSEWASH_SESSION     the session record clean, recorded, forget and the git hooks use
+                        (default: the most recent session)
+  PROSEWASH=0           installed git hooks skip prosewash for one command
+  PROSEWASH_FAILPOINT   for tests: kill the process at a named transaction step
+                        (see internal/engine/txn/failpoint.go); never set it otherwise`
+
+// interruptible returns a context that the first SIGINT or SIGTERM
+// cancels. Commands then stop at their next safe point and roll back what
+// they started, the way a failed validation does, so no interrupt leaves a
+// journal for recover. Later signals are answered with a message and
+// otherwise ignored until the rollback is done; only SIGKILL cuts it short,
+// and that is what 'prosewash recover' is for.
+func interruptible(u *ui) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, interruptSignals()...)
+	done := make(chan struct{})
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-done:
+				return
+			case <-sigs:
+				n++
+				if n == 1 {
+					cancel()
+					continue
+				}
+				u.warnf("interrupted again: still putting files back, wait (kill -9 would leave the run for 'prosewash recover')")
+			}
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
+}

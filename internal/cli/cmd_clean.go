@@ -1,0 +1,220 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/prosewash/prosewash/internal/engine/clean"
+	"github.com/prosewash/prosewash/internal/engine/config"
+	"github.com/prosewash/prosewash/internal/engine/project"
+	"github.com/prosewash/prosewash/internal/engine/report"
+	"github.com/prosewash/prosewash/internal/engine/scope"
+	"github.com/prosewash/prosewash/internal/engine/txn"
+	"github.com/prosewash/prosewash/internal/engine/walk"
+)
+
+const cleanHelp = `Removes invisible carriers from the prose regions (comments, documentation text) of
+the files named (a directory stands for its files that have a classifier), or, with no
+PATH, of the files recorded for this session (--session ID, else $PROSEWASH_SESSION,
+else the session recorded most recently). Code, string literals, docstrings and
+directives are never touched: carriers there are reported.
+
+Every file is checked before it replaces the original: bytes outside the cleaned
+regions are proven identical, the structure is re-classified, the file must still
+be valid UTF-8 with the same line endings and still parse; then the validation level
+runs (see [clean] validation) inside a journalled transaction that rolls back on
+failure. A file someone else changed meanwhile is never overwritten.
+
+  --pipeline ID        safe (default), full (needs named files) or custom/<id>
+  --profile standard|strict
+  --session ID         clean the files recorded for this session
+  --accept-reduced     go on when a validation command is missing, at the level that can run
+  --json               print the report as JSON on standard output
+  --quiet              print only problems
+
+Exit status: 0 cleaned or nothing to do, 3 a file or the run was refused or rolled back.`
+
+const testHelp = `Runs the whole pipeline and the validation on the named files inside a transaction and
+always puts the originals back: it reports what would change and whether validation
+passes. The validation commands themselves may still write caches or logs.`
+
+type cleanFlags struct {
+	pipeline, profile, session string
+	acceptReduced, asJSON      bool
+	quiet                      bool
+}
+
+func runClean(e *env, args []string) error { return cleanOrTest(e, args, false) }
+
+func runTest(e *env, args []string) error { return cleanOrTest(e, args, true) }
+
+func cleanOrTest(e *env, args []string, test bool) error {
+	name := "clean"
+	if test {
+		name = "test"
+	}
+	fs := newFlags(name)
+	var f cleanFlags
+	fs.StringVar(&f.pipeline, "pipeline", "", "")
+	fs.StringVar(&f.profile, "profile", "", "")
+	fs.StringVar(&f.session, "session", "", "")
+	fs.BoolVar(&f.acceptReduced, "accept-reduced", false, "")
+	fs.BoolVar(&f.asJSON, "json", false, "")
+	fs.BoolVar(&f.quiet, "quiet", false, "")
+	paths, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if test && len(paths) == 0 {
+		return usagef("test needs FILE arguments")
+	}
+	p, err := openProject(e)
+	if err != nil {
+		return err
+	}
+	if err := loadConfig(e, p); err != nil {
+		return err
+	}
+	req := clean.Request{
+		Project: p, Pipeline: f.pipeline, Profile: f.profile, Test: test,
+		AcceptReduced: f.acceptReduced, Ask: terminalAsk(e),
+		Self: self(), Argv0: "prosewash", Version: Version(),
+	}
+	if !f.quiet || f.asJSON {
+		req.Notice = func(msg string) { e.ui.infof("%s", msg) }
+	}
+	if len(paths) > 0 {
+		req.Explicit, req.Scope = true, "explicit targets"
+		if err := explicitTargets(e, &req, paths); err != nil {
+			return err
+		}
+	} else if err := sessionTargets(p, &req, f.session); err != nil {
+		return err
+	}
+	rep, err := clean.Run(e.ctx, req)
+	if err != nil {
+		return runError(e, err)
+	}
+	if f.asJSON {
+		if err := rep.WriteJSON(e.stdout); err != nil {
+			return err
+		}
+	} else {
+		printReport(e, rep, f.quiet)
+	}
+	if rep.Summary.Refused > 0 {
+		return errRefused
+	}
+	return nil
+}
+
+// explicitTargets turns the paths the user named into targets. A directory
+// stands for the files under it that have a classifier (walked like check:
+// .git, git-ignored paths, binary files and symlinks left out); other files
+// under it are counted, not refused one by one.
+func explicitTargets(e *env, req *clean.Request, paths []string) error {
+	for _, a := range paths {
+		p := userPath(a)
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return err
+		}
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() || isSymlink(p) {
+			req.Targets = append(req.Targets, clean.Target{Path: abs, Rel: a})
+			continue
+		}
+		other := 0
+		err = walk.Walk(e.ctx, []string{p}, walk.Options{}, func(walk.File) (any, error) { return nil, nil },
+			func(path string, _ any, _ error) error {
+				if clean.Unclassified(path) != "" {
+					other++
+					return nil
+				}
+				fa, err := filepath.Abs(path)
+				if err != nil {
+					return err
+				}
+				req.Targets = append(req.Targets, clean.Target{Path: fa, Rel: path})
+				return nil
+			}, nil)
+		if err != nil {
+			return err
+		}
+		if other > 0 {
+			req.Skipped = append(req.Skipped, report.Skip{Path: a, Reason: fmt.Sprintf("%d file%s without a classifier left alone", other, plural(other))})
+		}
+	}
+	return nil
+}
+
+func isSymlink(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}
+
+// sessionTargets fills a request from a session record: eligible files
+// become targets carrying their recorded hash, every other file is listed
+// as skipped with its status.
+func sessionTargets(p *project.Project, req *clean.Request, flag string) error {
+	stateDir, session, how, err := sessionFor(p, flag)
+	if err != nil {
+		return err
+	}
+	rec, err := scope.Open(stateDir, session)
+	if err != nil {
+		return err
+	}
+	entries, err := rec.Entries()
+	if err != nil {
+		return err
+	}
+	sel, err := clean.SessionTargets(p, entries)
+	if err != nil {
+		return err
+	}
+	req.Record = rec
+	req.Scope = fmt.Sprintf("session %s%s (%d recorded files)", session, how, len(entries))
+	req.Targets, req.Skipped = sel.Targets, append(req.Skipped, sel.Skipped...)
+	return nil
+}
+
+// runError reports a refused run with the hint that resolves it.
+func runError(e *env, err error) error {
+	var pend *txn.PendingError
+	var locked *txn.LockedError
+	var guard *txn.GuardError
+	var refused *clean.RefusedError
+	var cfgErr *config.Error
+	switch {
+	case errors.As(err, &pend):
+		e.ui.errorf("%v", err)
+		e.ui.hintf("run 'prosewash recover' to bring the interrupted run to a safe end")
+		return errRefused
+	case errors.As(err, &locked), errors.As(err, &guard), errors.As(err, &refused):
+		e.ui.errorf("refused: %v", err)
+		return errRefused
+	case errors.As(err, &cfgErr):
+		return err
+	}
+	return err
+}
+
+// printReport renders a run's report on standard error.
+func printReport(e *env, r *report.Run, quiet bool) {
+	for _, l := range r.Lines(quiet) {
+		if l.Level == report.Warn {
+			e.ui.warnf("%s", l.Text)
+		} else {
+			e.ui.infof("%s", l.Text)
+		}
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

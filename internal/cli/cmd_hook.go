@@ -1,0 +1,332 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prosewash/prosewash/internal/engine/report"
+	"github.com/prosewash/prosewash/internal/engine/txn"
+	"github.com/prosewash/prosewash/internal/hooks/agent"
+	"github.com/prosewash/prosewash/internal/hooks/claude"
+	"github.com/prosewash/prosewash/internal/hooks/codex"
+	"github.com/prosewash/prosewash/internal/hooks/copilot"
+	"github.com/prosewash/prosewash/internal/hooks/cursor"
+	"github.com/prosewash/prosewash/internal/hooks/gemini"
+	githooks "github.com/prosewash/prosewash/internal/hooks/git"
+	"github.com/prosewash/prosewash/internal/pipelines"
+	"github.com/prosewash/prosewash/internal/providers"
+)
+
+const hookHelp = `Entry points for hooks; 'prosewash install' wires them up.
+
+  prosewash hook claude session-start|pre-tool-use|post-tool-use|stop|instructions-loaded|subagent-start
+      Claude Code hooks: read the hook JSON on standard input, answer in JSON on
+      standard output (or print nothing) and always exit 0; a problem becomes one
+      systemMessage line, never a blocked session. instructions-loaded records the
+      memory files the session really loaded (the gauge prefers them), subagent-start
+      (and post-tool-use on Agent|Task) counts the subagents that carry them again.
+  prosewash hook codex session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop
+  prosewash hook gemini session-start|before-agent|before-tool|after-tool|after-agent
+  prosewash hook cursor session-start|after-file-edit|stop
+  prosewash hook copilot session-start|post-tool-use|agent-stop
+      the same for OpenAI Codex CLI, Gemini CLI, Cursor and GitHub Copilot CLI,
+      each in its own protocol: the files the agent wrote are recorded for its
+      session, the end of a turn acts by mode, and any problem fails open.
+  prosewash hook git pre-commit [--session ID]
+      cleans the staged files the session wrote (unchanged since); exits 1 listing
+      them when it changed any, so you review and 'git add' them; reports carriers in
+      code, strings and directives of staged files without failing.
+  prosewash hook git post-checkout OLD NEW FLAG
+      (or PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF, PRE_COMMIT_CHECKOUT_TYPE) warns about
+      an interrupted run and marks recorded files the checkout replaced; never fails.`
+
+func runHook(e *env, args []string) error {
+	if len(args) < 2 {
+		return usagef("hook needs a target and an event: hook claude EVENT | hook git EVENT")
+	}
+	event := args[1]
+	switch args[0] {
+	case "claude":
+		return failOpenAfter(e, hookDeadline(args[0], event), func(e *env) error {
+			return hookClaude(e, event)
+		}, func(e *env, d time.Duration) {
+			_ = claude.WriteOutput(e.stdout, claude.FailOpen(event, gaveUp(d)))
+		})
+	case "codex", "gemini", "cursor", "copilot":
+		platform := args[0]
+		return failOpenAfter(e, hookDeadline(platform, event), func(e *env) error {
+			hookAgent(e, platform, event)
+			return nil
+		}, func(e *env, d time.Duration) {
+			agentFailOpen(e, platform, event, gaveUp(d))
+		})
+	case "git":
+		var run func(e *env) error
+		switch event {
+		case "pre-commit":
+			run = func(e *env) error { return hookPreCommit(e, args[2:]) }
+		case "post-checkout":
+			run = func(e *env) error { hookPostCheckout(e, args[2:]); return nil }
+		default:
+			return usagef("unknown git hook %q (want pre-commit or post-checkout)", event)
+		}
+		return failOpenAfter(e, hookDeadline(args[0], event), run, func(e *env, d time.Duration) {
+			e.ui.warnf("%s hook gave up after %v and did nothing more (fail open); run 'prosewash status' to see why", event, d)
+		})
+	}
+	return usagef("unknown hook target %q (want claude, codex, gemini, cursor, copilot or git)", args[0])
+}
+
+// agentEnv is what every agent adapter is given.
+func agentEnv() agent.Env {
+	home, _ := os.UserHomeDir()
+	return agent.Env{
+		Getenv: os.Getenv, Home: home, Self: self(), Version: Version(),
+		ShippedProviders: providers.Definitions(), ShippedPipelines: pipelines.Definitions(),
+	}
+}
+
+// hookAgent answers one event of another agent's hooks: only its JSON on
+// standard output, always exit 0.
+func hookAgent(e *env, platform, event string) {
+	ae := agentEnv()
+	var err error
+	switch platform {
+	case "codex":
+		err = codex.WriteOutput(e.stdout, (&codex.Runner{Env: ae}).Run(e.ctx, event, e.stdin))
+	case "gemini":
+		err = gemini.WriteOutput(e.stdout, (&gemini.Runner{Env: ae}).Run(e.ctx, event, e.stdin))
+	case "cursor":
+		err = cursor.WriteOutput(e.stdout, (&cursor.Runner{Env: ae}).Run(e.ctx, event, e.stdin))
+	case "copilot":
+		err = copilot.WriteOutput(e.stdout, (&copilot.Runner{Env: ae, Stderr: e.stderr}).Run(e.ctx, event, e.stdin))
+	}
+	// A failed write means standard output is gone; nobody is left to tell.
+	_ = err
+}
+
+// gaveUp is the error a hook fails open with when its deadline passes.
+func gaveUp(d time.Duration) error {
+	return fmt.Errorf("gave up after %v and did nothing more (fail open); run 'prosewash status' to see why", d)
+}
+
+// agentFailOpen prints a platform's "no opinion" answer naming err.
+func agentFailOpen(e *env, platform, event string, err error) {
+	switch platform {
+	case "codex":
+		_ = codex.WriteOutput(e.stdout, codex.FailOpen(event, err))
+	case "gemini":
+		_ = gemini.WriteOutput(e.stdout, gemini.FailOpen(event, err))
+	case "cursor":
+		_ = cursor.WriteOutput(e.stdout, cursor.FailOpen(event, err))
+	case "copilot":
+		_ = copilot.WriteOutput(e.stdout, copilot.FailOpen(e.stderr, event, err))
+	}
+}
+
+// hookDeadline is how long a hook may take before it gives up and fails
+// open: below the timeout Claude Code is given in the settings install
+// writes (30 s, and 600 s for Stop, which may run validation commands), so
+// prosewash ends itself rather than being killed; git has no timeout at
+// all, so a hanging hook would hang 'git commit' and 'git checkout'.
+func hookDeadline(target, event string) time.Duration {
+	switch {
+	case target == "claude" && event == "stop", target == "git" && event == "pre-commit",
+		target == "codex" && event == "stop", target == "gemini" && event == "after-agent",
+		target == "cursor" && event == "stop", target == "copilot" && event == "agent-stop":
+		return 570 * time.Second
+	}
+	return 25 * time.Second
+}
+
+// failOpenAfter runs a hook and gives up on it after d: whatever it is
+// blocked on (a FIFO, a stuck filesystem, a stdin never closed), the hook
+// reports that it gave up through onTimeout and the process exits 0, as a
+// hook must. The abandoned hook's later output is discarded, so the agent
+// or git reads exactly one answer. A panic in the hook is reported and
+// fails open too. Giving up in the middle of a transaction is like a kill:
+// the journal stays and the next run says to run 'prosewash recover'.
+func failOpenAfter(e *env, d time.Duration, hook func(*env) error, onTimeout func(*env, time.Duration)) error {
+	out, errOut := &cutoff{w: e.stdout}, &cutoff{w: e.stderr}
+	inner := *e
+	inner.stdout, inner.stderr = out, errOut
+	inner.ui = newUI(out, errOut, e.color)
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				inner.ui.warnf("hook skipped: internal error: %v", v)
+				done <- nil
+			}
+		}()
+		done <- hook(&inner)
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		out.close()
+		errOut.close()
+		onTimeout(e, d)
+		return nil
+	}
+}
+
+// cutoff passes writes through until it is closed, then drops them.
+type cutoff struct {
+	mu     sync.Mutex
+	w      io.Writer
+	closed bool
+}
+
+func (g *cutoff) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return len(p), nil
+	}
+	return g.w.Write(p)
+}
+
+func (g *cutoff) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+}
+
+// hookClaude prints only JSON on standard output and always exits 0.
+func hookClaude(e *env, event string) error {
+	ae := agentEnv()
+	r := &claude.Runner{
+		Getenv: ae.Getenv, Home: ae.Home, Self: ae.Self, Version: ae.Version,
+		ShippedProviders: ae.ShippedProviders, ShippedPipelines: ae.ShippedPipelines,
+	}
+	out := r.Run(e.ctx, event, e.stdin)
+	if err := claude.WriteOutput(e.stdout, out); err != nil {
+		// Standard output is gone; there is nobody left to tell.
+		return &exitError{code: exitOK}
+	}
+	return nil
+}
+
+func gitHookOptions(e *env, session string) (githooks.Options, error) {
+	p, err := openProject(e)
+	if err != nil {
+		return githooks.Options{}, err
+	}
+	if err := loadConfig(e, p); err != nil {
+		return githooks.Options{}, err
+	}
+	return githooks.Options{Project: p, Session: session, Getenv: os.Getenv, Self: self(), Version: Version()}, nil
+}
+
+// hookPreCommit fails the commit only when it cleaned staged files; any
+// other problem is a warning, so a broken prosewash never blocks commits.
+func hookPreCommit(e *env, args []string) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.ui.warnf("pre-commit hook skipped: internal error: %v", v)
+			err = nil
+		}
+	}()
+	fs := newFlags("hook git pre-commit")
+	session := fs.String("session", "", "")
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	o, oerr := gitHookOptions(e, *session)
+	if oerr != nil {
+		e.ui.warnf("pre-commit hook skipped: %v", oerr)
+		return nil
+	}
+	var res *githooks.PreCommitResult
+	res, err = githooks.PreCommit(e.ctx, o)
+	var pend *txn.PendingError
+	switch {
+	case errors.As(err, &pend):
+		e.ui.warnf("pre-commit hook cleaned nothing: %v", err)
+		return nil
+	case err != nil:
+		e.ui.warnf("pre-commit hook skipped: %v", err)
+		return nil
+	}
+	for _, s := range res.Skipped {
+		e.ui.infof("skipped %s: %s", report.Quote(s.Path), s.Reason)
+	}
+	if res.SurveyErr != nil {
+		e.ui.warnf("could not survey the staged files for carriers: %v", res.SurveyErr)
+		res.Survey = nil
+	}
+	for _, r := range []*report.Run{res.Run, res.Survey} {
+		if r == nil {
+			continue
+		}
+		for _, l := range r.Lines(true) {
+			e.ui.warnf("%s", l.Text)
+		}
+	}
+	if res.Survey != nil {
+		skipped := map[string]bool{}
+		for _, s := range res.Skipped {
+			skipped[s.Path] = true
+		}
+		for _, f := range res.Survey.Files {
+			if f.Status == report.WouldChange && !skipped[f.Path] {
+				e.ui.infof("%s has carriers in its prose but was not written in this session; 'prosewash clean %s' removes them", report.Quote(f.Path), report.Quote(f.Path))
+			}
+		}
+	}
+	if len(res.Changed) == 0 {
+		return nil
+	}
+	e.ui.errorf("cleaned invisible carriers from %s this agent session wrote; review, 'git add' and commit again:", report.Count(len(res.Changed), "staged file"))
+	for _, f := range res.Run.Files {
+		if f.Status == report.Cleaned {
+			e.ui.infof("  %s (%s removed from prose)", report.Quote(f.Path), report.Count(f.Removed(), "carrier"))
+		}
+	}
+	return &exitError{code: exitFindings}
+}
+
+// hookPostCheckout never fails the checkout.
+func hookPostCheckout(e *env, args []string) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.ui.warnf("post-checkout hook skipped: internal error: %v", v)
+		}
+	}()
+	var oldRef, newRef, flag string
+	switch {
+	case len(args) >= 3:
+		oldRef, newRef, flag = args[0], args[1], args[2]
+	case len(args) == 0:
+		// Run by the pre-commit framework, which passes no arguments.
+		oldRef, newRef, flag = os.Getenv("PRE_COMMIT_FROM_REF"), os.Getenv("PRE_COMMIT_TO_REF"), os.Getenv("PRE_COMMIT_CHECKOUT_TYPE")
+	default:
+		e.ui.warnf("post-checkout hook skipped: want OLD NEW FLAG, got %s", strings.Join(args, " "))
+		return
+	}
+	o, err := gitHookOptions(e, "")
+	if err != nil {
+		e.ui.warnf("post-checkout hook skipped: %v", err)
+		return
+	}
+	res, err := githooks.PostCheckout(e.ctx, o, oldRef, newRef, flag)
+	if res != nil && len(res.Interrupted) > 0 {
+		e.ui.warnf("an interrupted run (%s) is pending; run 'prosewash recover' before anything is cleaned", strings.Join(res.Interrupted, ", "))
+	}
+	if err != nil {
+		e.ui.warnf("post-checkout hook: %v", err)
+		return
+	}
+	if res.Marked > 0 {
+		e.ui.infof("%d recorded file%s replaced by the checkout; the session's clean leaves %s alone", res.Marked, plural(res.Marked), map[bool]string{true: "it", false: "them"}[res.Marked == 1])
+	}
+}

@@ -1,0 +1,419 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/prosewash/prosewash/internal/engine/approval"
+	"github.com/prosewash/prosewash/internal/engine/project"
+	"github.com/prosewash/prosewash/internal/install"
+)
+
+const installHelp = `Puts prosewash into the tools this project uses. With no component flag, all three:
+
+  --git-hooks   pre-commit and post-checkout hooks in the directory git uses (core.hooksPath
+                respected). A hook already there is kept as <hook>.prosewash-chained and
+                called by ours; hooks owned by husky, lefthook or the pre-commit framework
+                are not touched: the snippet for their configuration is printed instead.
+  --claude      SessionStart, PreToolUse, PostToolUse and Stop hooks merged into
+                .claude/settings.json; everything else in the file is kept.
+  --codex       OpenAI Codex CLI hooks in .codex/hooks.json (SessionStart, UserPromptSubmit,
+                PostToolUse for apply_patch and the shell, Stop). Codex runs them only in a
+                trusted project and once you trusted them (its /hooks review); on a
+                terminal install offers to write that trust into Codex's config.toml.
+  --gemini      Gemini CLI hooks merged into .gemini/settings.json (SessionStart,
+                BeforeAgent, AfterTool for write_file and replace, AfterAgent).
+  --cursor      Cursor hooks merged into .cursor/hooks.json (sessionStart, afterFileEdit,
+                stop). Built from Cursor's documented schema; not yet run against Cursor.
+  --copilot     GitHub Copilot CLI hooks in .github/hooks/prosewash.json (sessionStart,
+                postToolUse, agentStop). Built from GitHub's documented schema; not yet
+                run against the Copilot CLI.
+  --alias       git config alias.clean-prose, so 'git clean-prose [PATH...]' cleans.
+  --mode M      the Stop hook's mode: automatic, confirm or manual. There is no default:
+                on a terminal install asks, and that answer is the approval; automatic or
+                confirm given with --mode are approved only after a [y/N] on a terminal.
+                Without a terminal they install as manual and say how to approve; under
+                an agent CLI they are refused and nothing is installed.
+
+With no component flag, the agents whose configuration directory or instruction file
+the project has (.codex, .gemini or GEMINI.md, .cursor, .github/hooks or
+copilot-instructions.md) are offered one by one on a terminal, and named with their
+flag otherwise.
+
+Installing twice changes nothing; 'prosewash uninstall' takes all of it out again, putting
+back the hooks that were there before, byte for byte.`
+
+const uninstallHelp = `Removes what 'prosewash install' added: our git hooks (the hooks they chained are put
+back byte for byte), our entries in .claude/settings.json (nothing else), the
+clean-prose alias when it is ours. With no component flag it removes all three and
+revokes the approval. .prosewash.toml is left as it is.
+
+  --git-hooks, --claude, --codex, --gemini, --cursor, --copilot, --alias
+      remove only these; an agent's configuration file comes back byte for byte when
+      it was not edited since install, else only prosewash's entries are taken out.
+      --codex also takes prosewash's trust entries out of Codex's config.toml.`
+
+type components struct {
+	gitHooks, claude, alias bool
+	agents                  map[string]*bool // codex, gemini, cursor, copilot
+}
+
+// anyAgent reports whether an agent flag was given.
+func (c components) anyAgent() bool {
+	for _, v := range c.agents {
+		if *v {
+			return true
+		}
+	}
+	return false
+}
+
+func componentFlags(name string, args []string) (components, *string, error) {
+	fs := newFlags(name)
+	var c components
+	fs.BoolVar(&c.gitHooks, "git-hooks", false, "")
+	fs.BoolVar(&c.claude, "claude", false, "")
+	fs.BoolVar(&c.alias, "alias", false, "")
+	c.agents = map[string]*bool{}
+	for _, a := range install.Agents() {
+		c.agents[a.Name] = fs.Bool(a.Name, false, "")
+	}
+	var m *string
+	if name == "install" {
+		m = fs.String("mode", "", "")
+	}
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return c, nil, err
+	}
+	if len(rest) > 0 {
+		return c, nil, usagef("%s takes no arguments", name)
+	}
+	return c, m, nil
+}
+
+func (c components) all() bool { return !c.gitHooks && !c.claude && !c.alias && !c.anyAgent() }
+
+// chooseMode settles the mode before anything is written: asked on a
+// terminal (the answer is the approval), or --mode, approved with a [y/N]
+// on a terminal and dropped to manual without one.
+func chooseMode(e *env, p *project.Project, stateDir, flag string) (string, error) {
+	ask := terminalPrompter(e)
+	if flag == "" && ask == nil {
+		return "", usagef("choose the Stop hook's mode with --mode automatic, confirm or manual (there is no default; on a terminal install asks)")
+	}
+	if flag != "" && !approval.ValidMode(flag) {
+		return "", usagef("--mode must be automatic, confirm or manual, not %q", flag)
+	}
+	if flag == approval.Manual {
+		return flag, nil
+	}
+	// Choosing automatic or confirm is the approval: never under an agent.
+	want := "prosewash install --mode " + flag
+	if flag == "" {
+		want = "prosewash install"
+	}
+	if err := refuseAgent(e, want); err != nil {
+		e.ui.hintf("or install with --mode manual, which needs no approval")
+		return "", err
+	}
+	lines, sum, ferr := fingerprint(e, p)
+	if flag == "" {
+		e.ui.infof("when an agent turn ends, the Stop hook can:")
+		e.ui.infof("  automatic  clean the files this session wrote (what is shown above)")
+		e.ui.infof("  confirm    ask the agent to ask you first")
+		e.ui.infof("  manual     do nothing; you run 'prosewash clean' yourself")
+		for i := 0; ; i++ {
+			a := ask.line("mode for this project [automatic/confirm/manual]:")
+			if approval.ValidMode(a) {
+				flag = a
+				break
+			}
+			if i == 2 {
+				return "", usagef("no mode chosen")
+			}
+		}
+		if flag == approval.Manual {
+			return flag, nil
+		}
+		if ferr != nil {
+			e.ui.warnf("%v; installing in manual mode", ferr)
+			return approval.Manual, nil
+		}
+		return flag, grantApproval(e, stateDir, p, flag, lines, sum)
+	}
+	if ferr != nil {
+		e.ui.warnf("%v; installing in manual mode", ferr)
+		return approval.Manual, nil
+	}
+	if ask == nil {
+		e.ui.warnf("mode %s needs your approval on a terminal (an agent cannot approve itself); installing in manual mode", flag)
+		e.ui.hintf("run 'prosewash approve --mode %s' in your own terminal", flag)
+		return approval.Manual, nil
+	}
+	if !ask.yes(fmt.Sprintf("approve this for mode %s in this project?", flag)) {
+		e.ui.infof("not approved; installing in manual mode")
+		return approval.Manual, nil
+	}
+	return flag, grantApproval(e, stateDir, p, flag, lines, sum)
+}
+
+func runInstall(e *env, args []string) error {
+	c, modeFlag, err := componentFlags("install", args)
+	if err != nil {
+		return err
+	}
+	p, err := openProject(e)
+	if err != nil {
+		return err
+	}
+	if err := loadConfig(e, p); err != nil {
+		return err
+	}
+	stateDir, err := p.StateDir()
+	if err != nil {
+		return err
+	}
+	all := c.all()
+	g := install.Git{Dir: p.Root}
+	inRepo := g.InRepo()
+	if !inRepo && (c.gitHooks || c.alias) {
+		return usagef("%s is not in a git repository: no git hooks or alias to install", p.Root)
+	}
+	failed := false
+	agents := chooseAgents(e, p.Root, c)
+	if all || c.claude || len(agents) > 0 || *modeFlag != "" {
+		m, err := chooseMode(e, p, stateDir, *modeFlag)
+		if err != nil {
+			return err
+		}
+		if m == approval.Manual {
+			if err := approval.Revoke(stateDir); err != nil {
+				return err
+			}
+		}
+		if err := writeMode(e, p, m); err != nil {
+			failed = true
+		}
+	}
+	bin := self()
+	if (all && inRepo) || c.gitHooks {
+		res, err := install.InstallGitHooks(g, bin)
+		var me *install.ManagedError
+		switch {
+		case errors.As(err, &me):
+			e.ui.errorf("%v", err)
+			e.ui.hintf("add prosewash to %s; the snippet follows on standard output", me.Manager)
+			fmt.Fprintln(e.stdout, me.Snippet)
+			failed = true
+		case err != nil:
+			e.ui.errorf("git hooks: %v", err)
+			failed = true
+		}
+		for _, r := range res {
+			msg := fmt.Sprintf("git %s hook %s: %s", r.Hook, r.Action, r.Path)
+			if r.Chained != "" {
+				msg += fmt.Sprintf(" (the previous hook is kept as %s and runs too)", filepath.Base(r.Chained))
+			}
+			e.ui.infof("%s", msg)
+		}
+	} else if all {
+		e.ui.infof("not a git repository: git hooks and alias skipped")
+	}
+	if all || c.claude {
+		act, err := install.InstallClaude(p.Root, bin)
+		if err != nil {
+			e.ui.errorf("claude settings: %v", err)
+			failed = true
+		} else {
+			e.ui.infof("claude hooks %s: %s", act, install.SettingsFile)
+		}
+	}
+	for _, a := range agents {
+		if !installAgent(e, p.Root, stateDir, bin, a) {
+			failed = true
+		}
+	}
+	if (all && inRepo) || c.alias {
+		act, err := install.InstallAlias(g)
+		var ce *install.AliasConflictError
+		switch {
+		case errors.As(err, &ce):
+			e.ui.errorf("%v", err)
+			e.ui.hintf("run prosewash clean directly, or remove that alias first")
+			failed = true
+		case err != nil:
+			e.ui.errorf("alias: %v", err)
+			failed = true
+		default:
+			e.ui.infof("git alias %s: git clean-prose [PATH...]", act)
+		}
+	}
+	if failed {
+		return errRefused
+	}
+	return nil
+}
+
+func runUninstall(e *env, args []string) error {
+	c, _, err := componentFlags("uninstall", args)
+	if err != nil {
+		return err
+	}
+	p, err := openProject(e)
+	if err != nil {
+		return err
+	}
+	all := c.all()
+	g := install.Git{Dir: p.Root}
+	inRepo := g.InRepo()
+	if !inRepo && (c.gitHooks || c.alias) {
+		return usagef("%s is not in a git repository: no git hooks or alias to remove", p.Root)
+	}
+	failed := false
+	if (all && inRepo) || c.gitHooks {
+		res, err := install.UninstallGitHooks(g)
+		if err != nil {
+			e.ui.errorf("git hooks: %v", err)
+			failed = true
+		}
+		for _, r := range res {
+			switch r.Action {
+			case install.Foreign:
+				e.ui.infof("git %s hook: not ours, left as it is: %s", r.Hook, r.Path)
+			case install.Absent:
+			default:
+				e.ui.infof("git %s hook %s: %s", r.Hook, r.Action, r.Path)
+			}
+		}
+	}
+	if all || c.claude {
+		act, err := install.UninstallClaude(p.Root)
+		if err != nil {
+			e.ui.errorf("claude settings: %v", err)
+			failed = true
+		} else if act != install.Absent {
+			e.ui.infof("claude hooks %s: %s", act, install.SettingsFile)
+		}
+	}
+	stateDir, serr := p.StateDir()
+	for _, a := range install.Agents() {
+		if !all && !*c.agents[a.Name] {
+			continue
+		}
+		if serr != nil {
+			e.ui.errorf("%s: %v", a.Name, serr)
+			failed = true
+			continue
+		}
+		act, err := a.Uninstall(p.Root, stateDir)
+		switch {
+		case err != nil:
+			e.ui.errorf("%s hooks: %v", a.Name, err)
+			failed = true
+		case act != install.Absent:
+			e.ui.infof("%s hooks %s: %s", a.Name, act, a.File)
+		}
+		if a.Name == "codex" {
+			home, _ := os.UserHomeDir()
+			ch := install.CodexHome(os.Getenv, home)
+			if act, err := install.RemoveCodexTrust(ch, p.Root); err != nil {
+				e.ui.errorf("codex trust: %v", err)
+				failed = true
+			} else if act == install.Removed {
+				e.ui.infof("codex trust entries removed from %s", filepath.Join(ch, "config.toml"))
+			}
+		}
+	}
+	if (all && inRepo) || c.alias {
+		act, err := install.UninstallAlias(g)
+		switch {
+		case err != nil:
+			e.ui.errorf("alias: %v", err)
+			failed = true
+		case act == install.Foreign:
+			e.ui.infof("git alias clean-prose is not ours; left as it is")
+		case act == install.Removed:
+			e.ui.infof("git alias clean-prose removed")
+		}
+	}
+	if all {
+		if stateDir, err := p.StateDir(); err == nil {
+			if err := approval.Revoke(stateDir); err != nil {
+				e.ui.errorf("revoke approval: %v", err)
+				failed = true
+			}
+		}
+	}
+	if failed {
+		return errRefused
+	}
+	return nil
+}
+
+// chooseAgents settles which agents' hooks to install: the flags given;
+// with none at all, the agents the project shows signs of, each offered
+// on a terminal and named with its flag otherwise (writing into an agent's
+// configuration is the user's call, not an agent's).
+func chooseAgents(e *env, root string, c components) []install.Agent {
+	var out []install.Agent
+	all := c.all()
+	var ask *prompter
+	if all {
+		ask = terminalPrompter(e)
+	}
+	for _, a := range install.Agents() {
+		switch {
+		case *c.agents[a.Name]:
+			out = append(out, a)
+		case all && a.Detect(root):
+			if ask == nil {
+				e.ui.infof("this project uses %s: 'prosewash install --%s' adds its hooks", a.Title, a.Name)
+			} else if ask.yes(fmt.Sprintf("this project uses %s: add prosewash's hooks to %s?", a.Title, a.File)) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// installAgent writes one agent's hooks and says what the agent still
+// needs before it runs them.
+func installAgent(e *env, root, stateDir, bin string, a install.Agent) bool {
+	act, err := a.Install(root, stateDir, bin)
+	if err != nil {
+		e.ui.errorf("%s hooks: %v", a.Name, err)
+		return false
+	}
+	e.ui.infof("%s hooks %s: %s", a.Name, act, a.File)
+	switch a.Name {
+	case "codex":
+		home, _ := os.UserHomeDir()
+		ch := install.CodexHome(os.Getenv, home)
+		if !install.CodexProjectTrusted(ch, root) {
+			e.ui.hintf("Codex loads .codex/ only in a trusted project: accept its trust prompt when it starts here (or run 'codex --trust' once)")
+		}
+		e.ui.hintf("Codex skips hooks nobody reviewed, silently: trust prosewash's hooks in Codex's /hooks review")
+		ask := terminalPrompter(e)
+		if ask == nil {
+			return true
+		}
+		cfg := filepath.Join(ch, "config.toml")
+		if !ask.yes(fmt.Sprintf("or write the trust of these hooks into %s now (only prosewash's hooks, removed again by uninstall)?", cfg)) {
+			return true
+		}
+		n, err := install.AddCodexTrust(ch, root)
+		if err != nil {
+			e.ui.errorf("codex trust: %v", err)
+			return false
+		}
+		e.ui.infof("codex trust: %d hook%s trusted in %s", n, plural(n), cfg)
+	case "gemini":
+		e.ui.hintf("Gemini CLI runs a project's hooks only in a trusted folder; the first session lists them once")
+	case "cursor", "copilot":
+		e.ui.hintf("%s support is built from its documented hook schema and not yet run against the real client", a.Title)
+	}
+	return true
+}

@@ -1,0 +1,303 @@
+package gate
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/prosewash/prosewash/internal/engine/wash/frontmatter"
+)
+
+// ChangeKind is what a change does to its path.
+type ChangeKind string
+
+// Change kinds.
+const (
+	Rewrite ChangeKind = "rewrite"
+	Delete  ChangeKind = "delete"
+	Create  ChangeKind = "create"
+)
+
+// Source is one original file a merge absorbs.
+type Source struct {
+	Path    string
+	Content []byte
+}
+
+// Change is one file operation of a transaction, with the bytes the gate must compare.
+type Change struct {
+	Path string
+	Kind ChangeKind
+	// Orig is the gated original of a rewrite or delete.
+	Orig []byte
+	// Sources makes a rewrite (or a create) a merge: the result is checked against the union of
+	// Orig and every source, so a fact may come from any of them.
+	Sources []Source
+	// Result is the new content of a rewrite or create.
+	Result []byte
+	// Approved holds "type:value" keys approved for this change only.
+	Approved map[string]bool
+}
+
+// FileVerdict is the gate's finding for one change.
+type FileVerdict struct {
+	Path string
+	Kind ChangeKind
+	// Blocking are the unapproved drops; any one of them blocks the whole transaction.
+	Blocking []Drop
+	// Approved are drops that carry an approval.
+	Approved []Drop
+}
+
+// Verdict is the gate's finding for a whole transaction.
+type Verdict struct {
+	OK    bool
+	Files []FileVerdict
+}
+
+// Blocking returns every unapproved drop, each naming its file in Source.
+func (v Verdict) Blocking() []Drop {
+	var out []Drop
+	for _, f := range v.Files {
+		for _, d := range f.Blocking {
+			if d.Source == "" {
+				d.Source = f.Path
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// CheckSet gates a whole transaction before anything is written. Rewrites are checked against
+// their original (merges against the union of their sources); a line removed from one file that
+// survives verbatim in another result of the same transaction is a move, not a loss; every token
+// of a deleted file must reappear somewhere in the non-deleted results or be approved. approved
+// holds transaction-wide "type:value" keys; Change.Approved holds keys scoped to one change.
+func CheckSet(changes []Change, approved map[string]bool) Verdict {
+	return checkSet(changes, approved, checks{})
+}
+
+func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
+	// Results are inventoried lazily: the transaction-wide views (which distinct lines and
+	// tokens survive anywhere) are only needed for deletes and for a rewrite that loses
+	// something on its own, since they can only excuse a drop, never add one. A plan whose
+	// changed files lose nothing by themselves never pays for inventorying the unchanged ones.
+	results := make([]*Inv, len(changes))
+	result := func(i int) *Inv {
+		if results[i] == nil {
+			results[i] = inventory(changes[i].Result, cfg)
+		}
+		return results[i]
+	}
+	var lineCount map[lineKey]int // number of non-deleted results carrying a distinct line
+	var present map[Token]bool
+	var presentWord map[string]bool
+	var presentPol []polFact
+	var presentClauses []clauseFact
+	all := func() {
+		if lineCount != nil {
+			return
+		}
+		lineCount, present, presentWord = map[lineKey]int{}, map[Token]bool{}, map[string]bool{}
+		for i, c := range changes {
+			if c.Kind == Delete {
+				continue
+			}
+			inv := result(i)
+			for k := range inv.lines {
+				lineCount[k]++
+			}
+			for t, n := range inv.counts {
+				if n > 0 {
+					present[t] = true
+				}
+			}
+			for w := range inv.wordCounts() {
+				presentWord[w] = true
+			}
+			presentPol = append(presentPol, inv.pol...)
+			presentClauses = append(presentClauses, inv.clauses...)
+		}
+	}
+	v := Verdict{OK: true}
+	for i, c := range changes {
+		fv := FileVerdict{Path: c.Path, Kind: c.Kind}
+		var drops []Drop
+		switch c.Kind {
+		case Delete:
+			if cfg.noDelete {
+				break
+			}
+			all()
+			o := inventory(c.Orig, cfg)
+			var px *polIndex
+			pol := map[Token]polFact{}
+			for _, f := range o.pol {
+				pol[f.tok] = f
+			}
+			for _, tc := range o.Tokens() {
+				if present[tc.Token] || cfg.skipType[tc.Type] {
+					continue
+				}
+				switch tc.Type {
+				case TypeOrder:
+					continue // a deleted file states no pair the other way round
+				case TypeName:
+					if !cfg.noNameWords && presentWord[tc.Value] {
+						continue
+					}
+				case TypePolarity:
+					if !cfg.noPolarityMatch {
+						if px == nil {
+							px = newPolIndex(presentPol, presentClauses)
+						}
+						if f := pol[tc.Token]; px.keeps(f) && px.contradicting(f) <= o.polIndex().contradicting(f) {
+							continue
+						}
+					}
+				}
+				drops = append(drops, Drop{Token: tc.Token, Line: o.locate(tc.Token, nil).line(), Occurrences: [2]int{tc.Count, 0}, Source: c.Path, Note: "deleted file"})
+			}
+			if o.fm.State == frontmatter.Unverifiable && !cfg.noFront {
+				drops = append(drops, Drop{Token: Token{TypeFrontIncomplete, "orig"}, Line: 1, Source: c.Path, Note: "deleted file"})
+			}
+		default:
+			var parts []*Inv
+			var names []string
+			if c.Kind == Rewrite {
+				parts = append(parts, inventory(c.Orig, cfg))
+				names = append(names, "")
+			} else if len(c.Sources) == 0 {
+				break // a plain create loses nothing
+			}
+			if c.Kind == Rewrite && len(c.Sources) == 0 && bytes.Equal(c.Orig, c.Result) {
+				break // an unchanged file loses nothing
+			}
+			for j, s := range c.Sources {
+				if cfg.noUnion && (j > 0 || len(parts) > 0) {
+					break
+				}
+				parts = append(parts, inventory(s.Content, cfg))
+				names = append(names, s.Path)
+			}
+			o := parts[0]
+			if len(parts) > 1 {
+				o = union(parts, names)
+			}
+			r := result(i)
+			drops = checkInv(o, r, cfg, nil)
+			if len(drops) > 0 && !cfg.noMoved {
+				all()
+				extra := map[lineKey]bool{}
+				for _, k := range o.order {
+					n := lineCount[k]
+					if _, own := r.lines[k]; own {
+						n--
+					}
+					if n > 0 {
+						extra[k] = true
+					}
+				}
+				drops = checkInv(o, r, cfg, extra)
+			}
+		}
+		for _, d := range drops {
+			if approved[d.Key()] || c.Approved[d.Key()] {
+				fv.Approved = append(fv.Approved, d)
+			} else {
+				fv.Blocking = append(fv.Blocking, d)
+			}
+		}
+		if len(fv.Blocking) > 0 {
+			v.OK = false
+		}
+		v.Files = append(v.Files, fv)
+	}
+	return v
+}
+
+// union builds the inventory of several originals as if they were one file with their distinct
+// lines merged, remembering which source each distinct line came from. Sections with the same
+// heading path merge: the same rule under "## Testing" in two sources is one rule.
+func union(parts []*Inv, names []string) *Inv {
+	u := &Inv{
+		keys:   nil,
+		lines:  map[lineKey]*distinctLine{},
+		counts: map[Token]int{},
+		where:  map[Token][]lineKey{},
+		binds:  map[string][]*binding{},
+		fm:     parts[0].fm,
+		srcOf:  map[*distinctLine]string{},
+		sect:   map[string]map[Token]int{},
+		raw:    map[Token]int{},
+	}
+	seenPol, seenPair := map[string]bool{}, map[string]bool{}
+	for pi, p := range parts {
+		if p.fm.State == frontmatter.Unverifiable {
+			u.fm = p.fm
+		}
+		for _, k := range p.order {
+			dl := p.lines[k]
+			if ul, ok := u.lines[k]; ok {
+				// The same line in two sources: the union holds it as often as both together.
+				c := *ul
+				c.n += dl.n
+				u.lines[k] = &c
+				u.srcOf[&c] = u.srcOf[ul]
+				continue
+			}
+			u.lines[k] = dl
+			u.srcOf[dl] = names[pi]
+			u.order = append(u.order, k)
+			if dl.bind != nil {
+				u.binds[dl.bind.sig] = append(u.binds[dl.bind.sig], dl.bind)
+			}
+		}
+		for t, w := range p.where {
+			for _, k := range w {
+				if !slices.Contains(u.where[t], k) {
+					u.where[t] = append(u.where[t], k)
+				}
+			}
+		}
+		for sec, m := range p.sect {
+			um := u.sect[sec]
+			if um == nil {
+				um = map[Token]int{}
+				u.sect[sec] = um
+			}
+			for t, n := range m {
+				um[t] = max(um[t], n)
+			}
+		}
+		for i, f := range p.pol {
+			if !seenPol[f.tok.Value] {
+				seenPol[f.tok.Value] = true
+				u.pol = append(u.pol, f)
+				u.polAt = append(u.polAt, p.polAt[i])
+				u.counts[f.tok] = 1
+			}
+		}
+		for _, f := range p.pairs {
+			if !seenPair[f.key()] {
+				seenPair[f.key()] = true
+				u.pairs = append(u.pairs, f)
+				u.counts[Token{TypeOrder, f.key()}] = 1
+			}
+		}
+		u.stray = append(u.stray, p.stray...)
+		u.clauses = append(u.clauses, p.clauses...)
+		for t := range p.counts {
+			if t.Type == TypeFrontKey {
+				u.counts[t] = 1
+			}
+		}
+	}
+	for _, dl := range u.lines {
+		for _, t := range dl.toks {
+			u.raw[t]++
+		}
+	}
+	u.sumSections()
+	return u
+}

@@ -1,0 +1,52 @@
+//go:build unix
+
+package claude
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prosewash/prosewash/internal/engine/approval"
+)
+
+// In approved automatic mode, a file the agent wrote that a background job
+// still holds open for writing (a ">>" logger) is not replaced at Stop: the
+// job's later lines would go into a file nobody sees. The hook says so and
+// every line the job writes is in the file ('prosewash clean --session'
+// names the writer).
+func TestStopLeavesAFileOpenForWriting(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("sh not found")
+	}
+	bin := testBin(t)
+	f := newFixture(t)
+	f.write(".prosewash.toml", "[clean]\nmode = \"automatic\"\n")
+	p := f.write("log.md", dirty)
+	r := f.runner(bin)
+	f.run(r, PostToolUse, write(f, p))
+	approve(t, f, bin, approval.Automatic)
+
+	job := exec.Command("sh", "-c", `exec 3>>"$1"; sleep 1; echo "job line" >&3`, "sh", p)
+	if err := job.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer job.Wait()
+	time.Sleep(300 * time.Millisecond) // the job has the file open and sleeps
+	out := f.run(r, Stop, stopPayload(f, false))
+	if err := job.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	if !strings.HasSuffix(string(got), "job line\n") {
+		t.Fatalf("the job's line was lost: %q", got)
+	}
+	if string(got) != dirty+"job line\n" {
+		t.Fatalf("log.md = %q, want it left as the job wrote it", got)
+	}
+	if out == nil || !strings.Contains(out.SystemMessage, "1 refused") || strings.Contains(out.SystemMessage, "cleaned 1 file") {
+		t.Fatalf("Stop output %+v, want the refusal said", out)
+	}
+}

@@ -1,0 +1,62 @@
+package ucarrier
+
+import (
+	"bytes"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/prosewash/prosewash/internal/engine/carrier"
+)
+
+// TestSilentMeansNothing holds Silent to its promise, which lets check's
+// engine skip regions: a text it calls silent gets no finding and comes
+// back unchanged in every language, profile and position, whatever its
+// neighbours hold (carriers included). Texts mix the scripts of real
+// runtime regions (Latin with accents, Cyrillic, CJK, Devanagari, emoji)
+// with, now and then, a carrier, so both answers are exercised.
+func TestSilentMeansNothing(t *testing.T) {
+	quiet := []string{"a", "Z", " ", "\t", "\n", "\r\n", "é", "ß", "Ж", "щ", "中", "文", "न", "म", "😀", "👍🏽", "\"", "\\", "/*", "#", "ſ", "\u2013", "\u00ab"}
+	loud := []string{"\u200b", "\u00a0", "\u202f", "\u2028", "\u0085", "\ufeff", "\u202e", "\x1b[31m", "\u009b", "\U000E0041", "\ufe0f", "\u2060", "\x7f", "\xff", "\u00ad"}
+	langs := []string{"text", "markdown", "python", "go", "shell", "toml", "dockerfile", "javascript", "typescript", "json", "jsonc", "yaml", "rust", "html", "css", "scss", "less"}
+	rng := rand.New(rand.NewSource(1))
+	pick := func(loudness float64, n int) []byte {
+		var sb strings.Builder
+		for range n {
+			if rng.Float64() < loudness {
+				sb.WriteString(loud[rng.Intn(len(loud))])
+			} else {
+				sb.WriteString(quiet[rng.Intn(len(quiet))])
+			}
+		}
+		return []byte(sb.String())
+	}
+	silent, heard := 0, 0
+	for range 4000 {
+		text := pick(0.02, rng.Intn(40))
+		before, after := pick(0.3, rng.Intn(8)), pick(0.3, rng.Intn(8))
+		opt := Options{Lang: langs[rng.Intn(len(langs))], FileStart: rng.Intn(2) == 0}
+		if rng.Intn(2) == 0 {
+			opt.Profile = carrier.Strict
+		}
+		out, fs := Clean(before, text, after, opt)
+		if !Silent(text) {
+			if len(fs) > 0 {
+				heard++
+			}
+			continue
+		}
+		silent++
+		if len(fs) > 0 || !bytes.Equal(out, text) {
+			t.Fatalf("Silent(%+q) but Clean (%s, before %+q, after %+q) finds %v, returns %+q", text, opt.Lang, before, after, fs, out)
+		}
+	}
+	if silent < 1000 || heard < 200 {
+		t.Fatalf("the texts do not exercise both answers: %d silent, %d with findings", silent, heard)
+	}
+	for _, s := range []string{"\ufeffa", "a\u200bb", "\x00", "\xc3"} {
+		if Silent([]byte(s)) {
+			t.Errorf("Silent(%+q) = true", s)
+		}
+	}
+}

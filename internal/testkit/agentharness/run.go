@@ -1,0 +1,209 @@
+package agentharness
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prosewash/prosewash/internal/testkit/ccharness"
+	"github.com/prosewash/prosewash/internal/testtool"
+)
+
+// Pinned versions, installed from npm into the testtool cache.
+const (
+	CodexPackage  = "@openai/codex@0.169.0"
+	GeminiPackage = "@google/gemini-cli@0.61.0"
+)
+
+// Codex returns the Codex CLI binary, installing the pinned package once:
+// the native binary itself (it runs without node), else the npm launcher.
+func Codex(t testing.TB) string {
+	t.Helper()
+	prefix := testtool.NPM(t, CodexPackage)
+	native := filepath.Join(prefix, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex")
+	if fi, err := os.Stat(native); err == nil && fi.Mode()&0o111 != 0 {
+		return native
+	}
+	return filepath.Join(prefix, "node_modules", ".bin", "codex")
+}
+
+// Gemini returns the Gemini CLI launcher, installing the pinned package once.
+func Gemini(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(testtool.NPM(t, GeminiPackage), "node_modules", ".bin", "gemini")
+}
+
+// Session is one CLI run.
+type Session struct {
+	ExitCode int
+	Stdout   []byte
+	Stderr   []byte
+	Duration time.Duration
+	// Connects lists the inet addresses the CLI and its children connected
+	// to, when the run was traced.
+	Connects []string
+}
+
+// Summary describes the run for failure messages.
+func (s *Session) Summary() string {
+	e := s.Stderr
+	if len(e) > 3000 {
+		e = e[len(e)-3000:]
+	}
+	return fmt.Sprintf("exit=%d duration=%s\nstdout: %s\nstderr: %s", s.ExitCode, s.Duration.Round(time.Millisecond), s.Stdout, e)
+}
+
+// Options for one run.
+type Options struct {
+	Dir  string   // the project (the session's cwd)
+	Env  []string // KEY=VALUE entries, on top of PATH
+	Args []string
+	// Trace records the run's connect(2) calls with strace.
+	Trace bool
+}
+
+var connectRE = regexp.MustCompile(`connect\(\d+, \{sa_family=(AF_INET6?), sin6?_port=htons\((\d+)\), (?:sin_addr=inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"[^}]*)`)
+
+func run(t testing.TB, bin string, o Options) *Session {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	argv := append([]string{bin}, o.Args...)
+	var trace string
+	if o.Trace {
+		st := testtool.LookPath(t, "strace", "apt-get install strace")
+		trace = filepath.Join(t.TempDir(), "connect.trace")
+		argv = append([]string{st, "-f", "-qq", "-e", "trace=connect", "-o", trace}, argv...)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = o.Dir
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1"}, o.Env...)
+	cmd.Stdin = nil
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	ccharness.Contain(cmd)
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	err := cmd.Run()
+	s := &Session{ExitCode: -1, Duration: time.Since(start), Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	ccharness.Reap(cmd)
+	if cmd.ProcessState != nil {
+		s.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("run %s: %v", filepath.Base(bin), err)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Fatalf("%s timed out: %s", filepath.Base(bin), s.Summary())
+	}
+	if trace != "" {
+		f, err := os.Open(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if m := connectRE.FindStringSubmatch(sc.Text()); m != nil {
+				addr := m[3] + m[4]
+				s.Connects = append(s.Connects, addr+":"+m[2])
+			} else if strings.Contains(sc.Text(), "AF_INET") {
+				s.Connects = append(s.Connects, "unparsed: "+sc.Text())
+			}
+		}
+	}
+	return s
+}
+
+// Loopback reports the connects that left 127.0.0.1 and ::1.
+func (s *Session) NonLoopback() []string {
+	var out []string
+	for _, c := range s.Connects {
+		if !strings.HasPrefix(c, "127.0.0.1:") && !strings.HasPrefix(c, "::1:") && !strings.HasPrefix(c, "::ffff:127.0.0.1:") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// CodexHome writes a CODEX_HOME whose config points Codex at the mock and
+// keeps it offline (no plugins fetch, analytics, feedback or update
+// check), trusting the project so its .codex/ loads. extra is appended
+// (the hooks' trust, for one).
+func CodexHome(t testing.TB, mockURL, proj string) string {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "codexhome")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "mock"
+check_for_update_on_startup = false
+
+[model_providers.mock]
+name = "mock"
+base_url = "%s/v1"
+env_key = "MOCK_API_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[features]
+plugins = false
+
+[projects.%q]
+trust_level = "trusted"
+`, mockURL, proj)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+// RunCodex runs `codex exec` in o.Dir with codexHome; the hooks run only
+// if the project's .codex/hooks.json holds trusted hooks.
+func RunCodex(t testing.TB, bin, codexHome string, o Options) *Session {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "home")
+	os.Mkdir(home, 0o700)
+	o.Env = append([]string{"HOME=" + home, "CODEX_HOME=" + codexHome, "MOCK_API_KEY=sk-mock"}, o.Env...)
+	o.Args = append([]string{"exec", "--skip-git-repo-check", "--color", "never", "--dangerously-bypass-approvals-and-sandbox",
+		"-o", filepath.Join(t.TempDir(), "last.txt"), "write the file"}, o.Args...)
+	return run(t, bin, o)
+}
+
+// RunGemini runs `gemini -p` in o.Dir against the mock, with a user
+// settings file that keeps it offline (no update check, usage statistics
+// or telemetry) and a trusted workspace, so the project's hooks load.
+func RunGemini(t testing.TB, bin, mockURL string, o Options) *Session {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	settings := `{"general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+ "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false},
+ "security": {"auth": {"selectedType": "gemini-api-key"}}}`
+	if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o.Env = append([]string{"HOME=" + home, "GOOGLE_GEMINI_BASE_URL=" + mockURL, "GEMINI_API_KEY=mock-key", "GEMINI_CLI_TRUST_WORKSPACE=true"}, o.Env...)
+	o.Args = append([]string{"-p", "write the file", "-m", "gemini-2.5-pro", "-o", "json", "--approval-mode", "yolo"}, o.Args...)
+	return run(t, bin, o)
+}
