@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/prosewash/prosewash/internal/engine/approval"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // callerEnv runs a command in-process with the environment and ancestry of
@@ -25,7 +26,7 @@ func callerEnv(c approval.Caller) (*env, *bytes.Buffer, *bytes.Buffer) {
 // and without a terminal they refuse for the terminal, as before.
 func TestApproveRefusesAgents(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
+		testtool.Missing(t, "git", "git not found")
 	}
 	root := isolated(t)
 	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {

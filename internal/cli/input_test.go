@@ -5,6 +5,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // mainResult is one in-process run of Main.
@@ -62,7 +65,7 @@ func mkfifo(t *testing.T, p string) {
 	t.Helper()
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
+		testtool.Missing(t, "mkfifo", fmt.Sprintf("mkfifo: %v", err))
 	}
 }
 
@@ -92,7 +95,7 @@ func TestNamedInputsNeverBlock(t *testing.T) {
 // Claude Code).
 func TestHooksFailOpenOnFIFOs(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
+		testtool.Missing(t, "git", "git not found")
 	}
 	for _, which := range []string{"project config", "user config", "memory"} {
 		t.Run(which, func(t *testing.T) {

@@ -2,17 +2,20 @@ package install
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 func gitRepo(t *testing.T) Git {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skipf("git not found: %v", err)
+		testtool.Missing(t, "git", fmt.Sprintf("git not found: %v", err))
 	}
 	dir := t.TempDir()
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
@@ -127,7 +130,7 @@ func TestInstallGitHooksManaged(t *testing.T) {
 // prosewash is a warning, not a failure.
 func TestHookScripts(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skipf("sh not found: %v", err)
+		testtool.Missing(t, "sh", fmt.Sprintf("sh not found: %v", err))
 	}
 	dir := t.TempDir()
 	log := filepath.Join(dir, "log")

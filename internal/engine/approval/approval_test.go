@@ -14,6 +14,7 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/validate"
 	"github.com/prosewash/prosewash/internal/pipelines"
 	"github.com/prosewash/prosewash/internal/providers"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 func resolveSafe(t *testing.T) (*pipeline.Resolved, *provider.Set) {
@@ -133,7 +134,7 @@ func TestSaveLoadPrivate(t *testing.T) {
 // shows that editing the script changes the fingerprint.
 func TestBindingLapsesOnScriptEdit(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found: the custom provider is a python script")
+		testtool.Missing(t, "python3", "python3 not found: the custom provider is a python script")
 	}
 	root := t.TempDir()
 	dir := filepath.Join(root, ".prosewash", "providers")
@@ -192,7 +193,7 @@ deterministic = true
 func TestBindingOfABinaryOutsideTheRepo(t *testing.T) {
 	cat, err := exec.LookPath("cat")
 	if err != nil {
-		t.Skip("cat not found")
+		testtool.Missing(t, "cat", "cat not found")
 	}
 	d := &provider.Definition{ID: "custom/cat", Version: "1", Command: []string{cat}}
 	b := provider.Bind(d, nil, t.TempDir(), "0.1.0")

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 func tree(ps ...Process) func() ([]Process, error) {
@@ -106,7 +108,7 @@ func TestRealAgentAncestor(t *testing.T) {
 	}
 	sh, err := exec.LookPath("sh")
 	if err != nil {
-		t.Skip("sh not found")
+		testtool.Missing(t, "sh", "sh not found")
 	}
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "claude")

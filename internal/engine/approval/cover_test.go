@@ -12,6 +12,7 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/project"
 	"github.com/prosewash/prosewash/internal/pipelines"
 	"github.com/prosewash/prosewash/internal/providers"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // covered is a project whose pipeline runs a custom provider: a shell
@@ -41,7 +42,7 @@ args = ["--model", "${model}"]
 func newCovered(t *testing.T) *covered {
 	t.Helper()
 	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("sh not found")
+		testtool.Missing(t, "sh", "sh not found")
 	}
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	c := &covered{t: t, root: root, home: t.TempDir(), env: map[string]string{"PROSEWASH_STATE_DIR": t.TempDir()}}
@@ -147,7 +148,7 @@ func TestApprovalCoversWhatRuns(t *testing.T) {
 		sh, _ := exec.LookPath("sh")
 		cat, err := exec.LookPath("cat")
 		if err != nil {
-			t.Skip("cat not found")
+			testtool.Missing(t, "cat", "cat not found")
 		}
 		bin := t.TempDir()
 		copyFile(t, sh, filepath.Join(bin, "sh"))

@@ -4,6 +4,7 @@ package fsx
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,12 +12,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 func TestReadFileRefusesFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skipf("mkfifo not available: %v", err)
+		testtool.Missing(t, "mkfifo", fmt.Sprintf("mkfifo not available: %v", err))
 	}
 	if _, _, err := ReadFile(p, 0); !errors.Is(err, ErrNotRegular) {
 		t.Fatalf("err = %v", err)
@@ -43,7 +46,7 @@ func TestReadRegularNeverBlocks(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo not available: %v", err)
+		testtool.Missing(t, "mkfifo", fmt.Sprintf("mkfifo not available: %v", err))
 	}
 	link := filepath.Join(dir, "link")
 	if err := os.Symlink(fifo, link); err != nil {

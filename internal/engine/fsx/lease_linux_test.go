@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prosewash/prosewash/internal/testtool"
 	"golang.org/x/sys/unix"
 )
 
@@ -26,7 +27,7 @@ func waitUntil(d time.Duration, cond func() bool) bool {
 // the writer, and every line the job writes ends up in the file.
 func TestReplaceRefusesAFileOpenForWriting(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("sh not found")
+		testtool.Missing(t, "sh", "sh not found")
 	}
 	dir := t.TempDir()
 	p := filepath.Join(dir, "notes.md")
@@ -75,7 +76,7 @@ func TestReplaceRefusesAFileOpenForWriting(t *testing.T) {
 // goes ahead.
 func TestReplaceWithAReaderOpen(t *testing.T) {
 	if _, err := exec.LookPath("sleep"); err != nil {
-		t.Skip("sleep not found")
+		testtool.Missing(t, "sleep", "sleep not found")
 	}
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.md")

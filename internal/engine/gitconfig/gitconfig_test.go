@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // cases are config files and the core.excludesfile git reads from them.
@@ -28,7 +30,7 @@ var cases = []string{
 func TestLastMatchesGit(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {
-		t.Skip("git not found: the parser is checked against git config --get")
+		testtool.Missing(t, "git", "git not found: the parser is checked against git config --get")
 	}
 	dir := t.TempDir()
 	for i, c := range cases {

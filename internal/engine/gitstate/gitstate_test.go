@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // gitEnv is a clean environment for the git CLI: no user or system config,
@@ -33,7 +35,7 @@ type fixture struct {
 func newRepo(t *testing.T) *fixture {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found: the gitstate tests build real repositories with the git CLI")
+		testtool.Missing(t, "git", "git not found: the gitstate tests build real repositories with the git CLI")
 	}
 	base := t.TempDir()
 	f := &fixture{t: t, dir: filepath.Join(base, "repo"), home: filepath.Join(base, "home")}
@@ -458,7 +460,7 @@ func TestGuardHeadMoved(t *testing.T) {
 
 func BenchmarkGuardCheck(b *testing.B) {
 	if _, err := exec.LookPath("git"); err != nil {
-		b.Skip("git not found")
+		testtool.Missing(b, "git", "git not found")
 	}
 	dir := b.TempDir()
 	home := b.TempDir()

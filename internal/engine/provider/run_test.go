@@ -10,12 +10,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 func fakeProvider(t *testing.T, io string, timeout int) Call {
 	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found: the fake provider is a python script")
+		testtool.Missing(t, "python3", "python3 not found: the fake provider is a python script")
 	}
 	script, err := filepath.Abs("testdata/fake.py")
 	if err != nil {
@@ -81,7 +83,7 @@ func TestRunMissingProgram(t *testing.T) {
 
 func TestRunTimeoutKillsProcessGroup(t *testing.T) {
 	if _, err := exec.LookPath("pgrep"); err != nil {
-		t.Skip("pgrep not found: cannot check for a surviving grandchild")
+		testtool.Missing(t, "pgrep", "pgrep not found: cannot check for a surviving grandchild")
 	}
 	c := fakeProvider(t, "stdio", 1)
 	start := time.Now()

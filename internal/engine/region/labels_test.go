@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // TestProseLabelRecall measures what the prose-label rule gives back on
@@ -30,7 +32,7 @@ func TestProseLabelRecall(t *testing.T) {
 		}
 	}
 	if roots["go"] == "" {
-		t.Skip("go env GOROOT failed")
+		testtool.Missing(t, "go", "go env GOROOT failed")
 	}
 	for _, lang := range []string{"go", "python"} {
 		root := roots[lang]

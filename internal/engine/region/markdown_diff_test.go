@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // The scanner must never be bolder than the goldmark oracle: every byte it
@@ -63,11 +65,11 @@ func specExamples(t testing.TB) []string {
 	t.Helper()
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/yuin/goldmark").Output()
 	if err != nil {
-		t.Skipf("go list cannot locate goldmark's source: %v", err)
+		testtool.Missing(t, "go", fmt.Sprintf("go list cannot locate goldmark's source: %v", err))
 	}
 	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "_test", "spec.json"))
 	if err != nil {
-		t.Skipf("goldmark's CommonMark spec examples are not in the module cache: %v", err)
+		testtool.Missing(t, "go-module-proxy", fmt.Sprintf("goldmark's CommonMark spec examples are not in the module cache: %v", err))
 	}
 	var examples []struct {
 		Markdown string `json:"markdown"`
@@ -147,7 +149,7 @@ func TestMarkdownNeverBolderFixtures(t *testing.T) {
 func TestMarkdownNeverBolderCorpora(t *testing.T) {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
-		t.Skipf("go env GOROOT: %v", err)
+		testtool.Missing(t, "go", fmt.Sprintf("go env GOROOT: %v", err))
 	}
 	corpora := []struct {
 		name string

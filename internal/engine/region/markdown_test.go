@@ -2,11 +2,14 @@ package region
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // mdKinds returns the kinds of the bytes of needle's first occurrence.
@@ -122,11 +125,11 @@ func TestMarkdownRegions(t *testing.T) {
 func TestMarkdownSpecCorpus(t *testing.T) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/yuin/goldmark").Output()
 	if err != nil {
-		t.Skipf("go list cannot locate goldmark's source: %v", err)
+		testtool.Missing(t, "go", fmt.Sprintf("go list cannot locate goldmark's source: %v", err))
 	}
 	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "_test", "spec.json"))
 	if err != nil {
-		t.Skipf("goldmark's CommonMark spec examples are not in the module cache: %v", err)
+		testtool.Missing(t, "go-module-proxy", fmt.Sprintf("goldmark's CommonMark spec examples are not in the module cache: %v", err))
 	}
 	var examples []struct {
 		Markdown string `json:"markdown"`

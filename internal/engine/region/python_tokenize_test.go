@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // tokenizeScript prints, for each file named on the command line, one JSON
@@ -125,7 +127,7 @@ func stdlibSample(t *testing.T, python string, n int) []string {
 func TestPythonAgainstTokenize(t *testing.T) {
 	python, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("python3 not found: cannot compare with CPython's tokenize module")
+		testtool.Missing(t, "python3", "python3 not found: cannot compare with CPython's tokenize module")
 	}
 	fixtures, err := filepath.Glob(filepath.Join("testdata", "golden", "*.py.in"))
 	if err != nil || len(fixtures) == 0 {

@@ -1,11 +1,14 @@
 package region
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // A .txt that is data, not prose, is runtime as a whole and says why.
@@ -68,7 +71,7 @@ func TestTextRealData(t *testing.T) {
 	}
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
-		t.Skipf("go env GOROOT: %v", err)
+		testtool.Missing(t, "go", fmt.Sprintf("go env GOROOT: %v", err))
 	}
 	scripts, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(goroot)), "src", "cmd", "go", "testdata", "script", "*.txt"))
 	if len(scripts) == 0 {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/prosewash/prosewash/internal/engine/fsx"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // crashFixture: three replaces (one executable), one delete, one create.
@@ -150,7 +151,7 @@ func TestCrashDuringRecovery(t *testing.T) {
 // command (a real `sleep 30`) runs.
 func TestKillDuringLongValidation(t *testing.T) {
 	if _, err := exec.LookPath("sleep"); err != nil {
-		t.Skip("sleep not found: the test runs it as a long validation command")
+		testtool.Missing(t, "sleep", "sleep not found: the test runs it as a long validation command")
 	}
 	w, ops := crashFixture(t)
 	ready := filepath.Join(t.TempDir(), "ready")
@@ -242,7 +243,7 @@ func TestConcurrentProcesses(t *testing.T) {
 // another process makes this one wait, then refuse naming that process.
 func TestLockRefusalNamesHolderAcrossProcesses(t *testing.T) {
 	if _, err := exec.LookPath("sleep"); err != nil {
-		t.Skip("sleep not found: the holder validates with it")
+		testtool.Missing(t, "sleep", "sleep not found: the holder validates with it")
 	}
 	w := newWorld(t)
 	w.write("a.md", "a0", 0o644)

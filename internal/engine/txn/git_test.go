@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/prosewash/prosewash/internal/engine/gitstate"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // gitWorld is a world whose root is a real git repository, guarded by
@@ -21,7 +22,7 @@ type gitWorld struct {
 func newGitWorld(t *testing.T) *gitWorld {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found: the guard tests build real repositories with the git CLI")
+		testtool.Missing(t, "git", "git not found: the guard tests build real repositories with the git CLI")
 	}
 	g := &gitWorld{world: newWorld(t), home: t.TempDir()}
 	g.git("init", "-q", "-b", "main")

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 func TestProfile(t *testing.T) {
@@ -93,7 +95,7 @@ func needPython(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("python3 not found on PATH: Python syntax checks cannot be tested")
+		testtool.Missing(t, "python3", "python3 not found on PATH: Python syntax checks cannot be tested")
 	}
 	return p
 }
@@ -167,7 +169,7 @@ func TestMinimumWithoutPython(t *testing.T) {
 	t.Run("interpreter that is not python", func(t *testing.T) {
 		sh, err := exec.LookPath("true")
 		if err != nil {
-			t.Skip("true not found on PATH")
+			testtool.Missing(t, "true", "true not found on PATH")
 		}
 		r := Minimum(context.Background(), f, Options{Python: sh})
 		if r[0].Status != Unchecked || !strings.Contains(r[0].Reason, "no verdict") {
@@ -261,7 +263,7 @@ func pyFiles(n int) []Candidate {
 func BenchmarkPythonBatch100(b *testing.B) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		b.Skip("python3 not found on PATH")
+		testtool.Missing(b, "python3", "python3 not found on PATH")
 	}
 	files := pyFiles(100)
 	for b.Loop() {
@@ -273,7 +275,7 @@ func BenchmarkPythonBatch100(b *testing.B) {
 func BenchmarkPythonOneByOne10(b *testing.B) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		b.Skip("python3 not found on PATH")
+		testtool.Missing(b, "python3", "python3 not found on PATH")
 	}
 	files := pyFiles(10)
 	for b.Loop() {

@@ -12,12 +12,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 func needSh(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("/bin/sh not found: runner tests need a POSIX shell")
+		testtool.Missing(t, "sh", "/bin/sh not found: runner tests need a POSIX shell")
 	}
 }
 

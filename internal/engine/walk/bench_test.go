@@ -17,7 +17,7 @@ import (
 func benchCorpus(b *testing.B) string {
 	dir := filepath.Join(testtool.GOROOT(b), "src")
 	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("GOROOT/src not found: %v", err)
+		testtool.Missing(b, "go", fmt.Sprintf("GOROOT/src not found: %v", err))
 	}
 	return dir
 }

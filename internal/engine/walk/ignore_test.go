@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // ignoredPath applies git's whole-path rule with a fixed set of levels: a
@@ -133,7 +135,7 @@ func needGit(t *testing.T) string {
 	t.Helper()
 	git, err := exec.LookPath("git")
 	if err != nil {
-		t.Skip("git not found: needed to compare ignore rules with git itself")
+		testtool.Missing(t, "git", "git not found: needed to compare ignore rules with git itself")
 	}
 	return git
 }

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/prosewash/prosewash/internal/testkit/archivetest"
 	"github.com/prosewash/prosewash/internal/testkit/ccharness"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // The transcript archive next to real Claude Code sessions: the hooks record where this
@@ -20,7 +22,7 @@ func TestE2EArchiveBesideRealSessions(t *testing.T) {
 	x := newE2E(t)
 	script, err := exec.LookPath("script")
 	if err != nil {
-		t.Skipf("script (util-linux) not found: cannot give prosewash a terminal: %v", err)
+		testtool.Missing(t, "script", fmt.Sprintf("script (util-linux) not found: cannot give prosewash a terminal: %v", err))
 	}
 	if why := underAgentForTest(); why != "" {
 		t.Skipf("an agent CLI runs these tests (%s): the archive refuses to run for one", why)

@@ -3,6 +3,7 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/prosewash/prosewash/internal/testkit/ccharness"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // These tests drive the real Claude Code CLI (offline, against the
@@ -66,7 +68,7 @@ func (x *e2e) approveOnTerminal(m string) {
 	x.t.Helper()
 	script, err := exec.LookPath("script")
 	if err != nil {
-		x.t.Skipf("script (util-linux) not found: cannot give prosewash approve a terminal: %v", err)
+		testtool.Missing(x.t, "script", fmt.Sprintf("script (util-linux) not found: cannot give prosewash approve a terminal: %v", err))
 	}
 	cmd := exec.Command(script, "-qec", shellQuote(x.bin)+" approve --mode "+m, "/dev/null")
 	cmd.Dir = x.proj
@@ -191,7 +193,7 @@ func TestE2EPluginAndSettingsTogether(t *testing.T) {
 	x := newE2E(t)
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
-		t.Skipf("go env GOMOD: %v", err)
+		testtool.Missing(t, "go", fmt.Sprintf("go env GOMOD: %v", err))
 	}
 	pluginDir := filepath.Dir(strings.TrimSpace(string(out)))
 	x.mustProsewash("install", "--claude", "--mode", "manual")

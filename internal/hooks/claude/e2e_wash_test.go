@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/prosewash/prosewash/internal/testkit/ccharness"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // The memory lane end to end with the real Claude Code CLI: the hooks record what the session
@@ -166,7 +168,7 @@ func (x *e2e) runWashCommand(plan []byte) *ccharness.Result {
 	x.t.Helper()
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
-		x.t.Skipf("go env GOMOD: %v", err)
+		testtool.Missing(x.t, "go", fmt.Sprintf("go env GOMOD: %v", err))
 	}
 	pluginDir := filepath.Dir(strings.TrimSpace(string(out)))
 	bash := func(cmd string) ccharness.ToolCall {

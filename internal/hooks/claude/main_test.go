@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/prosewash/prosewash/internal/engine/approval"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // envTestBin names where TestMain put a freshly built prosewash: the Stop
@@ -41,7 +42,7 @@ func testBin(t *testing.T) string {
 	t.Helper()
 	bin := os.Getenv(envTestBin)
 	if bin == "" {
-		t.Skip("go toolchain not found: cannot build the prosewash binary this test runs")
+		testtool.Missing(t, "go", "go toolchain not found: cannot build the prosewash binary this test runs")
 	}
 	return bin
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/prosewash/prosewash/internal/engine/approval"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // In approved automatic mode, a file the agent wrote that a background job
@@ -19,7 +20,7 @@ import (
 // names the writer).
 func TestStopLeavesAFileOpenForWriting(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("sh not found")
+		testtool.Missing(t, "sh", "sh not found")
 	}
 	bin := testBin(t)
 	f := newFixture(t)

@@ -2,6 +2,7 @@ package git_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/prosewash/prosewash/internal/engine/scope"
 	"github.com/prosewash/prosewash/internal/engine/state"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // TestPreCommitFramework runs this repository's .pre-commit-hooks.yaml
@@ -22,7 +24,7 @@ import (
 func TestPreCommitFramework(t *testing.T) {
 	for _, tool := range []string{"pre-commit", "git", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not found: the pre-commit framework test needs it (apt-get install pre-commit): %v", tool, err)
+			testtool.Missing(t, tool, fmt.Sprintf("%s not found: the pre-commit framework test needs it (apt-get install pre-commit): %v", tool, err))
 		}
 	}
 	goEnv := func(k string) string {

@@ -2,6 +2,7 @@ package git
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/prosewash/prosewash/internal/engine/project"
 	"github.com/prosewash/prosewash/internal/engine/scope"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 type repo struct {
@@ -22,7 +24,7 @@ type repo struct {
 func newRepo(t *testing.T) *repo {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skipf("git not found: %v", err)
+		testtool.Missing(t, "git", fmt.Sprintf("git not found: %v", err))
 	}
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	r := &repo{t: t, root: root, env: map[string]string{"PROSEWASH_STATE_DIR": t.TempDir()}}

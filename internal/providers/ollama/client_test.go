@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/prosewash/prosewash/internal/testkit/fakeollama"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 func port(t *testing.T, s *fakeollama.Server) string {
@@ -52,7 +54,7 @@ func TestProxyVariablesAreIgnored(t *testing.T) {
 		reply, err := call(t, seams{}, args(endpoint), oneRegion("Use it."))
 		if err != nil {
 			if strings.Contains(err.Error(), "resolve localhost") {
-				t.Skipf("localhost does not resolve on this machine: %v", err)
+				testtool.Missing(t, "localhost", fmt.Sprintf("localhost does not resolve on this machine: %v", err))
 			}
 			t.Fatal(err)
 		}
@@ -87,7 +89,7 @@ func TestLocalhostIsAccepted(t *testing.T) {
 	_, err := call(t, log.seams(), args("http://localhost:"+port(t, srv)), oneRegion("Use it."))
 	if err != nil {
 		if strings.Contains(err.Error(), "resolve localhost") {
-			t.Skipf("localhost does not resolve on this machine: %v", err)
+			testtool.Missing(t, "localhost", fmt.Sprintf("localhost does not resolve on this machine: %v", err))
 		}
 		t.Fatal(err)
 	}

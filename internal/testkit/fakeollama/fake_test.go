@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 func post(t *testing.T, url string, body string, header ...string) (*http.Response, []byte) {
@@ -194,7 +196,7 @@ func TestSlowReturnsWhenClosed(t *testing.T) {
 func TestCommand(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("go tool not found: cannot build the fakeollama command")
+		testtool.Missing(t, "go", "go tool not found: cannot build the fakeollama command")
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "fakeollama")
