@@ -36,7 +36,7 @@ func BenchmarkSessionStart(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := lane.New(p, lane.Options{Home: home, Getenv: getenv}).SessionStart("bench"); err != nil {
+		if _, err := lane.New(p, lane.Options{Home: home, Getenv: getenv}).Measure("bench"); err != nil {
 			b.Fatal(err)
 		}
 	}

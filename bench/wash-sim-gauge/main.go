@@ -126,7 +126,7 @@ func Measure(runs, notes int, bin string) (Result, error) {
 		if err != nil {
 			return err
 		}
-		_, err = lane.New(p, lane.Options{Home: home, Getenv: getenv}).SessionStart("bench")
+		_, err = lane.New(p, lane.Options{Home: home, Getenv: getenv}).Measure("bench")
 		return err
 	}
 	if res.InProcess, err = median(runs, sessionStart); err != nil {

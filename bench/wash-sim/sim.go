@@ -460,13 +460,13 @@ func Run(cfg Config) (Result, error) {
 		session := fmt.Sprintf("session-%03d", s)
 		// Arm A: the real hooks. SessionStart gauges; the session carries that footprint; at
 		// Stop the hook blocks once per crossing and the agent runs the quick pass.
-		r, err := withW.lane.SessionStart(session)
+		r, err := withW.lane.Measure(session)
 		if err != nil {
 			return res, err
 		}
 		withW.carried += r.Verdict.Footprint
 		res.Bands[string(r.Band)]++
-		reason, err := withW.lane.Stop(session, false)
+		reason, err := withW.lane.Recheck(session)
 		if err != nil {
 			return res, err
 		}

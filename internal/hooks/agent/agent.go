@@ -150,7 +150,7 @@ func (s *Session) Record(paths []Written) (fyi []string, err error) {
 			// An agent writes outside the project too (plans, scratch
 			// files, its own memory): not ours to record, but the memory
 			// lane's write guard still looks.
-			if m := l.AfterWrite(s.ID, w.Path); m != "" {
+			if m := l.Compare(s.ID, w.Path); m != "" {
 				fyi = append(fyi, m)
 			}
 			continue
@@ -174,7 +174,7 @@ func (s *Session) Record(paths []Written) (fyi []string, err error) {
 			keep(errs[0])
 		}
 		for _, abs := range inside {
-			if m := l.AfterWrite(s.ID, abs); m != "" {
+			if m := l.Compare(s.ID, abs); m != "" {
 				fyi = append(fyi, m)
 			}
 		}
@@ -183,7 +183,7 @@ func (s *Session) Record(paths []Written) (fyi []string, err error) {
 }
 
 // BeforeWrite is the memory lane's write guard before a tool writes path.
-func (s *Session) BeforeWrite(path string) error { return s.Lane().BeforeWrite(s.ID, path) }
+func (s *Session) BeforeWrite(path string) error { return s.Lane().Snapshot(s.ID, path) }
 
 // BeforeWrites runs the write guard for every file a tool is about to
 // write or delete; one file's failure does not keep the others unguarded.
@@ -229,7 +229,7 @@ func (s *Session) Start() (Start, error) {
 	}
 	// The memory lane measures the always-loaded memory and says one line
 	// when it is not lean. Its failure must not hide the warning above.
-	if res, err := s.Lane().SessionStart(s.ID); err == nil && res.Context != "" {
+	if res, err := s.Lane().Measure(s.ID); err == nil && res.Context != "" {
 		st.Model = JoinLines(st.Model, res.Context)
 	} else if err != nil && st.User == "" && state.Once(stateDir, "wash-gauge:"+err.Error()) {
 		st.User = "prosewash: memory gauge skipped: " + OneLine(err.Error())
@@ -264,7 +264,7 @@ func (s *Session) EndTurn(ctx context.Context, again bool) (Turn, error) {
 	}
 	// Its failure stays silent here: the clean lane's outcome is what this
 	// turn reports.
-	if reason, werr := s.Lane().Stop(s.ID, false); werr == nil && reason != "" {
+	if reason, werr := s.Lane().Recheck(s.ID); werr == nil && reason != "" {
 		t.Continue = JoinLines(t.Continue, reason)
 	}
 	return t, nil

@@ -24,16 +24,18 @@
 //
 // # State
 //
-// The band, the crossing that the Stop hook acts on, a footprint history, the last receipt,
+// The band, the crossing that the end-of-turn recheck acts on, a footprint history, the last receipt,
 // the files of the last gauge and the cached measurement live in <state dir>/wash/state-0.json
 // and state-1.json (0600): each save rewrites the slot the previous generation does not
 // occupy, and a load takes the valid slot with the higher generation, so a torn write loses at
 // most the last update. It is a cache: nothing is fsynced, and losing it only means the next
 // session starts un-armed.
 //
-// # Hooks
+// # Session entry points
 //
-// [Lane.SessionStart] measures and records the band; [Lane.Stop] rechecks by stat alone and
-// blocks once per crossing; [Lane.BeforeWrite] and [Lane.AfterWrite] are the write guard.
-// They never print; the hook adapter renders what they return.
+// [Lane.Measure] measures and records the band when a session starts; [Lane.Recheck] rechecks
+// by stat alone at the end of a turn and asks once per crossing to continue; [Lane.Snapshot]
+// (before a session's first write to a memory file) and [Lane.Compare] (after it) are the
+// write guard. They never print, and they do not know which agent calls them: every hook
+// adapter renders what they return.
 package lane

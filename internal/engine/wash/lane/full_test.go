@@ -188,7 +188,7 @@ func TestJudgeArmedBandAsksForConsent(t *testing.T) {
 		b.WriteString("- The service number " + itoa(i) + " handles its own queue and retries on its own schedule.\n")
 	}
 	f.write("CLAUDE.md", b.String())
-	r, err := f.lane.SessionStart("s1")
+	r, err := f.lane.Measure("s1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestJudgeArmedBandAsksForConsent(t *testing.T) {
 	if err := f.lane.RecordSpawn("s1", "general-purpose", "a1", ViaSubagentStart); err != nil {
 		t.Fatal(err)
 	}
-	reason, err := f.lane.Stop("s1", false)
+	reason, err := f.lane.Recheck("s1")
 	if err != nil || !strings.Contains(reason, "Ask the user") || strings.Contains(reason, "Run `prosewash wash quick`") ||
 		!strings.Contains(reason, "rode 1 subagent(s)") {
 		t.Fatalf("stop: %q %v", reason, err)
@@ -251,14 +251,14 @@ func TestJudgeArmedObeseDoesNotAsk(t *testing.T) {
 		f.memFile("note-"+itoa(i)+".md", strings.Repeat("- a recalled detail about subsystem "+itoa(i)+" that the agent reads on demand only.\n", 60))
 	}
 	f.memFile("MEMORY.md", "- [Notes](note-0.md): the notes\n")
-	r, err := f.lane.SessionStart("s1")
+	r, err := f.lane.Measure("s1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Band != gauge.Obese || !judgeOnly(*r.Verdict) || !strings.Contains(r.Context, "wash full") {
 		t.Fatalf("session start %+v %+v", r, r.Verdict)
 	}
-	if reason, err := f.lane.Stop("s1", false); err != nil || reason != "" {
+	if reason, err := f.lane.Recheck("s1"); err != nil || reason != "" {
 		t.Fatalf("stop asked below break-even: %q %v", reason, err)
 	}
 }

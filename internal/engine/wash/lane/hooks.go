@@ -21,7 +21,7 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/wash/quick"
 )
 
-// Result is what SessionStart measured.
+// Result is what Measure found at the start of a session.
 type Result struct {
 	// Band is empty when the lane did not run (mode off or manual).
 	Band    gauge.Level    `json:"band,omitempty"`
@@ -44,9 +44,10 @@ func (l *Lane) mode() string {
 // mode is off (or its configuration unreadable, which hooks treat as off).
 func (l *Lane) Enabled() bool { return l.mode() != config.WashOff }
 
-// SessionStart measures and records the band (mode auto only; manual and off stay silent and
-// measure nothing). It returns one line for additionalContext when the band is OBESE or FULL.
-func (l *Lane) SessionStart(session string) (Result, error) {
+// Measure measures the memory at the start of a session and records the band (mode auto only;
+// manual and off stay silent and measure nothing). It returns one line for the session's
+// context when the band is OBESE or FULL.
+func (l *Lane) Measure(session string) (Result, error) {
 	if l.mode() != config.WashAuto {
 		return Result{}, nil
 	}
@@ -86,14 +87,14 @@ func firstWall(v gauge.Verdict) string {
 	return "capacity wall"
 }
 
-// Stop rechecks the last gauge's always-loaded files by stat alone (no directory walk, no
-// discovery). A large drift re-reads those same known files (still no walk) and re-bands. In
-// OBESE or FULL with a crossing not yet acted on it returns the block reason once and marks
-// the crossing consumed: never a repeating nag; a plateau stays silent until the fat grows
-// by the re-gauge delta. It is silent when stop_hook_active is set, when LEAN, and unless
-// the mode is auto.
-func (l *Lane) Stop(session string, stopHookActive bool) (string, error) {
-	if stopHookActive || l.mode() != config.WashAuto {
+// Recheck rechecks the last gauge's always-loaded files by stat alone (no directory walk, no
+// discovery), at the end of a turn. A large drift re-reads those same known files (still no
+// walk) and re-bands. In OBESE or FULL with a crossing not yet acted on it returns the reason
+// to continue once and marks the crossing consumed: never a repeating nag; a plateau stays
+// silent until the fat grows by the re-gauge delta. It is silent when LEAN and unless the
+// mode is auto. A turn that already continued once never reaches it (the adapter knows).
+func (l *Lane) Recheck(session string) (string, error) {
+	if l.mode() != config.WashAuto {
 		return "", nil
 	}
 	stateDir, err := l.stateDir()
@@ -269,11 +270,11 @@ func (l *Lane) resolveHookPath(path string) (string, bool) {
 	return real, true
 }
 
-// BeforeWrite is the write guard's airbag: before the session's first write to a memory file
+// Snapshot is the write guard's airbag: before the session's first write to a memory file
 // (any path discovery returns) it banks a copy of the file in the guard bin. Later writes in
 // the same session, files that do not exist yet and other files are left alone. Mode off
 // disables it; manual keeps it (it is silent).
-func (l *Lane) BeforeWrite(session, path string) error {
+func (l *Lane) Snapshot(session, path string) error {
 	real, ok := l.resolveHookPath(path)
 	if !ok || !memoryName(real) {
 		return nil // cheap answers first: every write of a session passes here
@@ -319,12 +320,12 @@ func writeMarker(p string, mk guardMarker) error {
 	return writePrivate(p, b)
 }
 
-// AfterWrite is the write guard's seatbelt: it gates the session's snapshot of a memory file
+// Compare is the write guard's seatbelt: it gates the session's snapshot of a memory file
 // against what is on disk now and returns one FYI line naming the classes of structured
 // tokens that were dropped, and the bin event to get the earlier version from. A drop is
 // reported once per session; a clean edit, a file without a snapshot and any error are
 // silent. It never blocks.
-func (l *Lane) AfterWrite(session, path string) string {
+func (l *Lane) Compare(session, path string) string {
 	real, ok := l.resolveHookPath(path)
 	if !ok || !memoryName(real) {
 		return ""
@@ -333,7 +334,7 @@ func (l *Lane) AfterWrite(session, path string) string {
 	if err != nil {
 		return ""
 	}
-	// Only files BeforeWrite snapshotted have a marker: one stat answers
+	// Only files Snapshot banked have a marker: one stat answers
 	// every other write, before any configuration is read.
 	mp := guardMarkerPath(stateDir, session, real)
 	mb, err := os.ReadFile(mp)

@@ -14,32 +14,29 @@ import (
 // dated lines of the fixtures leave these tests about mechanical fat.
 const lowThresholds = "[wash]\nfat_arm_tokens = 20\nfat_disarm_tokens = 5\nstale_days = 36500\n"
 
-func TestSessionStartAndStopBlockOnce(t *testing.T) {
+func TestMeasureAndRecheckBlockOnce(t *testing.T) {
 	f := newFixture(t)
 	f.config(lowThresholds)
 	f.fatWorld()
-	r, err := f.lane.SessionStart("s1")
+	r, err := f.lane.Measure("s1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Band == gauge.Lean || !strings.Contains(r.Context, string(r.Band)) || !strings.Contains(r.Context, "prosewash wash quick") {
 		t.Fatalf("session start %+v", r)
 	}
-	if reason, _ := f.lane.Stop("s1", true); reason != "" {
-		t.Fatal("stop_hook_active not honoured")
-	}
-	reason, err := f.lane.Stop("s1", false)
+	reason, err := f.lane.Recheck("s1")
 	if err != nil || !strings.Contains(reason, "`prosewash wash quick`") || strings.Contains(reason, "pgbouncer") {
 		t.Fatalf("stop: %q %v", reason, err)
 	}
 	// Never a repeating nag: the same session, and the next one on a plateau, stay silent.
 	for _, s := range []string{"s1", "s2"} {
 		if s == "s2" {
-			if _, err := f.lane.SessionStart(s); err != nil {
+			if _, err := f.lane.Measure(s); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if reason, _ := f.lane.Stop(s, false); reason != "" {
+		if reason, _ := f.lane.Recheck(s); reason != "" {
 			t.Fatalf("%s: nagged again: %q", s, reason)
 		}
 	}
@@ -47,7 +44,7 @@ func TestSessionStartAndStopBlockOnce(t *testing.T) {
 	if _, err := f.lane.Quick(QuickOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if reason, _ := f.lane.Stop("s2", false); reason != "" {
+	if reason, _ := f.lane.Recheck("s2"); reason != "" {
 		t.Fatalf("after quick: %q", reason)
 	}
 	if st := LoadState(f.stateDir()); st.Verdict.Band != gauge.Lean || st.Crossing != nil {
@@ -59,23 +56,23 @@ func TestStopRechecksKnownFilesWithoutDiscovery(t *testing.T) {
 	f := newFixture(t)
 	f.config(lowThresholds)
 	memPath := f.memFile("MEMORY.md", "# Memory\n\n- one fact about the build cache, v1.2.3\n")
-	r, err := f.lane.SessionStart("s1")
+	r, err := f.lane.Measure("s1")
 	if err != nil || r.Band != gauge.Lean || r.Context != "" {
 		t.Fatalf("lean start %+v %v", r, err)
 	}
 	// A fat file the last gauge never saw: Stop does not walk, so it does not see it.
 	f.write("AGENTS.md", strings.Repeat("- a duplicated instruction that costs tokens every session\n", 40))
-	if reason, _ := f.lane.Stop("s1", false); reason != "" {
+	if reason, _ := f.lane.Recheck("s1"); reason != "" {
 		t.Fatalf("stop discovered a new file: %q", reason)
 	}
 	// The known index grows by duplicates within the session: a stat sees the drift, the
 	// known files are re-read, the band rises, and Stop blocks once.
 	f.write(memPath, "# Memory\n\n- one fact about the build cache, v1.2.3\n"+strings.Repeat("- the same note pasted again and again by an agent\n\nPasted once more by the agent.\n\n", 60))
-	reason, err := f.lane.Stop("s1", false)
+	reason, err := f.lane.Recheck("s1")
 	if err != nil || reason == "" {
 		t.Fatalf("drift not caught: %q %v", reason, err)
 	}
-	if reason, _ := f.lane.Stop("s1", false); reason != "" {
+	if reason, _ := f.lane.Recheck("s1"); reason != "" {
 		t.Fatal("blocked twice")
 	}
 }
@@ -86,18 +83,18 @@ func TestHooksRespectMode(t *testing.T) {
 			f := newFixture(t)
 			f.config(lowThresholds + "mode = \"" + mode + "\"\n")
 			f.fatWorld()
-			r, err := f.lane.SessionStart("s1")
+			r, err := f.lane.Measure("s1")
 			if err != nil || r.Band != "" || r.Context != "" {
 				t.Fatalf("session start %+v %v", r, err)
 			}
 			if st := LoadState(f.stateDir()); st.Verdict != nil {
 				t.Fatal("measured in mode " + mode)
 			}
-			if reason, _ := f.lane.Stop("s1", false); reason != "" {
+			if reason, _ := f.lane.Recheck("s1"); reason != "" {
 				t.Fatal("stop spoke in mode " + mode)
 			}
 			p := filepath.Join(f.mem, "MEMORY.md")
-			if err := f.lane.BeforeWrite("s1", p); err != nil {
+			if err := f.lane.Snapshot("s1", p); err != nil {
 				t.Fatal(err)
 			}
 			list, _ := bins.OpenReadOnly(f.stateDir()).List(bins.Guard)
@@ -115,16 +112,16 @@ func TestWriteGuard(t *testing.T) {
 	other := f.write("src/main.go", "package main\n")
 	// Not memory, not existing: nothing banked.
 	for _, p := range []string{other, filepath.Join(f.mem, "new-note.md")} {
-		if err := f.lane.BeforeWrite("s1", p); err != nil {
+		if err := f.lane.Snapshot("s1", p); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A relative path resolves against the project; CLAUDE.md and MEMORY.md are banked once.
 	for i := 0; i < 3; i++ {
-		if err := f.lane.BeforeWrite("s1", "CLAUDE.md"); err != nil {
+		if err := f.lane.Snapshot("s1", "CLAUDE.md"); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.lane.BeforeWrite("s1", memPath); err != nil {
+		if err := f.lane.Snapshot("s1", memPath); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -134,12 +131,12 @@ func TestWriteGuard(t *testing.T) {
 	}
 	// A clean edit (a duplicate removed, a line added) is silent.
 	f.write(memPath, fatMemory+"- another note, version 3.1.4\n")
-	if fyi := f.lane.AfterWrite("s1", memPath); fyi != "" {
+	if fyi := f.lane.Compare("s1", memPath); fyi != "" {
 		t.Fatalf("clean edit: %q", fyi)
 	}
 	// Dropping the release version and the date: one FYI naming the classes and the event.
 	f.write(memPath, strings.Replace(fatMemory, "release 2.4.1 shipped on 2030-02-11", "release shipped", 1))
-	fyi := f.lane.AfterWrite("s1", memPath)
+	fyi := f.lane.Compare("s1", memPath)
 	if !strings.Contains(fyi, "FYI (not a block)") || !strings.Contains(fyi, "date") || !strings.Contains(fyi, "version") || !strings.Contains(fyi, "prosewash wash restore guard-") {
 		t.Fatalf("fyi %q", fyi)
 	}
@@ -147,27 +144,27 @@ func TestWriteGuard(t *testing.T) {
 		t.Fatalf("the FYI quotes content: %q", fyi)
 	}
 	// Reported once.
-	if again := f.lane.AfterWrite("s1", memPath); again != "" {
+	if again := f.lane.Compare("s1", memPath); again != "" {
 		t.Fatalf("reported twice: %q", again)
 	}
 	// Another session snapshots afresh.
-	if err := f.lane.BeforeWrite("s2", memPath); err != nil {
+	if err := f.lane.Snapshot("s2", memPath); err != nil {
 		t.Fatal(err)
 	}
 	if list, _ := bins.OpenReadOnly(f.stateDir()).List(bins.Guard); len(list) != 3 {
 		t.Fatalf("%d guard snapshots after a new session", len(list))
 	}
 	// A file with no snapshot this session is silent.
-	if fyi := f.lane.AfterWrite("s3", memPath); fyi != "" {
+	if fyi := f.lane.Compare("s3", memPath); fyi != "" {
 		t.Fatalf("no snapshot: %q", fyi)
 	}
 }
 
-func TestSessionStartReusesAnUnchangedMeasurement(t *testing.T) {
+func TestMeasureReusesAnUnchangedMeasurement(t *testing.T) {
 	f := newFixture(t)
 	f.config(lowThresholds)
 	f.fatWorld()
-	first, err := f.lane.SessionStart("s1")
+	first, err := f.lane.Measure("s1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +179,7 @@ func TestSessionStartReusesAnUnchangedMeasurement(t *testing.T) {
 	if err := os.Chtimes(memPath, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	second, err := f.lane.SessionStart("s2")
+	second, err := f.lane.Measure("s2")
 	if err != nil || second.Verdict.Footprint != first.Verdict.Footprint || second.Verdict.Fat != first.Verdict.Fat {
 		t.Fatalf("cached %+v %v", second.Verdict, err)
 	}
@@ -191,13 +188,13 @@ func TestSessionStartReusesAnUnchangedMeasurement(t *testing.T) {
 	}
 	// A real change (size) is measured again.
 	f.write(memPath, fatMemory+"- The staging database runs on port 5433 behind pgbouncer\n")
-	third, err := f.lane.SessionStart("s3")
+	third, err := f.lane.Measure("s3")
 	if err != nil || third.Verdict.Footprint <= first.Verdict.Footprint || third.Verdict.Fat <= first.Verdict.Fat {
 		t.Fatalf("not re-measured: %+v vs %+v %v", third.Verdict, first.Verdict, err)
 	}
 	// A new memory file changes the discovered set: measured again.
 	f.memFile("extra.md", "- a new recall-only note\n")
-	if _, err := f.lane.SessionStart("s4"); err != nil {
+	if _, err := f.lane.Measure("s4"); err != nil {
 		t.Fatal(err)
 	}
 	if st := LoadState(f.stateDir()); len(st.Cache.Files) != 4 {
@@ -215,7 +212,7 @@ func TestOversizedMemoryIsReadByStreaming(t *testing.T) {
 	big := strings.Repeat(para, 20<<20/len(para))
 	f.write("CLAUDE.md", big)
 	f.memFile("MEMORY.md", "# Memory\n\n- one fact about the build cache, v1.2.3\n")
-	r, err := f.lane.SessionStart("s1")
+	r, err := f.lane.Measure("s1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +236,7 @@ func TestOversizedMemoryIsReadByStreaming(t *testing.T) {
 	}
 	// The Stop recheck re-reads the known files: the big one by streaming again.
 	f.write("CLAUDE.md", big+para)
-	if _, err := f.lane.Stop("s1", false); err != nil {
+	if _, err := f.lane.Recheck("s1"); err != nil {
 		t.Fatal(err)
 	}
 	st := LoadState(f.stateDir())

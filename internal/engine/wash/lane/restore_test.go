@@ -101,12 +101,12 @@ func TestRestoreRefusesPinnedFile(t *testing.T) {
 	pin := "---\npinned: true\n---\n- deploy window: 02:00-04:00 UTC\n- owner: @ops (since 2029)\n"
 	p := f.memFile("MEMORY.md", pin)
 	// The write guard banks the pinned file; an agent then drops a line.
-	if err := f.lane.BeforeWrite("s1", p); err != nil {
+	if err := f.lane.Snapshot("s1", p); err != nil {
 		t.Fatal(err)
 	}
 	cut := "---\npinned: true\n---\n- deploy window: 02:00-04:00 UTC\n"
 	f.write(p, cut)
-	fyi := f.lane.AfterWrite("s1", p)
+	fyi := f.lane.Compare("s1", p)
 	ref := fyi[strings.Index(fyi, "restore ")+len("restore ") : strings.Index(fyi, " --stdout")]
 	// Restoring would only add content, but prosewash never writes a pinned file.
 	_, err := f.lane.Restore(ref, RestoreOptions{})

@@ -71,10 +71,10 @@ func TestBinsAreThinnedOnlyInsideRealRuns(t *testing.T) {
 	if _, err := f.lane.Quick(QuickOptions{DryRun: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.lane.SessionStart("s"); err != nil {
+	if _, err := f.lane.Measure("s"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.lane.BeforeWrite("s", filepath.Join(f.mem, "MEMORY.md")); err != nil {
+	if err := f.lane.Snapshot("s", filepath.Join(f.mem, "MEMORY.md")); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(); n != banked {
@@ -155,7 +155,7 @@ func TestStateIsPrivateAndRecordsTheBand(t *testing.T) {
 	if st := LoadState(f.stateDir()); st.Verdict != nil || st.Schema != StateSchema {
 		t.Fatalf("corrupt state %+v", st)
 	}
-	if _, err := f.lane.SessionStart("s1"); err != nil {
+	if _, err := f.lane.Measure("s1"); err != nil {
 		t.Fatal(err)
 	}
 }
