@@ -17,18 +17,21 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(hooktest.Main(m)) }
 
-// readmeBlock returns the fenced block of the README whose first line is
-// the comment marker, without that line.
-func readmeBlock(t *testing.T, marker string) string {
+// recipePage is where the recipes are documented, relative to the repository root.
+const recipePage = "docs/ci.md"
+
+// docBlock returns the fenced block of docs/ci.md whose first line is the
+// comment marker, without that line.
+func docBlock(t *testing.T, marker string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testtool.RepoRoot(t), "README.md"))
+	b, err := os.ReadFile(filepath.Join(testtool.RepoRoot(t), filepath.FromSlash(recipePage)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	re := regexp.MustCompile("(?s)```[a-z]*\n" + regexp.QuoteMeta(marker) + "[^\n]*\n(.*?)```")
 	m := re.FindSubmatch(b)
 	if m == nil {
-		t.Fatalf("README.md has no code block starting with %q", marker)
+		t.Fatalf("%s has no code block starting with %q", recipePage, marker)
 	}
 	return string(m[1])
 }
@@ -115,12 +118,12 @@ func (r *repo) committed() {
 	}
 }
 
-// The README's lefthook recipe, verbatim: the staged file is cleaned,
+// The documented lefthook recipe, verbatim: the staged file is cleaned,
 // re-staged by stage_fixed, and the commit holds the cleaned file.
 func TestLefthookRecipe(t *testing.T) {
 	prefix := testtool.NPM(t, "lefthook@2.2.1")
 	r := newRepo(t, filepath.Join(prefix, "node_modules", ".bin"))
-	r.write("lefthook.yml", readmeBlock(t, "# lefthook.yml"))
+	r.write("lefthook.yml", docBlock(t, "# lefthook.yml"))
 	r.run("lefthook", "install")
 	r.run("git", "add", "notes.md", "lefthook.yml")
 	out := r.run("git", "commit", "-q", "-m", "notes")
@@ -130,7 +133,7 @@ func TestLefthookRecipe(t *testing.T) {
 	r.committed()
 }
 
-// The README's husky + lint-staged recipe, verbatim: lint-staged runs
+// The documented husky + lint-staged recipe, verbatim: lint-staged runs
 // prosewash clean on the staged files and, because it exits 0 after
 // cleaning, re-adds them and lets the commit go on.
 func TestHuskyLintStagedRecipe(t *testing.T) {
@@ -141,7 +144,7 @@ func TestHuskyLintStagedRecipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.write(".gitignore", "node_modules\n")
-	block := readmeBlock(t, "// package.json")
+	block := docBlock(t, "// package.json")
 	r.write("package.json", "{\"name\": \"recipe\", \"private\": true,\n"+strings.TrimSpace(block)+"\n}\n")
 	r.run("node", filepath.Join(prefix, "node_modules", "husky", "bin.js"))
 	r.write(".husky/pre-commit", "npx lint-staged\n")
@@ -153,7 +156,7 @@ func TestHuskyLintStagedRecipe(t *testing.T) {
 	r.committed()
 }
 
-// The README's GitHub Actions workflow, verbatim: actionlint accepts it
+// The documented GitHub Actions workflow, verbatim: actionlint accepts it
 // (with shellcheck reading its scripts), and its run steps, executed as a
 // runner executes them (bash -eo pipefail), leave a SARIF log whether the
 // tree has carriers (check exits 1) or not. Only the install step is left
@@ -162,7 +165,7 @@ func TestGitHubActionsRecipe(t *testing.T) {
 	actionlint := testtool.GoTool(t, "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12")
 	shellcheck := testtool.LookPath(t, "shellcheck", "apt-get install shellcheck")
 	bash := testtool.LookPath(t, "bash", "apt-get install bash")
-	block := readmeBlock(t, "# .github/workflows/prosewash.yml")
+	block := docBlock(t, "# .github/workflows/prosewash.yml")
 	r := newRepo(t)
 	const wfPath = ".github/workflows/prosewash.yml"
 	lint := func(workflow string) (string, error) {
@@ -170,7 +173,7 @@ func TestGitHubActionsRecipe(t *testing.T) {
 		return r.try(actionlint, "-no-color", "-oneline", "-shellcheck", shellcheck, wfPath)
 	}
 	if out, err := lint(block); err != nil {
-		t.Fatalf("actionlint rejects the README's workflow: %v\n%s", err, out)
+		t.Fatalf("actionlint rejects the documented workflow: %v\n%s", err, out)
 	}
 	// The linter is awake: the same workflow without runs-on is refused.
 	if out, err := lint(strings.Replace(block, "runs-on:", "run-on:", 1)); err == nil {
@@ -186,7 +189,7 @@ func TestGitHubActionsRecipe(t *testing.T) {
 		} `yaml:"jobs"`
 	}
 	if err := yaml.Unmarshal([]byte(block), &wf); err != nil {
-		t.Fatalf("the README's workflow is not YAML: %v", err)
+		t.Fatalf("the documented workflow is not YAML: %v", err)
 	}
 	var steps []string
 	installs := 0

@@ -3,5 +3,5 @@
 package approval
 
 // ancestors cannot be read here without cgo: only the environment is
-// looked at (see the README).
+// looked at (see docs/safety.md).
 func ancestors(int) ([]Process, error) { return nil, nil }

@@ -9,7 +9,7 @@ import (
 
 // Without write leases (macOS, the BSDs, Windows) the swap relies on the
 // held original alone: a write during the swap is seen, a process that
-// keeps the file open and writes after the swap is not (see the README).
+// keeps the file open and writes after the swap is not (see docs/safety.md).
 func takeLease(*os.File) bool { return false }
 
 func leaseBroken(*os.File) bool { return false }

@@ -16,7 +16,7 @@ import (
 // Go's and Python's own sources: comment lines that open with a label
 // ("Note:", "TODO:", "Deprecated:", "TODO(rsc):") were directives, so
 // their carriers were only reported; now they are prose and cleaned. The
-// figures are in the README. Every line it moves must start with a label,
+// figures are in docs/evidence/performance.md. Every line it moves must start with a label,
 // and no line a tool reads may move.
 func TestProseLabelRecall(t *testing.T) {
 	if testing.Short() {
