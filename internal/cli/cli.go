@@ -145,16 +145,26 @@ func mainWith(cmds []command, args []string, stdin io.Reader, stdout, stderr io.
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, ui: u, color: colour}
 	name := args[0]
 	if name == "help" {
-		topic := ""
-		if len(args) > 1 {
-			topic = args[1]
+		if len(args) > 2 && args[1] == "wash" {
+			// "help wash COMMAND" is "wash COMMAND --help".
+			name, args = "wash", []string{"wash", args[2], "--help"}
+		} else {
+			topic := ""
+			if len(args) > 1 {
+				topic = args[1]
+			}
+			printHelp(stdout, topic)
+			return exitOK
 		}
-		printHelp(stdout, topic)
-		return exitOK
 	}
 	for _, c := range cmds {
 		if c.name != name || c.run == nil {
 			continue
+		}
+		if c.name != "wash" && wantsHelp(args[1:]) {
+			// wash has subcommands of its own and answers --help itself.
+			printHelp(stdout, name)
+			return exitOK
 		}
 		defer func() {
 			// A bug must not turn into a Go stack trace in a user's terminal
@@ -184,6 +194,20 @@ func mainWith(cmds []command, args []string, stdin io.Reader, stdout, stderr io.
 	u.errorf("unknown command %q", name)
 	u.hintf("run 'prosewash --help'")
 	return exitUsage
+}
+
+// wantsHelp reports whether args ask for help: -h, --help or -help (which
+// the flag package also reads as help) anywhere before a "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help", "-help":
+			return true
+		}
+	}
+	return false
 }
 
 // newFlags returns a flag set whose errors become usage errors instead of

@@ -53,7 +53,7 @@ func runWash(e *env, args []string) error {
 	}
 	for _, c := range washCommands() {
 		if c.name == args[0] {
-			if len(args) > 1 && (args[1] == "--help" || args[1] == "-h") {
+			if wantsHelp(args[1:]) {
 				fmt.Fprintf(e.stdout, "usage: prosewash wash %s %s\n\n%s\n", c.name, c.args, c.summary)
 				if c.help != "" {
 					fmt.Fprintf(e.stdout, "\n%s\n", c.help)
