@@ -260,6 +260,9 @@ var goPrefixDirectives = [...]struct{ prefix, why string }{
 
 // goDirective classifies a comment's text as a directive.
 func goDirective(t []byte) (string, bool) {
+	if why, ok := suppressionDirective(t, inAnyComment); ok {
+		return why, true
+	}
 	body, line := goCommentBody(t)
 	if !line {
 		if bytes.HasPrefix(body, []byte("line ")) {
@@ -277,9 +280,6 @@ func goDirective(t []byte) (string, bool) {
 		if bytes.HasPrefix(body, []byte(" Code generated ")) && bytes.HasSuffix(body, []byte(" DO NOT EDIT.")) {
 			return "directive: generated code marker", true
 		}
-	}
-	if bytes.Contains(body, []byte("#nosec")) {
-		return "directive: #nosec", true
 	}
 	// Check every "//"-introduced segment: "// why //nolint:errcheck".
 	for seg, rest := body, []byte(nil); seg != nil; seg = rest {

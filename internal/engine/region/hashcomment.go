@@ -13,6 +13,9 @@ type hashKeyword struct{ prefix, why string }
 // hashDirective checks every '#'-introduced segment of the comment text t
 // for a keyword or the "word:" shape; wordWhy names the tool behind a word.
 func hashDirective(t []byte, keywords []hashKeyword, wordWhy func(string) string) (string, bool) {
+	if why, ok := suppressionDirective(t, inAnyComment); ok {
+		return why, true
+	}
 	for k := 0; k < len(t); k++ {
 		if t[k] != '#' {
 			continue
@@ -37,15 +40,11 @@ func hashDirective(t []byte, keywords []hashKeyword, wordWhy func(string) string
 	return "", false
 }
 
-// commonHashKeywords are cross-language scanners' suppression comments
-// (semgrep, SonarQube, LGTM/CodeQL, bandit-style nosec, kics) that apply to
-// every '#'-comment language.
+// commonHashKeywords are the '#'-comment languages' own keywords (kics,
+// bandit-style nosec after any '#', pragma); the scanners that read every
+// comment syntax are in the shared vocabulary (see suppressions).
 var commonHashKeywords = [...]hashKeyword{
-	{"nosemgrep", "directive: # nosemgrep"},
-	{"nosonar", "directive: # NOSONAR"},
-	{"lgtm", "directive: # lgtm"},
 	{"nosec", "directive: # nosec"},
-	{"noinspection", "directive: # noinspection"},
 	{"kics-scan", "directive: # kics-scan"},
 	{"pragma", "directive: # pragma"},
 }

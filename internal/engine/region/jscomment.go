@@ -160,6 +160,9 @@ var jsStartWords = [...]string{"global", "globals", "exported", "eslint", "jshin
 
 // jsDirective classifies a comment's text (markers included) as a directive.
 func jsDirective(t []byte) (string, bool) {
+	if why, ok := suppressionDirective(t, inAnyComment); ok {
+		return why, true
+	}
 	body, line := goCommentBody(t) // the same comment syntax
 	if line && len(body) > 0 && body[0] == '/' {
 		if s := trimSpaceLeft(body[1:]); len(s) > 0 && s[0] == '<' {

@@ -294,58 +294,20 @@ func commentSpans(src []byte, marks []Region, segs []mdSeg, open, close int, why
 	return marks
 }
 
-// mdCommentDirectives are the tools that read HTML comments in Markdown,
-// matched case-insensitively at the start of a comment's text: linters,
-// formatters and spell checkers that switch rules off, and generators that
-// find their place by a marker (tables of contents, generated sections).
-var mdCommentDirectives = [...]struct{ prefix, why string }{
-	{"markdownlint-", "directive: markdownlint"},
-	{"prettier-ignore", "directive: prettier-ignore"},
-	{"textlint-", "directive: textlint"},
-	{"lint ", "directive: remark-lint"},
-	{"lint-", "directive: remark-lint"},
-	{"eslint-", "directive: eslint"},
-	{"markdown-link-check-", "directive: markdown-link-check"},
-	{"vale ", "directive: vale"},
-	{"cspell", "directive: cspell"},
-	{"spell-checker", "directive: cspell"},
-	{"spellchecker", "directive: spellchecker"},
-	{"alex ", "directive: alex"},
-	{"toc", "directive: table of contents marker"},
-	{"tocstop", "directive: table of contents marker"},
-	{"/toc", "directive: table of contents marker"},
-	{"omit in toc", "directive: table of contents marker"},
-	{"no toc", "directive: table of contents marker"},
-	{"no-toc", "directive: table of contents marker"},
-	{"mdformat-", "directive: mdformat"},
-	{"@formatter:", "directive: formatter marker"},
-	{"more", "directive: excerpt separator"},
-}
-
-// mdCommentDirective classifies the text inside an HTML comment.
+// mdCommentDirective classifies the text inside an HTML comment of a
+// Markdown file: the tools that read such comments (linters, formatters,
+// spell checkers that switch rules off, generators that find their place
+// by a marker) are in the shared vocabulary (see suppressions), and any
+// "word:" comment is a directive.
 func mdCommentDirective(t []byte) (string, bool) {
-	s := trimSpaceLeft(t)
-	for _, d := range mdCommentDirectives {
-		n := len(d.prefix)
-		// A prefix that ends in a letter must end a word: "toc", not "tocsin".
-		if hasPrefixFold(s, d.prefix) && (!isLetter(d.prefix[n-1]) || n == len(s) || !isLetter(s[n])) {
-			return d.why, true
-		}
+	if why, ok := suppressionDirective(t, inMarkdownHTML); ok {
+		return why, true
 	}
-	// BEGIN/END (START/STOP) markers of generated sections:
-	// "<!-- BEGIN_TF_DOCS -->", "<!-- END mdsh -->", "<!-- START doctoc -->".
-	for _, w := range [...]string{"begin", "end", "start", "stop"} {
-		if hasPrefixFold(s, w) && (len(s) == len(w) || !isLetter(s[len(w)])) {
-			return "directive: generated section marker", true
-		}
-	}
-	if word, ok := wordColon(s); ok {
+	if word, ok := wordColon(trimSpaceLeft(t)); ok {
 		return "directive: " + word + ":", true
 	}
 	return "", false
 }
-
-func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // markBareURLs and markTableDelimiter apply the span rules below; the test
 // oracle has its own implementations of them. A carrier at the start of a

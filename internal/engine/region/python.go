@@ -470,12 +470,8 @@ func codingCookie(t []byte) (string, bool) {
 var pyKeywords = [...]hashKeyword{
 	{"noqa", "directive: # noqa"},
 	{"nosec", "directive: # nosec"},
-	{"nosemgrep", "directive: # nosemgrep"},
-	{"nosonar", "directive: # NOSONAR"},
-	{"noinspection", "directive: # noinspection"},
 	{"pragma", "directive: # pragma"},
 	{"pyre-", "directive: # pyre-"},
-	{"lgtm", "directive: # lgtm"},
 }
 
 // pyWordWhy names the tools behind well-known "word:" directives; any other

@@ -525,12 +525,8 @@ var rustKeywords = [...]struct{ prefix, why string }{
 	{"clippy", "directive: clippy"},
 	{"ignore-tidy", "directive: ignore-tidy"},
 	{"tidy-", "directive: tidy"},
-	{"nosemgrep", "directive: nosemgrep"},
-	{"nosonar", "directive: NOSONAR"},
 	{"noqa", "directive: noqa"},
 	{"nolint", "directive: nolint"},
-	{"lgtm", "directive: lgtm"},
-	{"noinspection", "directive: noinspection"},
 	{"language=", "directive: language="},
 	{"cbindgen", "directive: cbindgen"},
 }
@@ -547,6 +543,9 @@ func rustDirective(t []byte) (string, bool) {
 	}
 	if bytes.Contains(t, []byte("@generated")) {
 		return "directive: @generated marker", true
+	}
+	if why, ok := suppressionDirective(t, inAnyComment); ok {
+		return why, true
 	}
 	body := t[2:]
 	if t[1] == '*' && len(t) >= 4 && bytes.HasSuffix(t, []byte("*/")) {

@@ -58,7 +58,7 @@ func TestShellComments(t *testing.T) {
 		{"# TODO: later", Prose, "comment (TODO:)"},
 		{"# https://example.com", Directive, "directive: word:"},
 		{"# why # shellcheck disable=SC2034", Directive, "directive: # shellcheck"},
-		{"# nosemgrep", Directive, "directive: # nosemgrep"},
+		{"# nosemgrep", Directive, "directive: nosemgrep (semgrep)"},
 		// Carriers that hide a directive.
 		{"# shell\u200bcheck disable=SC2086", Directive, "directive: # shellcheck"},
 		{"#\u00a0shellcheck disable=SC2086", Directive, "directive: # shellcheck"},

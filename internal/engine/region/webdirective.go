@@ -2,28 +2,25 @@ package region
 
 import "bytes"
 
-// Directive comments of HTML and CSS: comments a tool reads. Each entry
-// names the tool; matching is by prefix of the comment's text after leading
-// whitespace, ignoring ASCII case (matching too much only makes the tool more
-// timid). Both lists end with the seed's "word:" shape.
+// Directive comments of HTML and CSS: comments a tool reads. The tools
+// that read comments in every syntax, and HTML comments in HTML and
+// Markdown alike, are in the shared vocabulary (see suppressions); the
+// lists below are HTML's and CSS's own. Each entry names the tool;
+// matching is by prefix of the comment's text after leading whitespace,
+// ignoring ASCII case (matching too much only makes the tool more timid).
+// Both lists end with the seed's "word:" shape.
 
 // htmlDirectivePrefixes are read by the tool named in each why.
 var htmlDirectivePrefixes = [...]struct{ prefix, why string }{
 	{"[if", "directive: conditional comment"},              // IE and Outlook: <!--[if IE]>...<![endif]-->
 	{"[endif", "directive: conditional comment"},           //
 	{"<![endif", "directive: conditional comment"},         // downlevel-revealed closer <!--<![endif]-->
-	{"prettier-ignore", "directive: prettier-ignore"},      // Prettier, also -start, -end, -attribute
 	{"htmlhint", "directive: htmlhint"},                    // HTMLHint inline rules: <!-- htmlhint tag-pair:false -->
 	{"htmllint", "directive: htmllint"},                    // htmllint inline config
-	{"eslint-", "directive: eslint"},                       // eslint-plugin-html: <!-- eslint-disable -->
 	{"svelte-ignore", "directive: svelte-ignore"},          // Svelte compiler warnings
 	{"biome-ignore", "directive: biome-ignore"},            // Biome
 	{"dprint-ignore", "directive: dprint-ignore"},          // dprint markup plugin
 	{"deno-fmt-ignore", "directive: deno-fmt-ignore"},      // deno fmt
-	{"markdownlint-", "directive: markdownlint"},           // markdownlint (HTML in Markdown projects)
-	{"textlint-", "directive: textlint"},                   // textlint
-	{"lint ", "directive: remark-lint"},                    // remark-lint: <!-- lint disable x -->
-	{"vale ", "directive: vale"},                           // Vale: <!-- vale off -->
 	{"google_ad_section_", "directive: google_ad_section"}, // AdSense section targeting
 	{"saved from url=", "directive: mark of the web"},      // IE zone marker, read by the browser
 	{"noindex", "directive: noindex"},                      // Yandex <!--noindex-->
@@ -43,7 +40,7 @@ var htmlDirectiveWords = [...]struct{ word, why string }{
 	{"ko", "directive: knockout"}, // Knockout containerless bindings: <!-- ko if: x --> ... <!-- /ko -->
 	{"/ko", "directive: knockout"},
 	{"esi", "directive: edge side include"}, // <!--esi <esi:include .../> -->
-	{"more", "directive: WordPress marker"}, // WordPress reads <!--more-->, <!--nextpage-->, <!--noteaser-->
+	// WordPress reads <!--more--> (in the shared vocabulary), <!--nextpage-->, <!--noteaser-->.
 	{"nextpage", "directive: WordPress marker"},
 	{"noteaser", "directive: WordPress marker"},
 }
@@ -55,6 +52,9 @@ var htmlBuildWords = [...]string{"build", "inject", "bower", "htmlbuild", "remov
 
 // htmlDirective classifies an HTML comment's data.
 func htmlDirective(body []byte) (string, bool) {
+	if why, ok := suppressionDirective(body, inHTML); ok {
+		return why, true
+	}
 	s := trimSpaceLeft(body)
 	for _, d := range htmlDirectivePrefixes {
 		if hasPrefixFold(s, d.prefix) {
@@ -139,6 +139,9 @@ var cssDirectivePrefixes = [...]struct{ prefix, why string }{
 func cssDirective(text []byte) (string, bool) {
 	if len(text) < 2 {
 		return "", false
+	}
+	if why, ok := suppressionDirective(text, inAnyComment); ok {
+		return why, true
 	}
 	body := text[2:]
 	if text[1] == '*' {

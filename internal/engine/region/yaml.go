@@ -156,9 +156,6 @@ var yamlKeywords = [...]struct{ prefix, why string }{
 	{"prettier-ignore", "directive: # prettier-ignore"},
 	{"noqa", "directive: # noqa"},
 	{"nosec", "directive: # nosec"},
-	{"nosemgrep", "directive: # nosemgrep"},
-	{"nosonar", "directive: # NOSONAR"},
-	{"lgtm", "directive: # lgtm"},
 	{"kics-scan", "directive: # kics-scan"},
 	{"checkov", "directive: # checkov"},
 	{"tfsec", "directive: # tfsec"},
@@ -181,6 +178,9 @@ var yamlKeywords = [...]struct{ prefix, why string }{
 // yamlDirective checks every '#'-introduced segment of a comment, so that
 // "# why  # yamllint disable-line" is a directive too.
 func yamlDirective(t []byte) (string, bool) {
+	if why, ok := suppressionDirective(t, inAnyComment); ok {
+		return why, true
+	}
 	for k := 0; k < len(t); k++ {
 		if t[k] != '#' {
 			continue
