@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"io"
 	"os"
 	"strings"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/prosewash/prosewash/internal/engine/report"
 	"github.com/prosewash/prosewash/internal/engine/txn"
-	"github.com/prosewash/prosewash/internal/hooks/agent"
 	"github.com/prosewash/prosewash/internal/hooks/claude"
 	"github.com/prosewash/prosewash/internal/hooks/codex"
 	"github.com/prosewash/prosewash/internal/hooks/copilot"
@@ -83,9 +83,9 @@ func runHook(e *env, args []string) error {
 }
 
 // agentEnv is what every agent adapter is given.
-func agentEnv() agent.Env {
+func agentEnv() session.Env {
 	home, _ := os.UserHomeDir()
-	return agent.Env{
+	return session.Env{
 		Getenv: os.Getenv, Home: home, Self: self(), Version: Version(),
 		ShippedProviders: providers.Definitions(), ShippedPipelines: pipelines.Definitions(),
 	}

@@ -1,2 +1,2 @@
-// Package agent is the one session core every agent adapter (Claude Code, Codex, Gemini, Cursor, Copilot) calls: record what the agent wrote, start a session, end a turn by mode.
+// Package agent holds what every agent hook protocol shares: the bounded payload decoder, the JSON writer, the panic guard and the readers of the paths a tool call writes.
 package agent

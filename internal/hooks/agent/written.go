@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/prosewash/prosewash/internal/engine/session"
+
 	"path/filepath"
 	"strings"
 
@@ -13,8 +15,8 @@ import (
 // clean. Paths relative to dir are made absolute; raw keeps the spelling
 // the patch used. The grammar is Codex's (codex-rs apply-patch): one
 // header per line, the path after ": " to the end of the line.
-func PatchPaths(patch, dir string) []Written {
-	var out []Written
+func PatchPaths(patch, dir string) []session.Written {
+	var out []session.Written
 	seen := map[string]bool{}
 	for _, line := range strings.Split(patch, "\n") {
 		line = strings.TrimRight(line, "\r")
@@ -28,7 +30,7 @@ func PatchPaths(patch, dir string) []Written {
 		if p == "" {
 			continue
 		}
-		w := Written{Path: abs(p, dir), Raw: p}
+		w := session.Written{Path: abs(p, dir), Raw: p}
 		if !seen[w.Path] {
 			seen[w.Path] = true
 			out = append(out, w)
@@ -40,12 +42,12 @@ func PatchPaths(patch, dir string) []Written {
 // PatchDeleted returns the "*** Delete File:" paths of an apply_patch
 // envelope, made absolute against dir: nothing to clean, but the memory
 // lane's write guard keeps a copy of a memory file before it goes.
-func PatchDeleted(patch, dir string) []Written {
-	var out []Written
+func PatchDeleted(patch, dir string) []session.Written {
+	var out []session.Written
 	for _, line := range strings.Split(patch, "\n") {
 		if p, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "*** Delete File: "); ok && strings.TrimSpace(p) != "" {
 			p = strings.TrimSpace(p)
-			out = append(out, Written{Path: abs(p, dir), Raw: p})
+			out = append(out, session.Written{Path: abs(p, dir), Raw: p})
 		}
 	}
 	return out
@@ -58,14 +60,14 @@ func PatchDeleted(patch, dir string) []Written {
 // substitution or a glob is not knowable before it runs and is left to
 // the end-of-turn sweep of recorded files (it is not recorded). A command
 // the parser rejects names nothing.
-func ShellPaths(command, dir string) []Written {
-	var out []Written
+func ShellPaths(command, dir string) []session.Written {
+	var out []session.Written
 	seen := map[string]bool{}
 	add := func(p string) {
 		if p == "" || p == "-" || strings.HasPrefix(p, "/dev/") {
 			return
 		}
-		w := Written{Path: abs(p, dir), Raw: p}
+		w := session.Written{Path: abs(p, dir), Raw: p}
 		if !seen[w.Path] {
 			seen[w.Path] = true
 			out = append(out, w)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"io"
 	"io/fs"
 	"os"
@@ -82,8 +83,8 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) (out *O
 	return out
 }
 
-func (r *Runner) env() *agent.Env {
-	return &agent.Env{Getenv: r.Getenv, Home: r.Home, Self: r.Self, Version: r.Version,
+func (r *Runner) env() *session.Env {
+	return &session.Env{Getenv: r.Getenv, Home: r.Home, Self: r.Self, Version: r.Version,
 		ShippedProviders: r.ShippedProviders, ShippedPipelines: r.ShippedPipelines, Now: r.Now, Clean: r.Clean}
 }
 
@@ -96,8 +97,8 @@ func (r *Runner) getenv(k string) string {
 
 // session opens the payload's session: its project is the cwd's, else
 // CLAUDE_PROJECT_DIR's.
-func (r *Runner) session(in *Input) (*agent.Session, error) {
-	return r.env().Open(agent.Claude, in.SessionID, in.Cwd, r.getenv("CLAUDE_PROJECT_DIR"))
+func (r *Runner) session(in *Input) (*session.Session, error) {
+	return r.env().Open("claude-code", in.SessionID, in.Cwd, r.getenv("CLAUDE_PROJECT_DIR"))
 }
 
 // writeTool reports whether a tool writes the file its input names.
@@ -152,7 +153,7 @@ func (r *Runner) postToolUse(in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	fyi, err := s.Record([]agent.Written{{Path: path, Raw: in.rawPath()}})
+	fyi, err := s.Record([]session.Written{{Path: path, Raw: in.rawPath()}})
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +274,7 @@ func plainID(id string) bool {
 	return true
 }
 
-// stop ends the turn by mode (see agent.Session.EndTurn): a line for the
+// stop ends the turn by mode (see session.Session.EndTurn): a line for the
 // user, or a block asking the agent to go on. stop_hook_active is honoured.
 func (r *Runner) stop(ctx context.Context, in *Input) (*Output, error) {
 	if in.StopHookActive {
@@ -284,10 +285,7 @@ func (r *Runner) stop(ctx context.Context, in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.EndTurn(ctx, false)
-	if err != nil {
-		return nil, err
-	}
+	t := s.EndTurn(ctx)
 	if t.User == "" && t.Continue == "" {
 		return nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"io"
 	"path/filepath"
 
@@ -111,5 +112,5 @@ func WriteOutput(w io.Writer, out *Output) error {
 // FailOpen is the output for any internal error: the agent goes on, the
 // user sees one line.
 func FailOpen(event string, err error) *Output {
-	return &Output{SystemMessage: agent.FailMessage(event, err), SuppressOutput: true}
+	return &Output{SystemMessage: session.FailMessage(event, err), SuppressOutput: true}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"io"
 	"strings"
 
@@ -69,7 +70,7 @@ func ReadInput(r io.Reader) (*Input, error) {
 // user sees one line. (codex exec shows systemMessage nowhere, the TUI as
 // a warning; nothing reaches the model.)
 func FailOpen(event string, err error) *Output {
-	return &Output{SystemMessage: agent.FailMessage(event, err)}
+	return &Output{SystemMessage: session.FailMessage(event, err)}
 }
 
 // WriteOutput prints one JSON document, or nothing for no opinion.
@@ -81,7 +82,7 @@ func WriteOutput(w io.Writer, out *Output) error {
 }
 
 // Runner answers Codex hook events for one process.
-type Runner struct{ agent.Env }
+type Runner struct{ session.Env }
 
 // Run answers one event with the payload on stdin. It never fails: any
 // problem, a panic included, becomes a one-line systemMessage.
@@ -115,8 +116,8 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) (out *O
 
 // session opens the payload's session. Codex sets no project-directory
 // variable: the payload's cwd is the session's.
-func (r *Runner) session(in *Input) (*agent.Session, error) {
-	return r.Env.Open(agent.Codex, in.SessionID, in.Cwd, "")
+func (r *Runner) session(in *Input) (*session.Session, error) {
+	return r.Env.Open("codex", in.SessionID, in.Cwd, "")
 }
 
 func context_(event, text string) *Output {
@@ -152,7 +153,7 @@ func (r *Runner) userPromptSubmit(in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return context_("UserPromptSubmit", agent.RewrittenContext(s.TakeRewritten())), nil
+	return context_("UserPromptSubmit", session.RewrittenContext(s.TakeRewritten())), nil
 }
 
 // command is the patch or shell command a tool call carries.
@@ -186,16 +187,16 @@ func (in *Input) command() (string, error) {
 // Written returns the files a tool call wrote: the apply_patch envelope's
 // Add/Update/Move paths, or the redirect and tee targets of a shell
 // command; other tools write nothing prosewash records.
-func (in *Input) Written() ([]agent.Written, error) { return in.touched(false) }
+func (in *Input) Written() ([]session.Written, error) { return in.touched(false) }
 
 // touched returns the files a tool call writes and, with deletes, those an
 // apply_patch envelope deletes too.
-func (in *Input) touched(deletes bool) ([]agent.Written, error) {
+func (in *Input) touched(deletes bool) ([]session.Written, error) {
 	cmd, err := in.command()
 	if err != nil {
 		return nil, err
 	}
-	var ws []agent.Written
+	var ws []session.Written
 	switch in.ToolName {
 	case "apply_patch", "Edit", "Write":
 		if cmd == "" {
@@ -268,10 +269,7 @@ func (r *Runner) stop(ctx context.Context, in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.EndTurn(ctx, false)
-	if err != nil {
-		return nil, err
-	}
+	t := s.EndTurn(ctx)
 	if t.User == "" && t.Continue == "" {
 		return nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -240,7 +241,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestPanicFailsOpen(t *testing.T) {
-	r := &Runner{Env: agent.Env{Getenv: func(string) string { panic("boom") }, Home: t.TempDir()}}
+	r := &Runner{Env: session.Env{Getenv: func(string) string { panic("boom") }, Home: t.TempDir()}}
 	for _, ev := range Events() {
 		p := `{"session_id":"s1","cwd":"/tmp","tool_name":"apply_patch","tool_input":{"command":"*** Add File: x.md\n"}}`
 		out := r.Run(context.Background(), ev, strings.NewReader(p))

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"io"
 	"os"
 	"path/filepath"
@@ -78,7 +79,7 @@ func ReadInput(r io.Reader) (*Input, error) {
 // CLI logs, and standard output says nothing.
 func FailOpen(stderr io.Writer, event string, err error) *Output {
 	if stderr != nil {
-		fmt.Fprintln(stderr, agent.FailMessage(event, err))
+		fmt.Fprintln(stderr, session.FailMessage(event, err))
 	}
 	return nil
 }
@@ -93,7 +94,7 @@ func WriteOutput(w io.Writer, out *Output) error {
 
 // Runner answers Copilot CLI hook events for one process.
 type Runner struct {
-	agent.Env
+	session.Env
 	// Stderr receives the fail-open line; nil drops it.
 	Stderr io.Writer
 }
@@ -172,8 +173,8 @@ func cliProcess() string {
 	return ""
 }
 
-func (r *Runner) session(in *Input) (*agent.Session, error) {
-	return r.Env.Open(agent.Copilot, in.SessionKey(), in.Cwd, "")
+func (r *Runner) session(in *Input) (*session.Session, error) {
+	return r.Env.Open("copilot", in.SessionKey(), in.Cwd, "")
 }
 
 func (r *Runner) sessionStart(in *Input) (*Output, error) {
@@ -187,9 +188,9 @@ func (r *Runner) sessionStart(in *Input) (*Output, error) {
 	}
 	if st.User != "" {
 		// Copilot shows hook output to nobody but the model.
-		st.Model = agent.JoinLines(st.User, st.Model)
+		st.Model = session.JoinLines(st.User, st.Model)
 	}
-	ctx := agent.JoinLines(st.Model, agent.RewrittenContext(s.TakeRewritten()))
+	ctx := session.JoinLines(st.Model, session.RewrittenContext(s.TakeRewritten()))
 	if ctx == "" {
 		return nil, nil
 	}
@@ -200,7 +201,7 @@ func (r *Runner) sessionStart(in *Input) (*Output, error) {
 // path (absolute, or relative to cwd), apply_patch carries an envelope,
 // bash a command line. toolArgs may arrive as an object or as its JSON
 // text.
-func (in *Input) Written() ([]agent.Written, error) {
+func (in *Input) Written() ([]session.Written, error) {
 	args := in.ToolArgs
 	var text string
 	if json.Unmarshal(args, &text) == nil {
@@ -233,7 +234,7 @@ func (in *Input) Written() ([]agent.Written, error) {
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(in.Cwd, abs)
 		}
-		return []agent.Written{{Path: filepath.Clean(abs), Raw: p}}, nil
+		return []session.Written{{Path: filepath.Clean(abs), Raw: p}}, nil
 	case "apply_patch":
 		patch := ta.Input
 		if patch == "" {
@@ -282,15 +283,12 @@ func (r *Runner) agentStop(ctx context.Context, in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.EndTurn(ctx, false)
-	if err != nil {
-		return nil, err
-	}
+	t := s.EndTurn(ctx)
 	if t.Continue == "" {
 		if t.User != "" && r.Stderr != nil {
 			fmt.Fprintln(r.Stderr, t.User)
 		}
 		return nil, nil
 	}
-	return &Output{Decision: "block", Reason: agent.JoinLines(t.User, t.Continue)}, nil
+	return &Output{Decision: "block", Reason: session.JoinLines(t.User, t.Continue)}, nil
 }

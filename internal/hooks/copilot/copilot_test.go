@@ -3,13 +3,13 @@ package copilot
 import (
 	"bytes"
 	"context"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/prosewash/prosewash/internal/engine/approval"
-	"github.com/prosewash/prosewash/internal/hooks/agent"
 	"github.com/prosewash/prosewash/internal/testkit/hooktest"
 )
 
@@ -124,7 +124,7 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 	var errb bytes.Buffer
-	r := &Runner{Env: agent.Env{Getenv: func(string) string { panic("boom") }}, Stderr: &errb}
+	r := &Runner{Env: session.Env{Getenv: func(string) string { panic("boom") }}, Stderr: &errb}
 	if out := r.Run(context.Background(), AgentStop, strings.NewReader(`{"sessionId":"s","cwd":"/tmp"}`)); out != nil || !strings.Contains(errb.String(), "internal error: boom") {
 		t.Errorf("panic: %+v %q", out, errb.String())
 	}

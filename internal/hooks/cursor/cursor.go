@@ -3,6 +3,7 @@ package cursor
 import (
 	"context"
 	"fmt"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"io"
 	"path/filepath"
 	"strings"
@@ -58,7 +59,7 @@ func ReadInput(r io.Reader) (*Input, error) {
 
 // FailOpen is the answer to any internal error: nothing for the model.
 func FailOpen(event string, err error) *Output {
-	return &Output{UserMessage: agent.FailMessage(event, err)}
+	return &Output{UserMessage: session.FailMessage(event, err)}
 }
 
 // WriteOutput prints one JSON document; nil prints {} (no opinion).
@@ -70,7 +71,7 @@ func WriteOutput(w io.Writer, out *Output) error {
 }
 
 // Runner answers Cursor hook events for one process.
-type Runner struct{ agent.Env }
+type Runner struct{ session.Env }
 
 // Run answers one event with the payload on stdin. It never fails.
 func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) (out *Output) {
@@ -100,7 +101,7 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) (out *O
 // session opens the conversation's session. Cursor's payload has no cwd:
 // the first workspace root is the project, else the hook's working
 // directory (Cursor runs project hooks from the project).
-func (r *Runner) session(in *Input) (*agent.Session, error) {
+func (r *Runner) session(in *Input) (*session.Session, error) {
 	dir := ""
 	if len(in.WorkspaceRoots) > 0 {
 		dir = in.WorkspaceRoots[0]
@@ -111,7 +112,7 @@ func (r *Runner) session(in *Input) (*agent.Session, error) {
 	if dir == "" || !filepath.IsAbs(dir) {
 		return nil, fmt.Errorf("hook input has no absolute workspace_roots entry")
 	}
-	return r.Env.Open(agent.Cursor, in.ConversationID, dir, "")
+	return r.Env.Open("cursor", in.ConversationID, dir, "")
 }
 
 func (r *Runner) sessionStart(in *Input) (*Output, error) {
@@ -123,7 +124,7 @@ func (r *Runner) sessionStart(in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx := agent.JoinLines(st.Model, agent.RewrittenContext(s.TakeRewritten()))
+	ctx := session.JoinLines(st.Model, session.RewrittenContext(s.TakeRewritten()))
 	if st.User == "" && ctx == "" {
 		return nil, nil
 	}
@@ -143,7 +144,7 @@ func (r *Runner) afterFileEdit(in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = s.Record([]agent.Written{{Path: filepath.Clean(p), Raw: in.FilePath}})
+	_, err = s.Record([]session.Written{{Path: filepath.Clean(p), Raw: in.FilePath}})
 	return nil, err
 }
 
@@ -158,10 +159,7 @@ func (r *Runner) stop(ctx context.Context, in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.EndTurn(ctx, false)
-	if err != nil {
-		return nil, err
-	}
+	t := s.EndTurn(ctx)
 	if t.User == "" && t.Continue == "" {
 		return nil, nil
 	}

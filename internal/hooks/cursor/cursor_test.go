@@ -3,13 +3,13 @@ package cursor
 import (
 	"bytes"
 	"context"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/prosewash/prosewash/internal/engine/approval"
-	"github.com/prosewash/prosewash/internal/hooks/agent"
 	"github.com/prosewash/prosewash/internal/testkit/hooktest"
 )
 
@@ -106,7 +106,7 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
-	r := &Runner{Env: agent.Env{Getenv: func(string) string { panic("boom") }}}
+	r := &Runner{Env: session.Env{Getenv: func(string) string { panic("boom") }}}
 	if out := r.Run(context.Background(), Stop, strings.NewReader(`{"conversation_id":"c","status":"completed"}`)); out == nil || !strings.Contains(out.UserMessage, "internal error: boom") {
 		t.Errorf("panic: %+v", out)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"io"
 	"path/filepath"
 	"strings"
@@ -65,7 +66,7 @@ func ReadInput(r io.Reader) (*Input, error) {
 // FailOpen is the answer to any internal error: one line on the user's
 // terminal (Gemini prints systemMessage on stderr), nothing for the model.
 func FailOpen(event string, err error) *Output {
-	return &Output{SystemMessage: agent.FailMessage(event, err)}
+	return &Output{SystemMessage: session.FailMessage(event, err)}
 }
 
 // WriteOutput prints one JSON document; nil prints {}.
@@ -77,7 +78,7 @@ func WriteOutput(w io.Writer, out *Output) error {
 }
 
 // Runner answers Gemini CLI hook events for one process.
-type Runner struct{ agent.Env }
+type Runner struct{ session.Env }
 
 // Run answers one event with the payload on stdin. It never fails.
 func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) (out *Output) {
@@ -110,8 +111,8 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) (out *O
 
 // session opens the payload's session: its cwd, else GEMINI_PROJECT_DIR,
 // which Gemini sets for every hook.
-func (r *Runner) session(in *Input) (*agent.Session, error) {
-	return r.Env.Open(agent.Gemini, in.SessionID, in.Cwd, r.Var("GEMINI_PROJECT_DIR"))
+func (r *Runner) session(in *Input) (*session.Session, error) {
+	return r.Env.Open("gemini", in.SessionID, in.Cwd, r.Var("GEMINI_PROJECT_DIR"))
 }
 
 func withContext(event, text string) *Output {
@@ -148,29 +149,29 @@ func (r *Runner) beforeAgent(in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withContext("BeforeAgent", agent.RewrittenContext(s.TakeRewritten())), nil
+	return withContext("BeforeAgent", session.RewrittenContext(s.TakeRewritten())), nil
 }
 
 // WrittenPath is the file write_file or replace wrote: tool_input.file_path,
 // absolute as Gemini sends it (a relative one is taken against cwd).
-func (in *Input) WrittenPath() (agent.Written, error) {
+func (in *Input) WrittenPath() (session.Written, error) {
 	var ti struct {
 		FilePath string `json:"file_path"`
 	}
 	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
-		return agent.Written{}, fmt.Errorf("%s hook input has no usable tool_input", in.ToolName)
+		return session.Written{}, fmt.Errorf("%s hook input has no usable tool_input", in.ToolName)
 	}
 	if ti.FilePath == "" {
-		return agent.Written{}, fmt.Errorf("%s hook input names no file", in.ToolName)
+		return session.Written{}, fmt.Errorf("%s hook input names no file", in.ToolName)
 	}
 	p := ti.FilePath
 	if !filepath.IsAbs(p) {
 		if in.Cwd == "" {
-			return agent.Written{}, fmt.Errorf("%s hook input path %q is relative and there is no cwd", in.ToolName, p)
+			return session.Written{}, fmt.Errorf("%s hook input path %q is relative and there is no cwd", in.ToolName, p)
 		}
 		p = filepath.Join(in.Cwd, p)
 	}
-	return agent.Written{Path: filepath.Clean(p), Raw: ti.FilePath}, nil
+	return session.Written{Path: filepath.Clean(p), Raw: ti.FilePath}, nil
 }
 
 // writeTool reports whether a Gemini tool writes the file its input names.
@@ -178,7 +179,7 @@ func writeTool(name string) bool { return name == "write_file" || name == "repla
 
 // writeCall opens the session of a write_file or replace call and names
 // the file it writes; a call of any other tool gives a nil session.
-func (r *Runner) writeCall(in *Input) (*agent.Session, []agent.Written, error) {
+func (r *Runner) writeCall(in *Input) (*session.Session, []session.Written, error) {
 	if in.ToolName == "" {
 		return nil, nil, fmt.Errorf("hook input has no tool_name")
 	}
@@ -193,7 +194,7 @@ func (r *Runner) writeCall(in *Input) (*agent.Session, []agent.Written, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return s, []agent.Written{w}, nil
+	return s, []session.Written{w}, nil
 }
 
 // beforeTool is the memory lane's write guard: before the session's first
@@ -233,10 +234,7 @@ func (r *Runner) afterAgent(ctx context.Context, in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.EndTurn(ctx, false)
-	if err != nil {
-		return nil, err
-	}
+	t := s.EndTurn(ctx)
 	if t.User == "" && t.Continue == "" {
 		return nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/prosewash/prosewash/internal/engine/approval"
 	"github.com/prosewash/prosewash/internal/engine/scope"
-	"github.com/prosewash/prosewash/internal/hooks/agent"
 	"github.com/prosewash/prosewash/internal/testkit/hooktest"
 )
 
@@ -167,7 +167,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestPanicFailsOpen(t *testing.T) {
-	r := &Runner{Env: agent.Env{Getenv: func(string) string { panic("boom") }, Home: t.TempDir()}}
+	r := &Runner{Env: session.Env{Getenv: func(string) string { panic("boom") }, Home: t.TempDir()}}
 	for _, ev := range Events() {
 		p := `{"session_id":"s1","cwd":"/tmp","tool_name":"write_file","tool_input":{"file_path":"/tmp/x.md"}}`
 		out := r.Run(context.Background(), ev, strings.NewReader(p))

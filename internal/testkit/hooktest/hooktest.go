@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/project"
 	"github.com/prosewash/prosewash/internal/engine/scope"
 	"github.com/prosewash/prosewash/internal/engine/state"
-	"github.com/prosewash/prosewash/internal/hooks/agent"
 	"github.com/prosewash/prosewash/internal/pipelines"
 	"github.com/prosewash/prosewash/internal/providers"
 )
@@ -115,8 +115,8 @@ func (f *Fixture) Read(rel string) string {
 
 // Env is the adapters' environment for this fixture; self is the prosewash
 // binary the end of a turn runs providers with.
-func (f *Fixture) Env(self string) agent.Env {
-	return agent.Env{Getenv: f.Getenv, Home: f.Home, Self: self, Version: Version,
+func (f *Fixture) Env(self string) session.Env {
+	return session.Env{Getenv: f.Getenv, Home: f.Home, Self: self, Version: Version,
 		ShippedProviders: providers.Definitions(), ShippedPipelines: pipelines.Definitions()}
 }
 
