@@ -1,0 +1,70 @@
+package gate
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
+)
+
+// i18nCorpus is the held-out corpus of real memory files in nine languages
+// (testdata/corpus/memory-i18n), which the edits of testdata/edits-i18n cut their excerpts from.
+func i18nCorpus(t *testing.T) string {
+	return filepath.Join(testtool.RepoRoot(t), "testdata", "corpus", "memory-i18n")
+}
+
+// i18nStats are one language's rates on the held-out edits of testdata/edits-i18n.
+type i18nStats struct {
+	blocks, caught, byClass, honest, passed int
+}
+
+// TestHandEditsI18n runs the gate over the held-out hand edits in nine languages (written and
+// committed before the statement gate was first run on them) and prints, per language, how many
+// meaning-changing edits are caught (by any drop, and by their own class) and how many honest
+// condensations pass.
+func TestHandEditsI18n(t *testing.T) {
+	cases := loadEditsFrom(t, filepath.Join("testdata", "edits-i18n"), i18nCorpus(t))
+	per := map[string]*i18nStats{}
+	var all i18nStats
+	for _, c := range cases {
+		lang, _, _ := strings.Cut(c.archive, "-")
+		s := per[lang]
+		if s == nil {
+			s = &i18nStats{}
+			per[lang] = s
+		}
+		drops := Check(c.old, c.new)
+		switch c.kind {
+		case "block":
+			s.blocks++
+			if len(drops) > 0 {
+				s.caught++
+			}
+			if hasType(drops, c.class) {
+				s.byClass++
+			}
+		case "pass":
+			s.honest++
+			if len(drops) == 0 {
+				s.passed++
+			}
+		}
+	}
+	var lines []string
+	for _, lang := range slices.Sorted(maps.Keys(per)) {
+		s := per[lang]
+		all.blocks += s.blocks
+		all.caught += s.caught
+		all.byClass += s.byClass
+		all.honest += s.honest
+		all.passed += s.passed
+		lines = append(lines, fmt.Sprintf("%s: caught %d/%d (own class %d), passed %d/%d", lang, s.caught, s.blocks, s.byClass, s.passed, s.honest))
+	}
+	t.Logf("held-out edits in nine languages: caught %d/%d (%.0f%%, own class %d), honest passed %d/%d (%.0f%%)",
+		all.caught, all.blocks, pct(all.caught, all.blocks), all.byClass, all.passed, all.honest, pct(all.passed, all.honest))
+	t.Logf("per language: %s", strings.Join(lines, "; "))
+}
