@@ -106,6 +106,17 @@ var decideCases = []decideCase{
 	// C1 control sequences go whole.
 	{name: "c1 csi", path: "a.py", src: "# see \u009b31mred\u009b0m here\n", want: "U+009B prose remove, U+009B prose remove", out: "# see red here\n"},
 	{name: "c1 osc hyperlink", path: "a.py", src: "# \u009d8;;http://x\u009clink\u009d8;;\u009c\n", want: "U+009D prose remove, U+009D prose remove", out: "# link\n"},
+	// 7-bit escape sequences go whole too, in Markdown prose and Rust doc
+	// comments (where "[" may open a link) as everywhere else.
+	{name: "csi in markdown", path: "a.md", src: "Fast \x1b[31mred\x1b[0m text.\n", want: "U+001B prose remove, U+001B prose remove", out: "Fast red text.\n"},
+	{name: "csi in markdown with a link after", path: "a.md", src: "See \x1b[1;32mgreen\x1b[0m and [a link](x).\n",
+		want: "U+001B prose remove, U+001B prose remove", out: "See green and [a link](x).\n"},
+	{name: "csi in a rust doc comment", path: "a.rs", src: "/// Fast \x1b[31mred\x1b[0m text.\nfn f() {}\n", want: "U+001B prose remove, U+001B prose remove", out: "/// Fast red text.\nfn f() {}\n"},
+	{name: "csi in a go comment", path: "a.go", src: "package p\n\n// Fast \x1b[31mred\x1b[0m text.\n", want: "U+001B prose remove, U+001B prose remove", out: "package p\n\n// Fast red text.\n"},
+	{name: "osc in a js comment", path: "a.js", src: "// \x1b]8;;http://x\x07link\x1b]8;;\x07 text\n", want: "U+001B prose remove, U+001B prose remove", out: "// link text\n"},
+	// "ESC[" opening a real link: removing the sequence would take the
+	// link's bracket; kept, the rest cleaned.
+	{name: "csi bracket opening a link", path: "a.md", src: "A \x1b[link](url) b\u200bc.\n", want: "U+001B prose remove, U+200B prose remove", out: "A [link](url) bc.\n"},
 
 	// A carrier that cannot be removed safely is reported with the
 	// reason; the others in the file are still cleaned.

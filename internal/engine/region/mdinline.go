@@ -42,6 +42,9 @@ type linkOpener struct {
 	start, stop          int
 	image                bool
 	linksAtPush, maybeAt int
+	// escMark is the index in marks of the bracket's mark when an ESC
+	// stands right before it ("ESC[31m", an ANSI escape sequence), else -1.
+	escMark int
 }
 
 func (s *inlineScanner) mark(start, end int, k Kind, why string) {
@@ -160,6 +163,7 @@ lines:
 		}
 		r.advanceLine()
 	}
+	s.escapeBrackets()
 }
 
 func (s *inlineScanner) text(seg mdSeg) {
@@ -253,7 +257,28 @@ func (s *inlineScanner) nextTickRun(from, n int) int {
 type tickRun struct{ n, start int }
 
 func (s *inlineScanner) pushOpener(start, stop int, image bool) {
-	s.openers = append(s.openers, linkOpener{start: start, stop: stop, image: image, linksAtPush: s.linksFormed, maybeAt: s.maybeLinks})
+	s.openers = append(s.openers, linkOpener{start: start, stop: stop, image: image, linksAtPush: s.linksFormed, maybeAt: s.maybeLinks, escMark: -1})
+}
+
+// escapeBrackets makes text of every "[" that follows an ESC and that no
+// "]" closed by the end of the block (or that a "]" closed without a link,
+// see escapeBracket): goldmark leaves such a bracket a text node, and as text it lies in the same prose region as its ESC and
+// the rest of the escape sequence ("ESC[31m"), which the cleaner then
+// removes whole. A bracket that a "]" closed keeps its runtime mark
+// whether a link formed or not; removing the sequence with it would
+// change what the "]" closes, and the structure proof sees that.
+func (s *inlineScanner) escapeBrackets() {
+	for _, o := range s.openers {
+		s.escapeBracket(o)
+	}
+}
+
+// escapeBracket makes text of the bracket of o when an ESC stands before
+// it: o is known to open no link.
+func (s *inlineScanner) escapeBracket(o linkOpener) {
+	if o.escMark >= 0 && !s.bailed {
+		s.marks[o.escMark].Kind, s.marks[o.escMark].Why = Prose, "text"
+	}
 }
 
 // link is goldmark's linkParser.
@@ -272,6 +297,9 @@ func (s *inlineScanner) link(c byte, escaped bool) bool {
 	case '[':
 		r.advance(1)
 		s.pushOpener(seg.start, seg.start+1, false)
+		if seg.start > 0 && s.src[seg.start-1] == 0x1b {
+			s.openers[len(s.openers)-1].escMark = len(s.marks)
+		}
 		s.mark(seg.start, seg.start+1, Runtime, "link")
 		return true
 	}
@@ -282,9 +310,11 @@ func (s *inlineScanner) link(c byte, escaped bool) bool {
 	s.openers = s.openers[:len(s.openers)-1]
 	r.advance(1)
 	if n := len(s.openers); n > 0 && s.openers[n-1].stop-s.openers[0].start > 998 {
+		s.escapeBracket(last)
 		return false
 	}
 	if !last.image && s.linksFormed > last.linksAtPush {
+		s.escapeBracket(last)
 		return false // a link inside the text: never a link
 	}
 	uncertain := !last.image && s.maybeLinks > last.maybeAt
