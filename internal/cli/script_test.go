@@ -18,6 +18,7 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/wash/discover"
 	"github.com/prosewash/prosewash/internal/testkit/archivetest"
 	"github.com/prosewash/prosewash/internal/testkit/fakeollama"
+	"github.com/prosewash/prosewash/internal/testkit/holdfile"
 	"github.com/prosewash/prosewash/internal/testtool"
 )
 
@@ -29,6 +30,8 @@ var update = flag.Bool("update", false, "rewrite testscript golden files (cmp) f
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"prosewash": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// A real process holding a file the ways a swap can lose a write through.
+		"holdfile": func() { os.Exit(holdfile.Main(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
 
@@ -170,9 +173,6 @@ func cmdUnescape(ts *testscript.TestScript, neg bool, args []string) {
 			if err != nil {
 				ts.Fatalf("unescape %s: bad escape %s", name, m)
 			}
-			if m[1] == 'x' {
-				return string([]byte{byte(n)}) // \xHH is one raw byte, valid UTF-8 or not
-			}
 			return string(rune(n))
 		})
 		ts.Check(os.WriteFile(p, []byte(out), 0o644))
@@ -210,7 +210,7 @@ func cmdFakeOllama(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("OLLAMA_URL", srv.URL)
 }
 
-var unescapeRE = regexp.MustCompile(`\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2}`)
+var unescapeRE = regexp.MustCompile(`\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}`)
 
 func cutPrefix(s, p string) (string, bool) {
 	if len(s) >= len(p) && s[:len(p)] == p {

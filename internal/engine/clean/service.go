@@ -52,6 +52,11 @@ type Request struct {
 	Version string // prosewash version, which shipped providers share
 
 	InGitHook bool // strip git's variables from validation commands
+	// RefuseOtherOpeners leaves a file alone when any other process has
+	// it open or mapped at all, a reader included (a read-only descriptor
+	// can be reopened for writing through /proc after the swap), not only
+	// a writer: for callers nobody watches (txn.Options).
+	RefuseOtherOpeners bool
 	// Record, when set, is re-baselined with the new hashes of the files
 	// this run changed, so its own edit is not mistaken for a human one.
 	Record *scope.Record
@@ -250,7 +255,8 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 		}
 		return nil
 	}
-	result, txErr := txn.Run(txn.Options{Root: p.Root, StateDir: stateDir, Guard: guard, Getenv: os.Getenv, Test: req.Test, MaxFileSize: cfg.Clean.MaxFileSize}, ops, validateFn)
+	result, txErr := txn.Run(txn.Options{Root: p.Root, StateDir: stateDir, Guard: guard, Getenv: os.Getenv, Test: req.Test, MaxFileSize: cfg.Clean.MaxFileSize,
+		RefuseOtherOpeners: req.RefuseOtherOpeners}, ops, validateFn)
 	byPath := map[string]txn.FileResult{}
 	for _, fr := range result.Files {
 		byPath[fr.Path] = fr

@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 func write(t *testing.T, path, content string, mode fs.FileMode) {
@@ -246,7 +248,7 @@ func replaceBehind(t *testing.T, p, content string) {
 // mustHold holds p as the original of a swap.
 func mustHold(t *testing.T, p, content string) *held {
 	t.Helper()
-	h, err := hold(p, SHA256([]byte(content)))
+	h, err := hold(p, SHA256([]byte(content)), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +261,7 @@ func mustHold(t *testing.T, p, content string) *held {
 // exchange: the foreign content must end up back in place.
 func TestExchangeSwapBack(t *testing.T) {
 	if !exchangeSupported {
-		t.Skip("no atomic exchange on " + runtime.GOOS)
+		testtool.Missing(t, "rename-exchange", "no atomic exchange on "+runtime.GOOS)
 	}
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.txt")
@@ -273,7 +275,7 @@ func TestExchangeSwapBack(t *testing.T) {
 	}
 	if err := exchange(tmp, p); err != nil {
 		if errors.Is(err, errNoExchange) {
-			t.Skip("this filesystem cannot exchange names")
+			testtool.Missing(t, "rename-exchange", "the filesystem of "+dir+" cannot exchange names")
 		}
 		t.Fatal(err)
 	}
@@ -295,7 +297,7 @@ func TestSwapSeesWriteToHeldOriginal(t *testing.T) {
 	for _, how := range []string{"exchange", "rename", "remove"} {
 		t.Run(how, func(t *testing.T) {
 			if how == "exchange" && !exchangeSupported {
-				t.Skip("no atomic exchange on " + runtime.GOOS)
+				testtool.Missing(t, "rename-exchange", "no atomic exchange on "+runtime.GOOS)
 			}
 			dir := t.TempDir()
 			p := filepath.Join(dir, "f.txt")
@@ -314,7 +316,7 @@ func TestSwapSeesWriteToHeldOriginal(t *testing.T) {
 			switch how {
 			case "exchange":
 				if err := exchange(tmp, p); err != nil {
-					t.Skipf("exchange: %v", err)
+					testtool.Missing(t, "rename-exchange", fmt.Sprintf("exchange: %v", err))
 				}
 				w.WriteString("late line\n")
 				err = finishExchange(p, tmp, []byte("candidate\n"), SHA256([]byte("original\n")), h)
@@ -624,5 +626,47 @@ func TestCause(t *testing.T) {
 	plain := errors.New("plain")
 	if Cause(plain) != plain {
 		t.Fatal("Cause must return other errors unchanged")
+	}
+}
+
+// What a refused lease and the holders found in /proc make of a file.
+func TestBusyOf(t *testing.T) {
+	w := Holder{PID: 7, Command: "sh", Access: OpenForWriting}
+	r := Holder{PID: 8, Command: "less", Access: OpenForReading}
+	m := Holder{PID: 9, Command: "py", Access: MappedForWriting}
+	cases := []struct {
+		name            string
+		got             leaseOutcome
+		others          []Holder
+		selfToo, refuse bool
+		busy            []int // pids named; nil: not busy
+		unseen          bool
+	}{
+		{"a writer", leaseInUse, []Holder{w, r}, false, false, []int{7}, false},
+		{"a writing mapping", leaseUnavailable, []Holder{m}, false, false, []int{9}, false},
+		{"a reader, interactive", leaseInUse, []Holder{r}, false, false, nil, false},
+		{"a reader, unattended", leaseInUse, []Holder{r}, false, true, []int{8}, false},
+		{"every holder, unattended", leaseInUse, []Holder{w, r, m}, false, true, []int{7, 8, 9}, false},
+		{"in use, nobody seen, interactive", leaseInUse, nil, false, false, nil, false},
+		{"in use, nobody seen, unattended", leaseInUse, nil, false, true, nil, true},
+		{"in use by this process only", leaseInUse, nil, true, true, nil, false},
+		{"no leases here, nobody seen", leaseUnavailable, nil, false, true, nil, false},
+	}
+	for _, c := range cases {
+		err := busyOf("f.md", c.got, c.others, c.selfToo, c.refuse)
+		var be *BusyError
+		if (c.busy == nil && !c.unseen) != (err == nil) || (err != nil && !errors.As(err, &be)) {
+			t.Fatalf("%s: err = %v", c.name, err)
+		}
+		if err == nil {
+			continue
+		}
+		var pids []int
+		for _, h := range be.Holders {
+			pids = append(pids, h.PID)
+		}
+		if be.Unseen != c.unseen || fmt.Sprint(pids) != fmt.Sprint(c.busy) {
+			t.Fatalf("%s: %+v, want pids %v unseen %v", c.name, be, c.busy, c.unseen)
+		}
 	}
 }

@@ -98,7 +98,7 @@ func TestRemoveIdentical(t *testing.T) {
 	if err := os.Chtimes(p, later, later); err != nil {
 		t.Fatal(err)
 	}
-	if err := RemoveIdentical(p, id, ""); !errors.Is(err, ErrConflict) {
+	if err := RemoveIdentical(p, id, Swap{}); !errors.Is(err, ErrConflict) {
 		t.Fatalf("mtime changed: %v", err)
 	}
 	if err := os.Chtimes(p, id.ModTime, id.ModTime); err != nil {
@@ -111,7 +111,7 @@ func TestRemoveIdentical(t *testing.T) {
 	if err := os.Chtimes(p, id.ModTime, id.ModTime); err != nil {
 		t.Fatal(err)
 	}
-	if err := RemoveIdentical(p, id, ""); !errors.Is(err, ErrConflict) {
+	if err := RemoveIdentical(p, id, Swap{}); !errors.Is(err, ErrConflict) {
 		t.Fatalf("content changed: %v", err)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "one\nTWO\n" {
@@ -128,12 +128,12 @@ func TestRemoveIdentical(t *testing.T) {
 		t.Fatal(err)
 	}
 	if nid, _ := Stat(p); nid.Ino != id.Ino {
-		if err := RemoveIdentical(p, id, ""); !errors.Is(err, ErrConflict) {
+		if err := RemoveIdentical(p, id, Swap{}); !errors.Is(err, ErrConflict) {
 			t.Fatalf("inode changed: %v", err)
 		}
 		id.Ino = nid.Ino
 	}
-	if err := RemoveIdentical(p, id, ""); err != nil {
+	if err := RemoveIdentical(p, id, Swap{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(p); !os.IsNotExist(err) {

@@ -10,38 +10,80 @@ import (
 )
 
 // ErrBusy is matched by every [BusyError].
-var ErrBusy = errors.New("file open for writing by another process")
+var ErrBusy = errors.New("file in use by another process")
 
-// BusyError says another process has the file open for writing (or opened
-// it during the swap): replacing or removing the file now would send what
-// that process writes next into a file nobody sees any more, so it is left
-// as it is.
+// BusyError says another process has the file open or mapped in a way that
+// could write it (or opened it during the swap): replacing or removing the
+// file now would send what that process writes next into a file nobody
+// sees any more, so it is left as it is. With [Swap.RefuseOtherOpeners]
+// any other opener makes the file busy, a reader too.
 type BusyError struct {
 	Path    string
-	Holders []Holder // the writers found, when they could be named
+	Holders []Holder // the processes found, when they could be named
 	During  bool     // it was opened while the swap was being made
+	// Unseen says the kernel reports the file in use (its write lease
+	// was refused) while no process that could be looked into holds it:
+	// another user's, or one outside this PID namespace.
+	Unseen bool
 	// Preserved, as in ConflictError.
 	Preserved string
 }
 
-// Holder is a process that has a file open.
+// Holder is a process that has a file open or mapped.
 type Holder struct {
 	PID     int
 	Command string
+	Access  Access
+}
+
+// Access is how a process holds a file, the holds that can write first.
+type Access uint8
+
+// The holds [Holder.Access] tells apart.
+const (
+	// OpenForWriting: a descriptor open for writing.
+	OpenForWriting Access = iota + 1
+	// MappedForWriting: a shared mapping that writes the file, now or
+	// once mprotect makes it writable (it was mapped from a descriptor
+	// open for writing), even after that descriptor was closed.
+	MappedForWriting
+	// OpenForReading: a read-only descriptor. It cannot write, but the
+	// process can reopen it for writing through /proc/PID/fd/N.
+	OpenForReading
+	// OpenPath: an O_PATH descriptor, which can be reopened the same way.
+	OpenPath
+	// Mapped: a private mapping, or a shared one that can never write.
+	Mapped
+)
+
+// Writes reports whether the hold itself can write the file.
+func (a Access) Writes() bool { return a == OpenForWriting || a == MappedForWriting }
+
+func (a Access) String() string {
+	switch a {
+	case OpenForWriting:
+		return "open for writing"
+	case MappedForWriting:
+		return "mapped for writing"
+	case OpenForReading:
+		return "open for reading"
+	case OpenPath:
+		return "open (O_PATH)"
+	case Mapped:
+		return "mapped read-only"
+	}
+	return "in use"
 }
 
 func (e *BusyError) Error() string {
-	who := "another process"
-	if len(e.Holders) > 0 {
-		var names []string
-		for _, h := range e.Holders {
-			names = append(names, fmt.Sprintf("pid %d (%s)", h.PID, h.Command))
-		}
-		who = strings.Join(names, ", ")
-	}
-	msg := fmt.Sprintf("%s: open for writing by %s; not replaced, so nothing it writes is lost (try again once it is closed)", e.Path, who)
-	if e.During {
-		msg = fmt.Sprintf("%s: opened by %s during the swap; left as it was, so nothing it writes is lost", e.Path, who)
+	var msg string
+	switch {
+	case e.Unseen:
+		msg = fmt.Sprintf("%s: in use by a process that cannot be looked into (another user's, or outside this PID namespace); not replaced, so nothing it writes is lost (try again once it is closed)", e.Path)
+	case e.During:
+		msg = fmt.Sprintf("%s: opened by %s during the swap; left as it was, so nothing it writes is lost", e.Path, e.who())
+	default:
+		msg = fmt.Sprintf("%s: %s; not replaced, so nothing it writes is lost (try again once it is closed)", e.Path, e.holds())
 	}
 	if e.Preserved != "" {
 		msg += "; other content is kept at " + e.Preserved
@@ -49,28 +91,79 @@ func (e *BusyError) Error() string {
 	return msg
 }
 
+// who names the holders, or "another process".
+func (e *BusyError) who() string {
+	if len(e.Holders) == 0 {
+		return "another process"
+	}
+	var names []string
+	for _, h := range e.Holders {
+		names = append(names, fmt.Sprintf("pid %d (%s)", h.PID, h.Command))
+	}
+	return strings.Join(names, ", ")
+}
+
+// holds says what each holder has, grouped by the kind of hold: "open for
+// writing by pid 7 (sh); mapped for writing by pid 9 (python3)". A hold
+// that cannot write itself says why it still counts.
+func (e *BusyError) holds() string {
+	if len(e.Holders) == 0 {
+		return "open for writing by another process"
+	}
+	var parts []string
+	for a := OpenForWriting; a <= Mapped; a++ {
+		var names []string
+		for _, h := range e.Holders {
+			if h.Access == a {
+				names = append(names, fmt.Sprintf("pid %d (%s)", h.PID, h.Command))
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		part := a.String() + " by " + strings.Join(names, ", ")
+		if a == OpenForReading || a == OpenPath {
+			part += ", which can reopen it for writing through /proc"
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, "; ")
+}
+
 // Is matches [ErrBusy].
 func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
+// leaseOutcome is what asking for a write lease gave.
+type leaseOutcome uint8
+
+const (
+	leaseGranted     leaseOutcome = iota + 1
+	leaseInUse                    // refused: another open file description or mapping exists
+	leaseUnavailable              // refused for another reason (no leases here, not the owner)
+)
 
 // held is the original of a compare-and-swap, held open from the moment it
 // is hashed until the swap is over, so that the swap can tell whether the
 // very file it hashed was written meanwhile: a process that had the file
 // open writes into the old file, which the swap then takes out of sight.
 // Where the platform allows (Linux), a write lease is held on it too: it
-// can only be taken while no other process has the file open, and any
-// open by another process while it is held is seen as a broken lease.
+// can only be taken while no other process has the file open or mapped,
+// and any open by another process while it is held is seen as a broken
+// lease.
 type held struct {
-	path   string
-	expect Hash
-	f      *os.File
-	fi     fs.FileInfo // the original as it was when hashed
-	leased bool
+	path    string
+	expect  Hash
+	f       *os.File
+	fi      fs.FileInfo // the original as it was when hashed
+	leased  bool
+	readers bool // any other opener counts, a reader too (Swap.RefuseOtherOpeners)
 }
 
-// hold opens the file at path, makes sure no other process has it open for
-// writing and that it hashes to expect, and keeps it open. The refusal
-// rules of [Replace] apply (symlink, not regular, hard-linked).
-func hold(path string, expect Hash) (*held, error) {
+// hold opens the file at path, makes sure no other process has it open or
+// mapped in a way that could write it (with readers, open or mapped at
+// all) and that it hashes to expect, and keeps it open. The refusal rules
+// of [Replace] apply (symlink, not regular, hard-linked).
+func hold(path string, expect Hash, readers bool) (*held, error) {
 	conflict := func() error {
 		cur, _, _ := HashFile(path)
 		return &ConflictError{Path: path, Expected: expect, Actual: cur}
@@ -95,7 +188,7 @@ func hold(path string, expect Hash) (*held, error) {
 		}
 		return nil, err
 	}
-	h := &held{path: path, expect: expect, f: f}
+	h := &held{path: path, expect: expect, f: f, readers: readers}
 	if h.fi, err = f.Stat(); err != nil {
 		h.close()
 		return nil, err
@@ -108,13 +201,9 @@ func hold(path string, expect Hash) (*held, error) {
 		h.close()
 		return nil, err
 	}
-	if takeLease(f) {
-		h.leased = true
-	} else if w := openWriters(h.fi); len(w) > 0 {
-		// Readers also keep a lease from being taken (as do filesystems
-		// without leases); only a writer makes the file busy.
+	if err := h.lease(); err != nil {
 		h.close()
-		return nil, &BusyError{Path: path, Holders: w}
+		return nil, err
 	}
 	cur, err := h.hash()
 	if err != nil {
@@ -131,6 +220,42 @@ func hold(path string, expect Hash) (*held, error) {
 		return nil, err
 	}
 	return h, nil
+}
+
+// lease takes the write lease, or, when the kernel refuses it (another
+// process has the file open or mapped, or there are no leases here),
+// looks for the holders in /proc: one whose hold can write makes the file
+// busy, and so does any other with readers. With readers, a lease refused
+// as in use while nobody can be seen holding the file is busy too: the
+// holder is a process /proc does not show.
+func (h *held) lease() error {
+	got := takeLease(h.f)
+	if got == leaseGranted {
+		h.leased = true
+		return nil
+	}
+	others, selfToo, _ := openersOf(h.path, h.fi, h.f.Fd())
+	return busyOf(h.path, got, others, selfToo, h.readers)
+}
+
+// busyOf decides from what /proc showed after the lease was refused (got):
+// a holder that can write makes the file busy, with readers any holder
+// does, and with readers so does a lease refused as in use when no
+// process (this one aside) can be seen holding the file.
+func busyOf(path string, got leaseOutcome, others []Holder, selfToo, readers bool) error {
+	var busy []Holder
+	for _, o := range others {
+		if readers || o.Access.Writes() {
+			busy = append(busy, o)
+		}
+	}
+	switch {
+	case len(busy) > 0:
+		return &BusyError{Path: path, Holders: busy}
+	case readers && got == leaseInUse && len(others) == 0 && !selfToo:
+		return &BusyError{Path: path, Unseen: true}
+	}
+	return nil
 }
 
 // hash reads the held file from the start. It never opens the file again:
@@ -159,10 +284,10 @@ func (h *held) written() bool {
 	return err != nil || now.Size() != h.fi.Size() || !now.ModTime().Equal(h.fi.ModTime())
 }
 
-// opened reports whether another process opened the held file for writing
-// while the lease was held (the kernel then starts breaking the lease); a
-// reader's open is let through.
-func (h *held) opened() bool { return h.leased && leaseBroken(h.f) }
+// opened reports whether another process opened the held file while the
+// lease was held (the kernel then starts breaking the lease): for writing,
+// or at all with readers; otherwise a reader's open is let through.
+func (h *held) opened() bool { return h.leased && leaseBroken(h.f, h.readers) }
 
 // unlease gives the lease back: a process waiting to open the file goes on.
 func (h *held) unlease() {
@@ -181,7 +306,8 @@ func (h *held) close() {
 // rename over the original): not opened by another process, not written.
 func (h *held) settledBefore() error {
 	if h.opened() {
-		return &BusyError{Path: h.path, Holders: openWriters(h.fi), During: true}
+		others, _, _ := openersOf(h.path, h.fi, h.f.Fd())
+		return &BusyError{Path: h.path, Holders: others, During: true}
 	}
 	if h.written() {
 		return h.changedError()
@@ -219,7 +345,7 @@ func (h *held) changedError() error {
 func (h *held) putBack(path string, data []byte, why error) error {
 	old, err := h.readAll()
 	if err == nil {
-		if err = ReplaceVia(path, old, SHA256(data), ""); err == nil {
+		if err = ReplaceWith(path, old, SHA256(data), Swap{RefuseOtherOpeners: h.readers}); err == nil {
 			return why
 		}
 	}

@@ -37,22 +37,41 @@ const keepBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 // expected original it is swapped back. Elsewhere (other Unix, filesystems
 // without exchange, Windows) the file is re-hashed immediately before a plain
 // rename, which leaves a window of microseconds in which a write by another
-// process would be replaced. Neither method can see a write made afterwards
-// through a descriptor opened before the swap: such a writer writes into the
-// old file.
-func Replace(path string, data []byte, expect Hash) error { return ReplaceVia(path, data, expect, "") }
+// process would be replaced. A write made after the swap through a
+// descriptor or mapping made before it would go into the old file: where
+// the platform shows them (Linux), a process holding the file so is looked
+// for first and the file refused ([*BusyError], [Swap]).
+func Replace(path string, data []byte, expect Hash) error {
+	return ReplaceWith(path, data, expect, Swap{})
+}
 
-// ReplaceVia is [Replace] through the temporary name tmp (from [TempName]),
-// which the caller records first (a journal), so that what a process
-// killed in the middle of the swap leaves can be found and removed; ""
-// picks a fresh name. tmp must not exist.
-func ReplaceVia(path string, data []byte, expect Hash, tmp string) error {
-	h, err := hold(path, expect)
+// Swap says how [ReplaceWith] and [RemoveWith] go about a file.
+type Swap struct {
+	// Temp is the temporary name of the swap (from [TempName]), which the
+	// caller records first (a journal), so that what a process killed in
+	// the middle of the swap leaves can be found and removed; "" picks a
+	// fresh one. It must not exist.
+	Temp string
+	// RefuseOtherOpeners makes a file busy ([*BusyError]) when any other
+	// process has it open or mapped at all, a reader included, and undoes
+	// the swap when one opens it meanwhile. A read-only descriptor cannot
+	// write, but its process can reopen it for writing through
+	// /proc/PID/fd/N after the swap, into the replaced file; only the
+	// process itself knows whether it will. Unattended callers set it:
+	// nobody is there to see the refusal as a mistake and run again.
+	// Without it, only holds that can write make a file busy: editors'
+	// watchers, language servers and pagers read files all the time.
+	RefuseOtherOpeners bool
+}
+
+// ReplaceWith is [Replace] as sw says.
+func ReplaceWith(path string, data []byte, expect Hash, sw Swap) error {
+	h, err := hold(path, expect, sw.RefuseOtherOpeners)
 	if err != nil {
 		return err
 	}
 	defer h.close()
-	tmp, err = writeTemp(path, tmp, "tmp", data, h.fi.Mode(), h.fi)
+	tmp, err := writeTemp(path, sw.Temp, "tmp", data, h.fi.Mode(), h.fi)
 	if err != nil {
 		return err
 	}
@@ -137,7 +156,7 @@ func preserved(err error, p string) {
 func Create(path string, data []byte, mode fs.FileMode) error { return CreateVia(path, data, mode, "") }
 
 // CreateVia is [Create] through the recorded temporary name tmp (see
-// [ReplaceVia]).
+// [Swap.Temp]).
 func CreateVia(path string, data []byte, mode fs.FileMode, tmp string) error {
 	if fi, err := os.Lstat(path); err == nil {
 		var h Hash
@@ -162,16 +181,17 @@ func CreateVia(path string, data []byte, mode fs.FileMode, tmp string) error {
 // is first renamed aside (atomic), the renamed file is hashed, and only then
 // unlinked; a file that turns out different is renamed back (never over a
 // file that appeared meanwhile) and reported as a [*ConflictError].
-func Remove(path string, expect Hash) error { return RemoveVia(path, expect, "") }
+func Remove(path string, expect Hash) error { return RemoveWith(path, expect, Swap{}) }
 
-// RemoveVia is [Remove] through the recorded temporary name grave (see
-// [ReplaceVia]).
-func RemoveVia(path string, expect Hash, grave string) error {
-	h, err := hold(path, expect)
+// RemoveWith is [Remove] as sw says (Temp is the name the file is renamed
+// to before it goes).
+func RemoveWith(path string, expect Hash, sw Swap) error {
+	h, err := hold(path, expect, sw.RefuseOtherOpeners)
 	if err != nil {
 		return err
 	}
 	defer h.close()
+	grave := sw.Temp
 	if grave == "" {
 		if grave, err = TempName(path, "del"); err != nil {
 			return err

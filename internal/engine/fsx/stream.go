@@ -13,11 +13,11 @@ import (
 // RemoveIdentical deletes path when, and only when, it is still the file want describes: a
 // plain regular file with one link, the same size and modification time, the same device and
 // inode (where the platform has them) and the same content hash. The identity is checked by a
-// stat, then [RemoveVia] holds the file, hashes it as a stream (no size limit, bounded memory),
-// renames it aside to grave (recorded by the caller first; "" picks a name) and unlinks it only
+// stat, then [RemoveWith] holds the file, hashes it as a stream (no size limit, bounded memory),
+// renames it aside to sw.Temp (recorded by the caller first; "" picks a name) and unlinks it only
 // if it is still that file, unopened and unwritten; a file that turns out different is put back
 // (never over a file that appeared meanwhile) and reported as a [*ConflictError].
-func RemoveIdentical(path string, want Identity, grave string) error {
+func RemoveIdentical(path string, want Identity, sw Swap) error {
 	if want.Hash.IsZero() {
 		return fmt.Errorf("remove %s: no expected hash", path)
 	}
@@ -34,7 +34,7 @@ func RemoveIdentical(path string, want Identity, grave string) error {
 	if !sameIdentity(identityOf(fi, nil), want) {
 		return &ConflictError{Path: path, Expected: want.Hash}
 	}
-	return RemoveVia(path, want.Hash, grave)
+	return RemoveWith(path, want.Hash, sw)
 }
 
 // sameIdentity compares what a stat can tell without reading: size, modification time and,

@@ -117,7 +117,9 @@ func (s *Session) cleanTurn(ctx context.Context, stateDir string, d approval.Dec
 		Self:  s.env.Self, Argv0: "prosewash", Version: s.env.Version, Now: s.env.Now,
 	}
 	if d.Verdict.Mode == approval.Automatic {
-		req.Automatic, req.Record = true, rec
+		// Nobody watches the end of a turn: a file any other process
+		// holds, even only for reading, waits for the next one.
+		req.Automatic, req.Record, req.RefuseOtherOpeners = true, rec, true
 	} else {
 		req.DryRun = true
 	}

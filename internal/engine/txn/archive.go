@@ -204,7 +204,7 @@ func (t *Tx) installArchives(order []int, intentFired, doneFired *bool) error {
 			return t.abort(err)
 		}
 		dirs[filepath.Dir(e.Path)] = true
-		if err := apply(e, t.data[k]); err != nil && !landed(e) {
+		if err := apply(e, t.data[k], t.swap()); err != nil && !landed(e) {
 			if err := t.installFailed(e, fr, err); err != nil {
 				return err
 			}
@@ -404,7 +404,7 @@ func restoreArchiveEntry(e *entry, track func(suffix string) (string, error)) (b
 // verified, then the original is deleted by compare-and-swap on its size, modification time,
 // inode and hash, checked immediately before the unlink. Its directory is fsynced by
 // installArchives, once per directory, before the deletes are journalled done.
-func removeArchived(e *entry) error {
+func removeArchived(e *entry, sw fsx.Swap) error {
 	h, ok, err := fsx.HashFile(e.Archive)
 	if err != nil {
 		return err
@@ -412,7 +412,7 @@ func removeArchived(e *entry) error {
 	if !ok || h != e.ArchiveHash {
 		return &fsx.ConflictError{Path: e.Archive, Expected: e.ArchiveHash, Actual: h}
 	}
-	return fsx.RemoveIdentical(e.Path, fsx.Identity{Size: e.Size, ModTime: time.Unix(0, e.MTime), Dev: e.Dev, Ino: e.Ino, HasID: e.HasID, Hash: e.Original}, e.Temp)
+	return fsx.RemoveIdentical(e.Path, fsx.Identity{Size: e.Size, ModTime: time.Unix(0, e.MTime), Dev: e.Dev, Ino: e.Ino, HasID: e.HasID, Hash: e.Original}, sw)
 }
 
 // hashWriter is a streaming SHA-256 yielding an fsx.Hash.

@@ -40,8 +40,10 @@ type helperSpec struct {
 	SleepMS      int    // validation time for "ok"/"fail"
 	Test         bool
 	AllOrNothing bool
-	Roots        []string
-	LockWaitMS   int
+	// RefuseOtherOpeners as in Options.
+	RefuseOtherOpeners bool
+	Roots              []string
+	LockWaitMS         int
 	// KillAfterUS makes the child SIGKILL itself that many microseconds
 	// after the run starts: a kill at an arbitrary instant, not at a
 	// failpoint (inside a temporary file's write, between two syscalls).
@@ -113,7 +115,8 @@ func TestHelperProcess(t *testing.T) {
 			ops = append(ops, Op{Kind: Replace, Path: p, Data: append(cur, spec.Line+"\n"...), Expect: fsx.SHA256(cur)})
 		}
 		o := Options{Root: spec.Root, Roots: spec.Roots, StateDir: spec.State, Getenv: os.Getenv, Test: spec.Test,
-			AllOrNothing: spec.AllOrNothing, LockWait: time.Duration(spec.LockWaitMS) * time.Millisecond}
+			AllOrNothing: spec.AllOrNothing, LockWait: time.Duration(spec.LockWaitMS) * time.Millisecond,
+			RefuseOtherOpeners: spec.RefuseOtherOpeners}
 		if spec.RaceEdit != nil {
 			calls := 0
 			o.Guard = func() error {

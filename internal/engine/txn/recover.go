@@ -27,7 +27,7 @@ import (
 // temporary files it had to leave because they hold content that is not
 // provably ours. The first actual restore fires the rolling-back-one
 // failpoint.
-func restoreAll(stateDir string, j *journal, getenv func(string) string) (leftovers []string) {
+func restoreAll(stateDir string, j *journal, sw fsx.Swap, getenv func(string) string) (leftovers []string) {
 	order := installOrder(j.Entries)
 	fired := false
 	for n := len(order) - 1; n >= 0; n-- {
@@ -44,7 +44,7 @@ func restoreAll(stateDir string, j *journal, getenv func(string) string) (leftov
 			e.Temp = tmp
 			return tmp, j.save(stateDir)
 		}
-		wrote, err := restoreOne(stateDir, e, track)
+		wrote, err := restoreOne(stateDir, e, sw, track)
 		e.Kept, e.KeptWhy, e.Note, e.Current = false, "", "", fsx.Hash{}
 		if err != nil {
 			e.Kept, e.KeptWhy, e.Note = true, KeptFailed, err.Error()
@@ -68,7 +68,7 @@ func restoreAll(stateDir string, j *journal, getenv func(string) string) (leftov
 // restoreOne returns whether it wrote, and a *keptError when the file must
 // be kept as it is. track names (and journals) the temporary file of the
 // write it is about to make.
-func restoreOne(stateDir string, e *entry, track func(suffix string) (string, error)) (bool, error) {
+func restoreOne(stateDir string, e *entry, sw fsx.Swap, track func(suffix string) (string, error)) (bool, error) {
 	if e.Op == Archive {
 		return restoreArchiveEntry(e, track)
 	}
@@ -108,7 +108,8 @@ func restoreOne(stateDir string, e *entry, track func(suffix string) (string, er
 			if err != nil {
 				return false, keptf(KeptFailed, "restore: %v", err)
 			}
-			if err := fsx.ReplaceVia(e.Path, data, e.Candidate, tmp); err != nil {
+			sw.Temp = tmp
+			if err := fsx.ReplaceWith(e.Path, data, e.Candidate, sw); err != nil {
 				if errors.Is(err, fsx.ErrConflict) {
 					return false, keptf(KeptEdited, "restore: %v", err)
 				}
@@ -126,7 +127,8 @@ func restoreOne(stateDir string, e *entry, track func(suffix string) (string, er
 			if err != nil {
 				return false, keptf(KeptFailed, "remove the created file: %v", err)
 			}
-			if err := fsx.RemoveVia(e.Path, e.Candidate, tmp); err != nil {
+			sw.Temp = tmp
+			if err := fsx.RemoveWith(e.Path, e.Candidate, sw); err != nil {
 				return false, keptf(KeptFailed, "remove the created file: %v", err)
 			}
 			return true, nil
@@ -587,7 +589,7 @@ func recoverOne(stateDir, path, id, trusted string, trustedExtra []string, geten
 	j.State = StateRollingBack
 	_ = j.save(stateDir)
 	failpoint(getenv, FailRollingBack)
-	rr.Leftovers = restoreAll(stateDir, j, getenv)
+	rr.Leftovers = restoreAll(stateDir, j, fsx.Swap{}, getenv)
 	for _, e := range j.Entries {
 		fr := FileResult{Path: e.Path, Kind: e.Op, Original: e.Original, Candidate: e.Candidate, Status: StatusRestored}
 		switch {

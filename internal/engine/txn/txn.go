@@ -99,6 +99,11 @@ type Options struct {
 	AllOrNothing bool
 	// Test installs, validates and always rolls back (prosewash test).
 	Test bool
+	// RefuseOtherOpeners leaves a file alone (refused) when any other
+	// process has it open or mapped at all, a reader included, not only
+	// a process that could write it (see fsx.Swap): for unattended runs,
+	// which nobody watches to run again.
+	RefuseOtherOpeners bool
 	// RunID names the run; generated when empty.
 	RunID string
 }
@@ -526,7 +531,7 @@ func (t *Tx) Install() error {
 			intentFired = true
 			failpoint(t.opts.Getenv, FailInstallingOne)
 		}
-		if err := apply(e, t.data[k]); err != nil && !landed(e) {
+		if err := apply(e, t.data[k], t.swap()); err != nil && !landed(e) {
 			if err := t.installFailed(e, fr, err); err != nil {
 				return err
 			}
@@ -609,17 +614,21 @@ func installOrder(es []entry) []int {
 	return append(out, dels...)
 }
 
+// swap is how the run's compare-and-swaps go, but for the temporary name.
+func (t *Tx) swap() fsx.Swap { return fsx.Swap{RefuseOtherOpeners: t.opts.RefuseOtherOpeners} }
+
 // apply swaps the entry's file through its recorded temporary name.
-func apply(e *entry, data []byte) error {
+func apply(e *entry, data []byte, sw fsx.Swap) error {
+	sw.Temp = e.Temp
 	switch e.Op {
 	case Replace:
-		return fsx.ReplaceVia(e.Path, data, e.Original, e.Temp)
+		return fsx.ReplaceWith(e.Path, data, e.Original, sw)
 	case Create:
 		return fsx.CreateVia(e.Path, data, fs.FileMode(e.Mode), e.Temp)
 	case Delete:
-		return fsx.RemoveVia(e.Path, e.Original, e.Temp)
+		return fsx.RemoveWith(e.Path, e.Original, sw)
 	case Archive:
-		return removeArchived(e)
+		return removeArchived(e, sw)
 	}
 	return fmt.Errorf("%s: unknown operation %q", e.Path, e.Op)
 }
@@ -747,7 +756,7 @@ func (t *Tx) rollback() error {
 	saveErr := t.j.save(t.stateDir)
 	t.result.State = StateRollingBack
 	failpoint(t.opts.Getenv, FailRollingBack)
-	restoreAll(t.stateDir, t.j, t.opts.Getenv)
+	restoreAll(t.stateDir, t.j, t.swap(), t.opts.Getenv)
 	for k, e := range t.j.Entries {
 		fr := &t.files[t.idx[k]]
 		switch {

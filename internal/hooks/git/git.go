@@ -190,7 +190,8 @@ func PreCommit(ctx context.Context, o Options) (*PreCommitResult, error) {
 	run := o.clean()
 	if len(targets) > 0 {
 		rep, err := run(ctx, clean.Request{
-			Project: p, Targets: targets, Skipped: res.Skipped, InGitHook: true, Record: rec,
+			// A commit's hook runs unwatched, like the end of a turn.
+			Project: p, Targets: targets, Skipped: res.Skipped, InGitHook: true, Record: rec, RefuseOtherOpeners: true,
 			Scope: fmt.Sprintf("staged files recorded for session %s%s", session, how),
 			Self:  o.Self, Argv0: "prosewash", Version: o.Version, Now: o.Now,
 		})

@@ -1,0 +1,12 @@
+package txn
+
+import (
+	"os"
+	"testing"
+
+	"github.com/prosewash/prosewash/internal/testkit/holdfile"
+)
+
+// TestMain lets the test binary also act as a process that holds a file
+// (a mapping, a read-only descriptor it reopens) for the lost-write loops.
+func TestMain(m *testing.M) { os.Exit(holdfile.TestMain(m)) }
