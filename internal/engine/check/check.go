@@ -119,12 +119,14 @@ func File(path string, data []byte, opt Options) *Result {
 			})
 		}
 		if !f.Alive() {
-			// The engine refused the file: nothing would be cleaned.
+			// The engine refused the file: nothing would be cleaned, and
+			// a stage that failed may have recorded none of its carriers.
+			// Every carrier of the file is listed, each in its region,
+			// all reported.
 			res.Note = f.Reason
+			res.Findings = reportOnly(path, data, lang, opt.Scan)
 			for i := range res.Findings {
-				if a := res.Findings[i].Action; a == string(carrier.Remove) || a == string(carrier.Replace) {
-					res.Findings[i].Action, res.Findings[i].Reason = string(carrier.Report), "the file is refused: "+f.Reason
-				}
+				res.Findings[i].Reason = "the file is refused: " + f.Reason
 			}
 		}
 	}

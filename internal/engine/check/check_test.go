@@ -2,12 +2,14 @@ package check
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/prosewash/prosewash/internal/engine/carrier"
 	"github.com/prosewash/prosewash/internal/engine/clean"
+	"github.com/prosewash/prosewash/internal/engine/provider"
 	"github.com/prosewash/prosewash/internal/engine/report"
 	"github.com/prosewash/prosewash/internal/providers/ucarrier"
 	"github.com/prosewash/prosewash/internal/safe"
@@ -259,5 +261,32 @@ func TestHiddenText(t *testing.T) {
 	}
 	if got := report.HiddenNote(res.Findings[1].Class, res.Findings[1].Hidden); got != `; hidden bytes: 68 69 ("hi")` {
 		t.Errorf("selector run: %s", got)
+	}
+}
+
+// TestRefusedFileListsEveryCarrier: when the engine refuses a file (here
+// its provider fails), check lists every carrier of it, prose ones too,
+// each reported and saying why, so check exits non-zero; before, a stage
+// that failed left no carrier recorded and check printed nothing.
+func TestRefusedFileListsEveryCarrier(t *testing.T) {
+	e := testEngine(t)
+	e.Run = func(context.Context, provider.Call, *provider.Request) (*provider.Reply, error) {
+		return nil, errors.New("the provider crashed")
+	}
+	data := []byte("# Title\u200b\n\nText\u00a0here and `co\u200bde`.\n")
+	res := File("a.md", data, options(e))
+	if res == nil {
+		t.Fatal("check reported nothing for a refused file with three carriers")
+	}
+	if got, want := summary(res.Findings), "U+200B prose report, U+00A0 prose report, U+200B runtime report"; got != want {
+		t.Fatalf("findings %s, want %s", got, want)
+	}
+	for _, f := range res.Findings {
+		if !strings.Contains(f.Reason, "refused") || !strings.Contains(f.Reason, "the provider crashed") {
+			t.Errorf("finding at %d does not say the file is refused and why: %q", f.Offset, f.Reason)
+		}
+	}
+	if !strings.Contains(res.Note, "the provider crashed") {
+		t.Errorf("note %q does not say why the file is refused", res.Note)
 	}
 }

@@ -300,7 +300,6 @@ func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileRepl
 
 	// A transform: the new text of every region, the edits that explain
 	// it carrier by carrier when the findings do, the candidate.
-	var sp []splice
 	var moves []move
 	explained := true
 	texts := make([][]byte, len(s.regions))
@@ -323,13 +322,10 @@ func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileRepl
 		} else {
 			explained = false
 		}
-		if !bytes.Equal(nt, old) {
-			sp = append(sp, splice{start: r.Start, end: r.End, text: nt})
-		}
 	}
-	cand := applySplices(s.in, sp)
-	if err := provenOutside(s.in, cand, s.m, s.regions, texts); err != nil {
-		return false, fmt.Errorf("outside-bytes proof failed: %v", err)
+	cand, sp, err := candidate(s.in, s.m, s.regions, texts)
+	if err != nil {
+		return false, fmt.Errorf("internal error: %v", err)
 	}
 	if len(sp) > 0 {
 		edits := moves
