@@ -34,7 +34,9 @@ failure. A file someone else changed meanwhile is never overwritten.
   --json               print the report as JSON on standard output
   --quiet              print only problems
 
-Exit status: 0 cleaned or nothing to do, 3 a file or the run was refused or rolled back.`
+Exit status: 0 cleaned or nothing to do, 2 usage error, invalid configuration or a
+named path that does not exist (the other files are still cleaned), 3 a file or the
+run was refused or rolled back.`
 
 const testHelp = `Runs the whole pipeline and the validation on the named files inside a transaction and
 always puts the originals back: it reports what would change and whether validation
@@ -85,11 +87,13 @@ func cleanOrTest(e *env, args []string, test bool) error {
 	if !f.quiet || f.asJSON {
 		req.Notice = func(msg string) { e.ui.infof("%s", msg) }
 	}
+	missing := 0
 	if len(paths) > 0 {
 		req.Explicit, req.Scope = true, "explicit targets"
 		if err := explicitTargets(e, &req, paths); err != nil {
 			return err
 		}
+		missing = countMissing(paths)
 	} else if err := sessionTargets(p, &req, f.session); err != nil {
 		return err
 	}
@@ -104,10 +108,26 @@ func cleanOrTest(e *env, args []string, test bool) error {
 	} else {
 		printReport(e, rep, f.quiet)
 	}
-	if rep.Summary.Refused > 0 {
+	switch {
+	case missing > 0:
+		// A named path that is not there is the caller's mistake (exit 2,
+		// as check says it); the other files were still cleaned.
+		return &exitError{code: exitUsage}
+	case rep.Summary.Refused > 0:
 		return errRefused
 	}
 	return nil
+}
+
+// countMissing counts the named paths that do not exist.
+func countMissing(paths []string) int {
+	n := 0
+	for _, a := range paths {
+		if _, err := os.Lstat(userPath(a)); errors.Is(err, os.ErrNotExist) {
+			n++
+		}
+	}
+	return n
 }
 
 // explicitTargets turns the paths the user named into targets. A directory
