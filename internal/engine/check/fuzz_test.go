@@ -30,12 +30,20 @@ func nonProse(m *region.Map, b []byte) []byte {
 // in every classified language, and holds it to check's prediction: the
 // carriers clean removes are exactly those check marks remove or replace
 // (the result is the original with those applied, computed here without
-// the engine's splicing); each sits in a prose region and is a carrier;
-// code, literals and directives come out byte for byte in order; a file
-// without carriers comes back identical; a second clean changes nothing.
-// The engine never refuses a file it could classify: refusing everything
-// is not a way to pass. Check skips the regions the policy calls silent,
-// clean sends them all.
+// the engine's splicing); each is a carrier; a file without carriers comes
+// back identical; a second clean changes nothing. The engine never refuses
+// a file it could classify: refusing everything is not a way to pass.
+// Check skips the regions the policy calls silent, clean sends them all.
+//
+// Where prose is on arbitrary input only the classifier under test can
+// say, so that half checks the engine against its own classification
+// (each removal in a prose region, code, literals and directives byte for
+// byte). The independent oracle is the other half: the same fuzz bytes
+// build a document of known pieces (truthDoc: comments, literals, code,
+// comments that would become a tool's directive), each with a carrier at
+// a spot the language's grammar makes prose or not, and the cleaned
+// document must hold every piece that is not prose byte for byte and every
+// prose piece as written or without its carrier (truthHolds).
 func FuzzClean(f *testing.F) {
 	md := uint8(0)
 	seeds := []struct {
@@ -84,7 +92,11 @@ func FuzzClean(f *testing.F) {
 	opt := options(testEngine(f))
 	e := testEngine(f)
 	e.Silent = nil
+	for _, s := range truthSeeds {
+		f.Add(s, uint8(0))
+	}
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		fuzzTruth(t, e, opt, data)
 		name := fuzzNames[int(which)%len(fuzzNames)]
 		// The fuzzer does not notice a hang; a watchdog turns one into a
 		// crash that records the input.
@@ -142,4 +154,54 @@ func FuzzClean(f *testing.F) {
 			t.Fatalf("not idempotent: second run %s (%s):\n first %q\nsecond %q", again.Status, again.Reason, file.Cur, again.Cur)
 		}
 	})
+}
+
+// truthSeeds give every language of truthDoc each of its pieces with
+// several carriers.
+var truthSeeds = func() [][]byte {
+	var out [][]byte
+	for li, l := range truthLangs {
+		seed := []byte{byte(li)}
+		for pi := range l.pieces {
+			for ci := range truthCarriers {
+				// c%len(pieces) picks the piece, (c>>4)%len(carriers) the carrier.
+				for c := 0; c < 256; c++ {
+					if c%len(l.pieces) == pi && (c>>4)%len(truthCarriers) == ci {
+						seed = append(seed, byte(c))
+						break
+					}
+				}
+			}
+		}
+		for len(seed) > 1 {
+			n := min(len(seed)-1, 16)
+			out = append(out, append([]byte{byte(li)}, seed[1:1+n]...))
+			seed = append([]byte{byte(li)}, seed[1+n:]...)
+		}
+	}
+	return out
+}()
+
+// fuzzTruth cleans the document truthDoc builds from data and holds the
+// result to the pieces' known kinds, and to check's prediction.
+func fuzzTruth(t *testing.T, e *clean.Engine, opt Options, data []byte) {
+	path, src, parts, head := truthDoc(data)
+	file := clean.NewFile(path, path, src)
+	if !file.Alive() {
+		t.Fatalf("a built document is refused: %s: %q", file.Reason, src)
+	}
+	e.RunStages(t.Context(), []*clean.File{file})
+	if file.Status == clean.Refused {
+		t.Fatalf("the engine refused a built document: %s: %q", file.Reason, src)
+	}
+	if err := truthHolds(file.Cur, head, parts); err != nil {
+		t.Fatalf("%s: %v\n in  %q\n out %q", path, err, src, file.Cur)
+	}
+	var fs []Finding
+	if res := File(path, src, opt); res != nil {
+		fs = res.Findings
+	}
+	if want := predicted(src, fs); !bytes.Equal(file.Cur, want) {
+		t.Fatalf("clean is not what check predicted on a built document:\n in    %q\n clean %q\n check %q", src, file.Cur, want)
+	}
 }
