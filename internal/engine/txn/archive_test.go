@@ -458,3 +458,103 @@ func TestArchiveBoundedMemory(t *testing.T) {
 		t.Errorf("peak heap %d MiB while archiving a 96 MiB file: memory is not bounded by the buffers", peak>>20)
 	}
 }
+
+// An archive run killed at its very start (its backups done, no journal
+// yet) has nothing to back up: it leaves no backup directory, and recover
+// has nothing to do. A directory an older version left there with an
+// index of null (or no index) is nothing to recover either, and goes; one
+// that holds a backup is still an orphan, reported and kept.
+func TestArchiveKilledAtItsStartIsNothingToRecover(t *testing.T) {
+	a := newArchiveWorld(t)
+	ops, before := a.fixture()
+	if err := os.MkdirAll(filepath.Join(a.arch, "run1"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	spec := helperSpec{Mode: "run", Root: a.root, State: a.state, Roots: []string{a.store, a.arch}, AllOrNothing: true, Ops: toHelperOps(ops)}
+	if killed, c := runChild(t, spec, FailBackedUp); !killed {
+		t.Fatalf("not killed at %s:\n%s", FailBackedUp, c.out.String())
+	}
+	if ents, _ := os.ReadDir(filepath.Join(a.state, txnDir)); len(ents) != 0 {
+		t.Fatalf("the run left %v in the journal directory", ents)
+	}
+	txnPath := func(p string) string { return filepath.Join(a.state, txnDir, p) }
+	for _, index := range []string{"null", "[]", ""} {
+		d := txnPath("20290101T000000-1-0000000" + fmt.Sprint(len(index)))
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if index != "" {
+			if err := os.WriteFile(filepath.Join(d, indexName), []byte(index), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	kept := txnPath("20290101T000000-1-kept")
+	if err := os.Mkdir(kept, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(kept, "0000.bak"), []byte("an original\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := Orphans(a.state); len(o) != 1 || o[0].Dir != kept {
+		t.Fatalf("orphans %+v, want only the one with a backup", o)
+	}
+	rep, err := Recover(a.state, RecoverOptions{Root: a.root, Roots: []string{a.store, a.arch}})
+	if err != nil || rep.Unresolved || len(rep.Runs) != 0 || len(rep.Orphans) != 1 {
+		t.Fatalf("recover %+v %v", rep, err)
+	}
+	ents, _ := os.ReadDir(filepath.Join(a.state, txnDir))
+	if len(ents) != 1 || ents[0].Name() != filepath.Base(kept) {
+		t.Fatalf("left in the journal directory: %v", ents)
+	}
+	a.sameAs(before)
+	if got := a.archives(); len(got) != 0 {
+		t.Fatalf("archives left: %v", got)
+	}
+}
+
+// A run killed before it journalled its archives' hashes: recover knows an
+// archive of its own only by decompressing it to the original. A foreign
+// file at an archive's path (put there since, or never the run's) fails
+// that and is kept, reported, never removed.
+func TestRecoverKeepsAForeignFileAtTheArchivePath(t *testing.T) {
+	a := newArchiveWorld(t)
+	ops, before := a.fixture()
+	if err := os.MkdirAll(filepath.Join(a.arch, "run1"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	spec := helperSpec{Mode: "run", Root: a.root, State: a.state, Roots: []string{a.store, a.arch}, AllOrNothing: true, Ops: toHelperOps(ops)}
+	if killed, c := runChild(t, spec, FailArchivingOne); !killed {
+		t.Fatalf("not killed:\n%s", c.out.String())
+	}
+	foreign := ops[0].To
+	for _, data := range []string{"not this run's archive\n", gzipped(t, "another transcript\n")} {
+		if err := os.WriteFile(foreign, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Recover(a.state, RecoverOptions{Root: a.root, Roots: []string{a.store, a.arch}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(foreign); string(b) != data {
+			t.Fatalf("the foreign file at %s was removed or changed", foreign)
+		}
+		if !rep.Unresolved || len(rep.Runs) != 1 || !strings.Contains(fmt.Sprint(rep.Runs[0].Files), "not this run's archive") {
+			t.Fatalf("recover did not keep and report it: %+v", rep.Runs)
+		}
+		a.sameAs(before)
+	}
+}
+
+func gzipped(t *testing.T, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}

@@ -21,6 +21,11 @@ const (
 	// FailArchivedOne: the first archive moved into place and read back
 	// verified; its hash not journalled yet, the others not yet written.
 	FailArchivedOne = "archived-one"
+	// FailBackedUp: the backups written, read back and indexed, no
+	// journal yet (a run killed at its very start). Not in FailpointNames:
+	// what a recovery then finds is no run, only the backups (orphans, or
+	// nothing at all for a run with nothing to back up).
+	FailBackedUp = "backed-up"
 	// FailPrepared: backups (and archives) written and read back, journal
 	// "prepared", no user file touched yet.
 	FailPrepared = "prepared"

@@ -319,15 +319,41 @@ func sweep(stateDir string) ([]string, error) {
 	// Backup directories without a journal are left alone: a prepare
 	// killed before its journal was written leaves some, but so does a
 	// journal deleted by hand, and then they are the only copy of the
-	// originals. Orphans lists them; a person removes them.
+	// originals. Orphans lists them; a person removes them. One that holds
+	// no backup (a prepare killed before its first, or an older version's
+	// run that had nothing to back up, whose index said null) holds
+	// nothing anybody could need, and goes.
 	for _, d := range ents {
 		name := d.Name()
 		if !d.IsDir() && strings.HasPrefix(name, ".") && strings.Contains(name, ".prosewash-") {
 			_ = os.Remove(filepath.Join(dir, name))
 		}
+		if d.IsDir() && validRunID(name) && !exists(journalPath(stateDir, name)) && holdsNoBackup(filepath.Join(dir, name)) {
+			_ = os.RemoveAll(filepath.Join(dir, name))
+		}
 	}
 	sort.Strings(pending)
 	return pending, nil
+}
+
+// holdsNoBackup reports a run's backup directory that holds nothing but,
+// at most, an index listing no backup.
+func holdsNoBackup(dir string) bool {
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, f := range files {
+		if f.Name() != indexName || !f.Type().IsRegular() {
+			return false
+		}
+		b, err := fsx.ReadRegular(filepath.Join(dir, indexName), maxJournal, false)
+		var items []backupIndexItem
+		if err != nil || json.Unmarshal(b, &items) != nil || len(items) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Orphan is a run's backup directory without a journal.
@@ -357,7 +383,7 @@ func Orphans(stateDir string) ([]Orphan, error) {
 	var out []Orphan
 	for _, d := range ents {
 		id := d.Name()
-		if !d.IsDir() || !validRunID(id) || exists(journalPath(stateDir, id)) {
+		if !d.IsDir() || !validRunID(id) || exists(journalPath(stateDir, id)) || holdsNoBackup(filepath.Join(dir, id)) {
 			continue
 		}
 		o := Orphan{RunID: id, Dir: filepath.Join(dir, id)}

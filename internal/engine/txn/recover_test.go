@@ -225,6 +225,14 @@ func TestRecoverRefusesPoisonedJournals(t *testing.T) {
 		{"mode with more than permissions", func(w *world, j map[string]any) { jentry(j, 0)["mode"] = 0o4755 | 1<<20 }},
 		{"unknown operation", func(w *world, j map[string]any) { jentry(j, 0)["op"] = "chmod" }},
 		{"create with a backup", func(w *world, j map[string]any) { jentry(j, 3)["backup"] = "txn/x/0003.bak" }},
+		// The victim holds a.md's candidate: a recovery that trusted the
+		// name would remove it as the swap's leftover.
+		{"temporary name outside the project", func(w *world, j map[string]any) { jentry(j, 0)["temp"] = victim }},
+		{"temporary name of another file", func(w *world, j map[string]any) {
+			w.write("keep.md", "a1", 0o644)
+			jentry(j, 0)["temp"] = w.path("keep.md")
+			w.t.Cleanup(func() { w.mustBe("keep.md", "a1") })
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -400,6 +400,7 @@ func (t *Tx) Prepare(ops []Op) error {
 		t.skipPending()
 		return fmt.Errorf("prepare: %w", err)
 	}
+	failpoint(t.opts.Getenv, FailBackedUp)
 	now := time.Now().UTC()
 	t.j = &journal{Version: journalVersion, RunID: t.runID, PID: os.Getpid(), Root: t.root, Roots: t.roots,
 		State: StatePrepared, Test: t.opts.Test, Started: now, Entries: entries}
@@ -422,21 +423,28 @@ func (t *Tx) Prepare(ops []Op) error {
 
 // writeBackups writes every original to the run's backup directory,
 // fsyncs it, reads it back and compares byte for byte: no user file may
-// change before every original is safely on disk.
+// change before every original is safely on disk. A run with nothing to
+// back up (creates and archives only: an archive is its own backup) makes
+// no directory at all.
 func writeBackups(stateDir, runID string, entries []entry, origs [][]byte) error {
+	var ks []int
+	for k, e := range entries {
+		if e.Op != Create && e.Op != Archive {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return nil
+	}
 	dir := backupDir(stateDir, runID)
 	if err := state.MkdirPrivate(dir); err != nil {
 		return fmt.Errorf("backup directory: %w", err)
 	}
-	var index []backupIndexItem
-	for k := range entries {
+	index := make([]backupIndexItem, 0, len(ks))
+	for _, k := range ks {
 		e := &entries[k]
-		if e.Op == Create || e.Op == Archive {
-			continue // nothing to back up, or its archive is its backup
-		}
 		name := fmt.Sprintf("%04d.bak", k)
-		p := filepath.Join(dir, name)
-		if err := fsx.WriteNew(p, origs[k]); err != nil {
+		if err := fsx.WriteNew(filepath.Join(dir, name), origs[k]); err != nil {
 			return fmt.Errorf("backup of %s: %w", e.Path, err)
 		}
 		back, err := readBackup(stateDir, txnDir+"/"+runID+"/"+name, e.Original)
@@ -451,7 +459,8 @@ func writeBackups(stateDir, runID string, entries []entry, origs [][]byte) error
 	}
 	// The index says whose originals these are even without the journal
 	// (deleted, or never written because the prepare was killed): the
-	// backups are then reported as orphans, file by file.
+	// backups are then reported as orphans, file by file. It is never
+	// empty, and never null.
 	b, err := json.Marshal(index)
 	if err != nil {
 		return err
