@@ -122,6 +122,9 @@ func TestCheckSARIFFingerprintsSurviveLineShifts(t *testing.T) {
 		if b[i].Locations[0].PhysicalLocation.Region.StartLine+4 != a[i].Locations[0].PhysicalLocation.Region.StartLine {
 			t.Errorf("result %d did not move 4 lines", i)
 		}
+		if b[i].PartialFingerprints["primaryLocationLineHash"] == "" {
+			t.Errorf("result %d has no primaryLocationLineHash", i)
+		}
 		if seen[fb] {
 			t.Errorf("two results share fingerprint %s", fb)
 		}
@@ -130,7 +133,7 @@ func TestCheckSARIFFingerprintsSurviveLineShifts(t *testing.T) {
 	if b[0].Properties["region"] != "prose" || b[0].Properties["action"] != "remove" || b[2].Properties["region"] != "runtime" || b[2].Level == b[0].Level {
 		t.Errorf("region/action/level: %+v", b)
 	}
-	if before.Runs[0].ColumnKind != "unicodeCodePoints" {
+	if before.Runs[0].ColumnKind != "utf16CodeUnits" {
 		t.Errorf("columnKind %q", before.Runs[0].ColumnKind)
 	}
 	for _, r := range before.Runs[0].Tool.Driver.Rules {
@@ -154,7 +157,8 @@ func TestCheckSARIFValidates(t *testing.T) {
 		dir := t.TempDir()
 		in, out := filepath.Join(dir, "in.sarif"), filepath.Join(dir, "out.sarif")
 		os.WriteFile(in, []byte(doc), 0o644)
-		cmd := exec.Command(tool, "validate", in, "-o", out)
+		// Sarif: the specification's rules; Gh: what GitHub code scanning requires.
+		cmd := exec.Command(tool, "validate", in, "-o", out, "--rule-kind", "Sarif;Gh")
 		cmd.Env = append(os.Environ(), "DOTNET_CLI_TELEMETRY_OPTOUT=1", "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1")
 		msg, err := cmd.CombinedOutput()
 		b, rerr := os.ReadFile(out)
@@ -186,9 +190,27 @@ func TestCheckSARIFValidates(t *testing.T) {
 	if errs := validate(log); len(errs) > 0 {
 		t.Errorf("prosewash's SARIF fails validation: %v", errs)
 	}
+	// File names a URI must escape, astral characters before a carrier, a
+	// skipped binary file.
+	dir := t.TempDir()
+	for name, body := range map[string]string{"docs/q?x#y.md": "x\u200by\n", "colon:x.md": "\U0001F600\U0001F600 a\u200bb\n",
+		"pct%2e%2e%2fx.md": "a\u202eb\n", "sp ace.md": "sp ace\u200b\n", "bin.dat": "\x00\xff"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+	}
+	if errs := validate(checkIn(t, dir, "--format", "sarif", ".")); len(errs) > 0 {
+		t.Errorf("prosewash's SARIF for awkward names fails validation: %v", errs)
+	}
 	broken := strings.Replace(log, `"startColumn": `, `"startColumn": -`, 1)
 	if errs := validate(broken); len(errs) == 0 {
 		t.Errorf("the validator accepted a negative column: it proves nothing")
+	}
+	var doc map[string]any
+	json.Unmarshal([]byte(log), &doc)
+	delete(doc["runs"].([]any)[0].(map[string]any)["results"].([]any)[0].(map[string]any), "locations")
+	noLocation, _ := json.Marshal(doc)
+	if errs := validate(string(noLocation)); !strings.Contains(strings.Join(errs, " "), "GH") {
+		t.Errorf("the validator's GitHub rules did not run (results without locations passed): %v", errs)
 	}
 }
 
@@ -196,7 +218,7 @@ func TestCheckGitHubFormat(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a, b%.md"), []byte("x\u200by\n\n`\u202e`\n"), 0o644)
 	out := checkIn(t, dir, "--format", "github", ".")
-	want := "::notice file=a%2C b%25.md,line=1,col=2,endColumn=3,title=prosewash zero-width::U+200B ZERO WIDTH SPACE in prose: prosewash clean removes it\n" +
+	want := "::warning file=a%2C b%25.md,line=1,col=2,endColumn=3,title=prosewash zero-width::U+200B ZERO WIDTH SPACE in prose: prosewash clean removes it\n" +
 		"::error file=a%2C b%25.md,line=3,col=2,endColumn=3,title=prosewash bidi-control::U+202E RIGHT-TO-LEFT OVERRIDE in runtime: reported, never touched (inline code)\n"
 	if out != want {
 		t.Errorf("github format:\n%s\nwant\n%s", out, want)

@@ -173,6 +173,9 @@ func cmdUnescape(ts *testscript.TestScript, neg bool, args []string) {
 			if err != nil {
 				ts.Fatalf("unescape %s: bad escape %s", name, m)
 			}
+			if m[1] == 'x' {
+				return string([]byte{byte(n)}) // \xHH is one raw byte, valid UTF-8 or not
+			}
 			return string(rune(n))
 		})
 		ts.Check(os.WriteFile(p, []byte(out), 0o644))
@@ -210,7 +213,7 @@ func cmdFakeOllama(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("OLLAMA_URL", srv.URL)
 }
 
-var unescapeRE = regexp.MustCompile(`\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}`)
+var unescapeRE = regexp.MustCompile(`\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2}`)
 
 func cutPrefix(s, p string) (string, bool) {
 	if len(s) >= len(p) && s[:len(p)] == p {

@@ -172,6 +172,9 @@ func TestGitHubActionsRecipe(t *testing.T) {
 		r.write(wfPath, workflow)
 		return r.try(actionlint, "-no-color", "-oneline", "-shellcheck", shellcheck, wfPath)
 	}
+	if !strings.Contains(block, "uses: github/codeql-action/upload-sarif@v4\n") {
+		t.Errorf("the documented workflow does not upload with upload-sarif@v4 (v3 is deprecated)")
+	}
 	if out, err := lint(block); err != nil {
 		t.Fatalf("actionlint rejects the documented workflow: %v\n%s", err, out)
 	}

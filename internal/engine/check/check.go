@@ -103,7 +103,16 @@ func File(path string, data []byte, opt Options) *Result {
 		if !utf8.Valid(data) && res.Note == "" {
 			res.Note = "invalid UTF-8: carriers are reported, never cleaned"
 		}
+		if res.Note == "" && bytes.IndexByte(data, 0) >= 0 {
+			res.Note = "contains NUL bytes: carriers are reported, never cleaned"
+		}
 		res.Findings = reportOnly(path, data, lang, opt.Scan)
+		for i := range res.Findings {
+			// Prose that would be cleaned in a readable file: say why not.
+			if f := &res.Findings[i]; f.Region == "prose" && res.Note != "" {
+				f.Reason = "not cleaned: " + res.Note
+			}
+		}
 		if len(res.Findings) == 0 && res.Note == "" {
 			return nil
 		}

@@ -25,6 +25,7 @@ const (
 // Config is the effective configuration: defaults, then the user file,
 // then the project file, merged key by key.
 type Config struct {
+	Check    Check
 	Clean    Clean
 	Commands validate.Commands
 	Wash     Wash
@@ -32,6 +33,11 @@ type Config struct {
 	Sources []string
 
 	origins map[string]Origin
+}
+
+// Check is the [check] table: what prosewash check reports.
+type Check struct {
+	Exclude []string // doublestar patterns of paths check does not walk into
 }
 
 // Clean is the [clean] table: the prose lane.

@@ -66,10 +66,14 @@ type spec struct {
 }
 
 // tables are the known top-level tables, in document order.
-func tables() []string { return []string{"clean", "commands", "wash"} }
+func tables() []string { return []string{"check", "clean", "commands", "wash"} }
 
 func specs() []spec {
 	return []spec{
+		{key: "check.exclude", kind: kindPatterns, merge: unionOf,
+			doc:   "Paths `prosewash check` does not walk into, as doublestar patterns relative to the project root (`testdata/**`, `**/fixtures/**`): test fixtures and vendored code whose carriers are there on purpose. A file named on the command line is still checked. `check --exclude GLOB` adds to the list.",
+			apply: func(c *Config, v any) { c.Check.Exclude = v.([]string) },
+			show:  func(c *Config) string { return showList(c.Check.Exclude) }},
 		{key: "clean.mode", kind: kindEnum, enum: []string{ModeAutomatic, ModeConfirm, ModeManual},
 			safety: []string{ModeManual, ModeConfirm, ModeAutomatic}, merge: safestOf,
 			doc:   "What the Stop hook does with this session's files: `automatic` cleans them (only with a valid approval, see `prosewash approve`), `confirm` asks the agent to ask you, `manual` does nothing. A missing or unreadable configuration means `manual`.",

@@ -40,6 +40,8 @@ type workerState struct {
 	ents  []ent
 	paths []byte // children's paths, before they become one string
 	cpath []byte // a NUL-terminated path for a system call
+	// nulText is Options.NULText: NUL bytes alone do not make a file binary.
+	nulText bool
 }
 
 // readDir lists the directory n, applies the ignore rules and fills
@@ -103,6 +105,9 @@ func (w *walker) readDir(n *node, ws *workerState) {
 			continue
 		}
 		if top != nil && ignored(top, rel, e.name, e.typ == typeDir) {
+			continue
+		}
+		if w.opt.Exclude != nil && w.opt.Exclude(prefix+e.name, e.typ == typeDir) {
 			continue
 		}
 		kept = append(kept, e)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"unicode/utf8"
 )
 
 // probeThreshold is the size above which a file is read in two steps, the
@@ -36,7 +37,7 @@ func load(read func([]byte) (int, error), size, limit int64, ws *workerState) (d
 		if err != nil {
 			return nil, SkipError, 0, err
 		}
-		if bytes.IndexByte(ws.buf[:got], 0) >= 0 {
+		if looksBinary(ws.buf[:got], false, ws.nulText) {
 			return nil, SkipBinary, size, nil
 		}
 	}
@@ -93,10 +94,40 @@ func load(read func([]byte) (int, error), size, limit int64, ws *workerState) (d
 		}
 	}
 	data = buf[:got]
-	if bytes.IndexByte(data[:min(got, BinaryPrefix)], 0) >= 0 {
+	if looksBinary(data, true, ws.nulText) {
 		return nil, SkipBinary, int64(got), nil
 	}
 	return data, "", int64(got), nil
+}
+
+// looksBinary applies git's rule, a NUL byte within the first BinaryPrefix
+// bytes; with nulText a file is binary only when it is also not valid UTF-8
+// (NUL itself is valid UTF-8). data is the whole file when complete, else
+// its first bytes, whose last character may be cut short.
+func looksBinary(data []byte, complete, nulText bool) bool {
+	if bytes.IndexByte(data[:min(len(data), BinaryPrefix)], 0) < 0 {
+		return false
+	}
+	if !nulText {
+		return true
+	}
+	if !complete {
+		data = trimPartialRune(data)
+	}
+	return !utf8.Valid(data)
+}
+
+// trimPartialRune drops a character cut short at the end of a prefix.
+func trimPartialRune(b []byte) []byte {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
 }
 
 // readFull reads until p is full or the file ends.
@@ -165,3 +196,9 @@ func osListDir(path string, ws *workerState) error {
 	}
 	return nil
 }
+
+// Binary reports whether a whole file's content is binary by the rule Walk
+// skips files by, for content that does not come from a walk (standard
+// input): a NUL byte within the first BinaryPrefix bytes, and with nulText
+// also invalid UTF-8.
+func Binary(data []byte, nulText bool) bool { return looksBinary(data, true, nulText) }

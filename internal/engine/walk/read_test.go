@@ -3,8 +3,12 @@ package walk
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // fakeFile serves content through read calls of at most chunk bytes and can
@@ -77,6 +81,59 @@ func TestLoad(t *testing.T) {
 				t.Errorf("%d read calls, want %d", f.reads, tt.reads)
 			}
 		})
+	}
+}
+
+// TestLoadNULText: with nulText, a file whose only non-text bytes are NULs
+// is text (one NUL cannot hide a file from a scan), also when the probe of
+// a large file cuts a character in two; a NUL with invalid UTF-8 is still
+// binary, and so are the real binaries on this machine.
+func TestLoadNULText(t *testing.T) {
+	cut := append(append([]byte{0}, bytes.Repeat([]byte("a"), BinaryPrefix-2)...), "\u00e9"...) // é straddles the probe
+	cut = append(cut, bytes.Repeat([]byte("t"), probeThreshold)...)
+	cases := []struct {
+		name   string
+		data   []byte
+		reason SkipReason
+	}{
+		{"NUL in Markdown", []byte("# T\x00itle\n\nHello\u200bworld\n"), ""},
+		{"NUL at the start of a large file, a character cut by the probe", cut, ""},
+		{"NUL and invalid UTF-8", []byte("a\x00\xff\xfe"), SkipBinary},
+		{"invalid UTF-8 after the probe", append(append([]byte{0}, bytes.Repeat([]byte("x"), probeThreshold)...), 0xc3, 'x'), SkipBinary},
+	}
+	for _, c := range cases {
+		ws := workerState{nulText: true}
+		f := fakeFile{content: c.data}
+		if _, reason, _, _ := load(f.read, int64(len(c.data)), -1, &ws); reason != c.reason {
+			t.Errorf("%s: reason %q, want %q", c.name, reason, c.reason)
+		}
+		ws = workerState{}
+		f = fakeFile{content: c.data}
+		if _, reason, _, _ := load(f.read, int64(len(c.data)), -1, &ws); reason != SkipBinary {
+			t.Errorf("%s without nulText: reason %q, want binary (git's rule)", c.name, reason)
+		}
+	}
+	n := 0
+	for _, pattern := range []string{"/usr/bin/*", "/usr/lib/x86_64-linux-gnu/*.so*", "/usr/share/locale/*/LC_MESSAGES/*.mo"} {
+		paths, _ := filepath.Glob(pattern)
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil || len(b) > 32<<20 || bytes.IndexByte(b[:min(len(b), BinaryPrefix)], 0) < 0 {
+				continue
+			}
+			n++
+			ws := workerState{nulText: true}
+			f := fakeFile{content: b}
+			if _, reason, _, _ := load(f.read, int64(len(b)), -1, &ws); reason != SkipBinary {
+				t.Errorf("%s is a binary but was handed over as text", p)
+			}
+			if n == 300 {
+				return
+			}
+		}
+	}
+	if n == 0 {
+		testtool.Missing(t, "real binaries", "no ELF or .mo file under /usr with a NUL byte")
 	}
 }
 

@@ -40,6 +40,15 @@ type Options struct {
 	MaxSize int64
 	// NoIgnore walks git-ignored paths too. .git directories are still skipped.
 	NoIgnore bool
+	// NULText hands over a file whose NUL bytes are all that makes it look
+	// binary (the rest is valid UTF-8) instead of skipping it, so one NUL
+	// byte cannot hide a text file from a scan.
+	NULText bool
+	// Exclude, when set, leaves out a path found under a directory (never a
+	// path given to Walk itself) when it returns true, as an ignore rule
+	// does: unlisted, and a directory is not entered. It is called from
+	// several goroutines at once.
+	Exclude func(path string, dir bool) bool
 
 	// Knobs for tests: a small backlog bound to exercise back-pressure, and
 	// the portable package-os readers instead of the platform ones.
@@ -63,7 +72,7 @@ type SkipReason string
 
 // The reasons a path is skipped.
 const (
-	SkipBinary     SkipReason = "binary"             // a NUL byte within the first BinaryPrefix bytes
+	SkipBinary     SkipReason = "binary"             // a NUL byte within the first BinaryPrefix bytes (and, with NULText, invalid UTF-8)
 	SkipTooLarge   SkipReason = "too large"          // larger than Options.MaxSize; Skip.Size has the size
 	SkipSymlink    SkipReason = "symlink"            // symbolic links are never followed
 	SkipNotRegular SkipReason = "not a regular file" // device, FIFO, socket
@@ -172,7 +181,7 @@ func (w *walker) run(ctx context.Context, paths []string, opt Options,
 	var wg sync.WaitGroup
 	for range opt.Workers {
 		wg.Go(func() {
-			var ws workerState
+			ws := workerState{nulText: w.opt.NULText}
 			w.work(&ws)
 		})
 	}
