@@ -41,7 +41,7 @@ cat > "$work/stop.json" <<JSON
 {"session_id":"$sid","transcript_path":"$HOME/.claude/projects/x/$sid.jsonl","cwd":"$repo","prompt_id":"p1","permission_mode":"acceptEdits","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done","background_tasks":[],"session_crons":[]}
 JSON
 # Another agent's hook: Codex's PostToolUse after an apply_patch, shaped as
-# codex 0.169.0 sends it (internal/hooks/codex/testdata).
+# codex 0.169.0 sends it (internal/hooks/agent/testdata).
 csid=01a230ad-9d46-7bc0-bfee-8c1090290eb0
 cat > "$work/codex-post.json" <<JSON
 {"session_id":"$csid","turn_id":"01a230ad-9d5b-76f3-ae70-3928fee09553","transcript_path":"$HOME/.codex/sessions/rollout-$csid.jsonl","cwd":"$repo","hook_event_name":"PostToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: docs/notes.md\n@@\n-Line 1 of the design notes, with some prose about hooks.\n+Line 1 of the design notes, with some prose about hooks.\n*** End Patch\n"},"tool_response":"Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM docs/notes.md\n","tool_use_id":"call_1"}

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/prosewash/prosewash/internal/engine/session"
 	"io"
 	"os"
 	"strings"
@@ -11,12 +10,9 @@ import (
 	"time"
 
 	"github.com/prosewash/prosewash/internal/engine/report"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"github.com/prosewash/prosewash/internal/engine/txn"
-	"github.com/prosewash/prosewash/internal/hooks/claude"
-	"github.com/prosewash/prosewash/internal/hooks/codex"
-	"github.com/prosewash/prosewash/internal/hooks/copilot"
-	"github.com/prosewash/prosewash/internal/hooks/cursor"
-	"github.com/prosewash/prosewash/internal/hooks/gemini"
+	"github.com/prosewash/prosewash/internal/hooks/agent"
 	githooks "github.com/prosewash/prosewash/internal/hooks/git"
 	"github.com/prosewash/prosewash/internal/pipelines"
 	"github.com/prosewash/prosewash/internal/providers"
@@ -24,7 +20,7 @@ import (
 
 const hookHelp = `Entry points for hooks; 'prosewash install' wires them up.
 
-  prosewash hook claude session-start|pre-tool-use|post-tool-use|stop|instructions-loaded|subagent-start
+  prosewash hook claude session-start|pre-tool-use|post-tool-use|instructions-loaded|subagent-start|stop
       Claude Code hooks: read the hook JSON on standard input, answer in JSON on
       standard output (or print nothing) and always exit 0; a problem becomes one
       systemMessage line, never a blocked session. instructions-loaded records the
@@ -49,23 +45,8 @@ func runHook(e *env, args []string) error {
 	if len(args) < 2 {
 		return usagef("hook needs a target and an event: hook claude EVENT | hook git EVENT")
 	}
-	event := args[1]
-	switch args[0] {
-	case "claude":
-		return failOpenAfter(e, hookDeadline(args[0], event), func(e *env) error {
-			return hookClaude(e, event)
-		}, func(e *env, d time.Duration) {
-			_ = claude.WriteOutput(e.stdout, claude.FailOpen(event, gaveUp(d)))
-		})
-	case "codex", "gemini", "cursor", "copilot":
-		platform := args[0]
-		return failOpenAfter(e, hookDeadline(platform, event), func(e *env) error {
-			hookAgent(e, platform, event)
-			return nil
-		}, func(e *env, d time.Duration) {
-			agentFailOpen(e, platform, event, gaveUp(d))
-		})
-	case "git":
+	target, event := args[0], args[1]
+	if target == "git" {
 		var run func(e *env) error
 		switch event {
 		case "pre-commit":
@@ -75,14 +56,34 @@ func runHook(e *env, args []string) error {
 		default:
 			return usagef("unknown git hook %q (want pre-commit or post-checkout)", event)
 		}
-		return failOpenAfter(e, hookDeadline(args[0], event), run, func(e *env, d time.Duration) {
+		return failOpenAfter(e, hookDeadline(target, event), run, func(e *env, d time.Duration) {
 			e.ui.warnf("%s hook gave up after %v and did nothing more (fail open); run 'prosewash status' to see why", event, d)
 		})
 	}
-	return usagef("unknown hook target %q (want claude, codex, gemini, cursor, copilot or git)", args[0])
+	p, ok := agent.Lookup(target)
+	if !ok {
+		return usagef("unknown hook target %q (want %s or git)", target, strings.Join(platformNames(), ", "))
+	}
+	// Only the platform's JSON on standard output, always exit 0.
+	return failOpenAfter(e, hookDeadline(target, event), func(e *env) error {
+		env := agentEnv()
+		p.Write(e.stdout, e.stderr, p.Run(e.ctx, &env, event, e.stdin))
+		return nil
+	}, func(e *env, d time.Duration) {
+		p.Write(e.stdout, e.stderr, p.FailOpen(event, gaveUp(d)))
+	})
 }
 
-// agentEnv is what every agent adapter is given.
+// platformNames lists the agent platforms' hook targets.
+func platformNames() []string {
+	var out []string
+	for _, p := range agent.Platforms() {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// agentEnv is what every agent hook is given.
 func agentEnv() session.Env {
 	home, _ := os.UserHomeDir()
 	return session.Env{
@@ -91,54 +92,24 @@ func agentEnv() session.Env {
 	}
 }
 
-// hookAgent answers one event of another agent's hooks: only its JSON on
-// standard output, always exit 0.
-func hookAgent(e *env, platform, event string) {
-	ae := agentEnv()
-	var err error
-	switch platform {
-	case "codex":
-		err = codex.WriteOutput(e.stdout, (&codex.Runner{Env: ae}).Run(e.ctx, event, e.stdin))
-	case "gemini":
-		err = gemini.WriteOutput(e.stdout, (&gemini.Runner{Env: ae}).Run(e.ctx, event, e.stdin))
-	case "cursor":
-		err = cursor.WriteOutput(e.stdout, (&cursor.Runner{Env: ae}).Run(e.ctx, event, e.stdin))
-	case "copilot":
-		err = copilot.WriteOutput(e.stdout, (&copilot.Runner{Env: ae, Stderr: e.stderr}).Run(e.ctx, event, e.stdin))
-	}
-	// A failed write means standard output is gone; nobody is left to tell.
-	_ = err
-}
-
 // gaveUp is the error a hook fails open with when its deadline passes.
 func gaveUp(d time.Duration) error {
 	return fmt.Errorf("gave up after %v and did nothing more (fail open); run 'prosewash status' to see why", d)
 }
 
-// agentFailOpen prints a platform's "no opinion" answer naming err.
-func agentFailOpen(e *env, platform, event string, err error) {
-	switch platform {
-	case "codex":
-		_ = codex.WriteOutput(e.stdout, codex.FailOpen(event, err))
-	case "gemini":
-		_ = gemini.WriteOutput(e.stdout, gemini.FailOpen(event, err))
-	case "cursor":
-		_ = cursor.WriteOutput(e.stdout, cursor.FailOpen(event, err))
-	case "copilot":
-		_ = copilot.WriteOutput(e.stdout, copilot.FailOpen(e.stderr, event, err))
-	}
-}
-
 // hookDeadline is how long a hook may take before it gives up and fails
-// open: below the timeout Claude Code is given in the settings install
-// writes (30 s, and 600 s for Stop, which may run validation commands), so
-// prosewash ends itself rather than being killed; git has no timeout at
-// all, so a hanging hook would hang 'git commit' and 'git checkout'.
+// open: below the timeout the agent is given in the configuration install
+// writes (30 s, and 600 s for the end of a turn, which may run validation
+// commands), so prosewash ends itself rather than being killed; git has no
+// timeout at all, so a hanging hook would hang 'git commit' and 'git
+// checkout'.
 func hookDeadline(target, event string) time.Duration {
-	switch {
-	case target == "claude" && event == "stop", target == "git" && event == "pre-commit",
-		target == "codex" && event == "stop", target == "gemini" && event == "after-agent",
-		target == "cursor" && event == "stop", target == "copilot" && event == "agent-stop":
+	long := target == "git" && event == "pre-commit"
+	if p, ok := agent.Lookup(target); ok {
+		ev, _ := p.Event(event)
+		long = ev.Kind == agent.TurnEnd
+	}
+	if long {
 		return 570 * time.Second
 	}
 	return 25 * time.Second
@@ -199,21 +170,6 @@ func (g *cutoff) close() {
 	g.mu.Lock()
 	g.closed = true
 	g.mu.Unlock()
-}
-
-// hookClaude prints only JSON on standard output and always exits 0.
-func hookClaude(e *env, event string) error {
-	ae := agentEnv()
-	r := &claude.Runner{
-		Getenv: ae.Getenv, Home: ae.Home, Self: ae.Self, Version: ae.Version,
-		ShippedProviders: ae.ShippedProviders, ShippedPipelines: ae.ShippedPipelines,
-	}
-	out := r.Run(e.ctx, event, e.stdin)
-	if err := claude.WriteOutput(e.stdout, out); err != nil {
-		// Standard output is gone; there is nobody left to tell.
-		return &exitError{code: exitOK}
-	}
-	return nil
 }
 
 func gitHookOptions(e *env, session string) (githooks.Options, error) {

@@ -1,2 +1,2 @@
-// Package hooks holds the thin adapters that turn Claude Code and git hook invocations into engine requests.
+// Package hooks holds the hook protocols prosewash speaks: the agents' (package agent, one dispatcher over a table of platforms) and git's (package git); the work they ask for lives in the engine.
 package hooks

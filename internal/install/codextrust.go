@@ -23,7 +23,7 @@ import (
 // group and handler index. These functions reproduce Codex's hash
 // (codex-rs hooks/src/engine/discovery.rs command_hook_hash and
 // config/src/fingerprint.rs version_for_toml, as of 0.169.0; proven
-// against the real CLI in internal/hooks/codex's end-to-end test), so install can
+// against the real CLI in internal/hooks/agent/e2e's Codex test), so install can
 // write that trust, and only with the user's consent on a terminal.
 
 // codexEvents maps Codex's event names to the labels its trust keys use.

@@ -11,20 +11,26 @@ import (
 // content, which may be large, but never unbounded.
 const MaxInput = 64 << 20
 
-// DecodePayload reads a hook's stdin, bounded, into v; empty input is an
-// error naming the platform whose JSON was expected, and every error is fit
-// for a one-line message.
-func DecodePayload(r io.Reader, platform string, v any) error {
+// ReadPayload reads a hook's stdin, bounded; empty input is an error
+// naming the platform whose JSON was expected, and every error is fit for
+// a one-line message.
+func ReadPayload(r io.Reader, title string) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
 	if err != nil {
-		return fmt.Errorf("read hook input: %w", err)
+		return nil, fmt.Errorf("read hook input: %w", err)
 	}
 	if len(data) > MaxInput {
-		return fmt.Errorf("hook input larger than %d MiB", MaxInput>>20)
+		return nil, fmt.Errorf("hook input larger than %d MiB", MaxInput>>20)
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
-		return fmt.Errorf("empty hook input (expected %s's JSON on stdin)", platform)
+		return nil, fmt.Errorf("empty hook input (expected %s's JSON on stdin)", title)
 	}
+	return data, nil
+}
+
+// unmarshal decodes a payload into v with an error fit for a one-line
+// message.
+func unmarshal(data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		return fmt.Errorf("invalid hook input: %v", err)
 	}
@@ -32,7 +38,8 @@ func DecodePayload(r io.Reader, platform string, v any) error {
 }
 
 // WriteJSON prints v as one JSON document on a line of its own: what every
-// platform reads from a hook's stdout.
+// platform reads from a hook's stdout. Nothing is written when v cannot be
+// encoded.
 func WriteJSON(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -42,7 +49,7 @@ func WriteJSON(w io.Writer, v any) error {
 	return err
 }
 
-// Safe runs fn and turns a panic into an error: adapters fail open on any
+// Safe runs fn and turns a panic into an error: hooks fail open on any
 // internal error, a bug included.
 func Safe(fn func() error) (err error) {
 	defer func() {

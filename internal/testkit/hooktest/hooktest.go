@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/prosewash/prosewash/internal/engine/session"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,9 +13,11 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/approval"
 	"github.com/prosewash/prosewash/internal/engine/project"
 	"github.com/prosewash/prosewash/internal/engine/scope"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"github.com/prosewash/prosewash/internal/engine/state"
 	"github.com/prosewash/prosewash/internal/pipelines"
 	"github.com/prosewash/prosewash/internal/providers"
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // Version is the prosewash version the fixtures' runners report.
@@ -52,7 +53,7 @@ func Bin(t testing.TB) string {
 	t.Helper()
 	bin := os.Getenv(EnvBin)
 	if bin == "" {
-		t.Skip("go toolchain not found: cannot build the prosewash binary this test runs")
+		testtool.Missing(t, "go", "go toolchain not found: cannot build the prosewash binary this test runs")
 	}
 	return bin
 }

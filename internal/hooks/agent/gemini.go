@@ -1,0 +1,105 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/prosewash/prosewash/internal/engine/session"
+)
+
+// gemini is Gemini CLI (docs/hooks/reference.md, 0.61.0): project hooks in
+// .gemini/settings.json, Claude Code's protocol with its own event and
+// tool names, GEMINI_PROJECT_DIR set for every hook, and JSON on stdout
+// every time ({} for no opinion).
+func gemini() Platform {
+	// A regex on Gemini's own tool names (Claude's names do not alias there).
+	const writes = "^(write_file|replace)$"
+	return Platform{
+		Name: "gemini", Title: "Gemini CLI", Memory: "gemini",
+		// Timeouts in milliseconds.
+		Events: []Event{
+			{Arg: "session-start", Name: "SessionStart", Kind: SessionStart, Hooks: []Hook{{"", 30000}}},
+			{Arg: "before-agent", Name: "BeforeAgent", Kind: TurnStart, Hooks: []Hook{{"", 30000}}},
+			{Arg: "before-tool", Name: "BeforeTool", Kind: BeforeWrite, Hooks: []Hook{{writes, 30000}}},
+			{Arg: "after-tool", Name: "AfterTool", Kind: AfterWrite, Hooks: []Hook{{writes, 30000}}},
+			// AfterAgent's "deny" retries the turn with reason as the prompt.
+			{Arg: "after-agent", Name: "AfterAgent", Kind: TurnEnd, Hooks: []Hook{{"", 600000}}},
+		},
+		Decode:    decodeGemini,
+		Encode:    hookProtocol("deny", false),
+		NoOpinion: "{}",
+		Config: Config{File: ".gemini/settings.json", Markers: []string{".gemini", "GEMINI.md"}, Base: "{}", Grouped: true,
+			Handler: func(ev Event, h Hook, command string) any {
+				return geminiHandler{Type: "command", Name: "prosewash-" + ev.Arg, Command: command, Timeout: h.Timeout}
+			}},
+	}
+}
+
+type geminiHandler struct {
+	Type    string `json:"type"`
+	Name    string `json:"name"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
+}
+
+// geminiInput is the JSON Gemini CLI sends on a hook's stdin.
+// tool_response is an object; it is not read.
+type geminiInput struct {
+	SessionID      string          `json:"session_id"`
+	Cwd            string          `json:"cwd"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	StopHookActive bool            `json:"stop_hook_active"`
+}
+
+func decodeGemini(data []byte, k Kind, getenv func(string) string) (*Payload, error) {
+	var in geminiInput
+	if err := unmarshal(data, &in); err != nil {
+		return nil, err
+	}
+	if in.SessionID == "" {
+		return nil, errors.New("hook input has no session_id")
+	}
+	p := &Payload{Session: in.SessionID, Cwd: in.Cwd, ProjectDir: getenv("GEMINI_PROJECT_DIR")}
+	switch k {
+	case BeforeWrite, AfterWrite:
+		if in.ToolName == "" {
+			return nil, errors.New("hook input has no tool_name")
+		}
+		if in.ToolName != "write_file" && in.ToolName != "replace" {
+			return p, nil
+		}
+		w, err := in.written()
+		if err != nil {
+			return nil, err
+		}
+		p.Writes = []session.Written{w}
+	case TurnEnd:
+		p.Again = in.StopHookActive
+	}
+	return p, nil
+}
+
+// written is the file write_file or replace wrote: tool_input.file_path,
+// absolute as Gemini sends it (a relative one is taken against cwd).
+func (in *geminiInput) written() (session.Written, error) {
+	var ti struct {
+		FilePath string `json:"file_path"`
+	}
+	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
+		return session.Written{}, fmt.Errorf("%s hook input has no usable tool_input", in.ToolName)
+	}
+	if ti.FilePath == "" {
+		return session.Written{}, fmt.Errorf("%s hook input names no file", in.ToolName)
+	}
+	p := ti.FilePath
+	if !filepath.IsAbs(p) {
+		if in.Cwd == "" {
+			return session.Written{}, fmt.Errorf("%s hook input path %q is relative and there is no cwd", in.ToolName, p)
+		}
+		p = filepath.Join(in.Cwd, p)
+	}
+	return session.Written{Path: filepath.Clean(p), Raw: ti.FilePath}, nil
+}
