@@ -55,22 +55,22 @@ func TestClaudeStopLeavesAFileOpenForWriting(t *testing.T) {
 
 // A job holding the file only for reading can still reopen its descriptor
 // for appending through /proc/self/fd/N once the swap is over, into the
-// replaced file. Nobody watches the end of a turn, so Stop leaves a file
+// replaced file. Nobody watches the end of a turn, so "stop" leaves a file
 // any other process holds at all, and the job's line is in the file.
-func TestStopLeavesAFileAReaderCouldReopen(t *testing.T) {
+func TestClaudeStopLeavesAFileAReaderCouldReopen(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		testtool.Missing(t, "sh", "sh not found")
 	}
 	if _, err := os.Stat("/proc/self/fd"); err != nil {
 		testtool.Missing(t, "procfs", "no /proc/self/fd to reopen a descriptor through")
 	}
-	bin := testBin(t)
+	bin := hooktest.Bin(t)
 	f := newFixture(t)
 	f.write(".prosewash.toml", "[clean]\nmode = \"automatic\"\n")
-	p := f.write("log.md", dirty)
+	p := f.write("log.md", claudeDirty)
 	r := f.runner(bin)
-	f.run(r, PostToolUse, write(f, p))
-	approve(t, f, bin, approval.Automatic)
+	f.run(r, "post-tool-use", claudeWrite(f, p))
+	claudeApprove(t, f, bin, approval.Automatic)
 
 	job := exec.Command("sh", "-c", `exec 3<"$1"; sleep 1; echo "job line" >>/proc/self/fd/3`, "sh", p)
 	if err := job.Start(); err != nil {
@@ -78,11 +78,11 @@ func TestStopLeavesAFileAReaderCouldReopen(t *testing.T) {
 	}
 	defer job.Wait()
 	time.Sleep(300 * time.Millisecond) // the job has the file open for reading and sleeps
-	out := f.run(r, Stop, stopPayload(f, false))
+	out := f.run(r, "stop", claudeStop(f, false))
 	if err := job.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := os.ReadFile(p); string(got) != dirty+"job line\n" {
+	if got, _ := os.ReadFile(p); string(got) != claudeDirty+"job line\n" {
 		t.Fatalf("log.md = %q, want it left as the job wrote it", got)
 	}
 	if out == nil || !strings.Contains(out.SystemMessage, "1 refused") || strings.Contains(out.SystemMessage, "cleaned 1 file") {
