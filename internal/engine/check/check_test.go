@@ -108,6 +108,17 @@ var decideCases = []decideCase{
 	// C1 control sequences go whole.
 	{name: "c1 csi", path: "a.py", src: "# see \u009b31mred\u009b0m here\n", want: "U+009B prose remove, U+009B prose remove", out: "# see red here\n"},
 	{name: "c1 osc hyperlink", path: "a.py", src: "# \u009d8;;http://x\u009clink\u009d8;;\u009c\n", want: "U+009D prose remove, U+009D prose remove", out: "# link\n"},
+	// A carrier whose removal changes what GFM renders stays, per carrier:
+	// the others in the same paragraph go (goldmark's reading before and
+	// after is compared, not only the classification).
+	{name: "gfm task box", path: "a.md", src: "- [\u200bx] ta\u200bsk\n", want: "U+200B prose report, U+200B prose remove", out: "- [\u200bx] task\n", reason: "TaskCheckBox checked=true"},
+	{name: "gfm table cell", path: "a.md", src: "| a | b |\n|---|---|\n| x \\\u200b| y |\n\nSee\u200b this.\n",
+		want: "U+200B prose report, U+200B prose remove", out: "| a | b |\n|---|---|\n| x \\\u200b| y |\n\nSee this.\n", reason: "GFM"},
+	{name: "gfm strikethrough", path: "a.md", src: "~\u200b~x~~ and a\u200bb\n", want: "U+200B prose report, U+200B prose remove", out: "~\u200b~x~~ and ab\n", reason: "Strikethrough"},
+	{name: "gfm emphasis", path: "a.md", src: "foo*\u200b bar* b\u200bc\n", want: "U+200B prose report, U+200B prose remove", out: "foo*\u200b bar* bc\n", reason: "GFM"},
+	{name: "gfm backslash escape", path: "a.md", src: "a \\\u200b*b* c\u200bd\n", want: "U+200B prose report, U+200B prose remove", out: "a \\\u200b*b* cd\n"},
+	{name: "gfm entity", path: "a.md", src: "a &am\u200bp; b c\u200bd\n", want: "U+200B prose report, U+200B prose remove", out: "a &am\u200bp; b cd\n"},
+
 	// 7-bit escape sequences go whole too, in Markdown prose and Rust doc
 	// comments (where "[" may open a link) as everywhere else.
 	{name: "csi in markdown", path: "a.md", src: "Fast \x1b[31mred\x1b[0m text.\n", want: "U+001B prose remove, U+001B prose remove", out: "Fast red text.\n"},

@@ -67,12 +67,7 @@ type trial struct {
 // structure; nil means the structure holds.
 func (t *trial) try(ms []move) *structDiff {
 	t.runs++
-	cand := applySplices(t.in, ms)
-	m, err := region.Classify(t.path, cand)
-	if err != nil {
-		return &structDiff{in: 0, was: region.Region{Why: "the file"}, now: region.Region{Why: "unclassifiable: " + err.Error()}}
-	}
-	return compareStructure(t.m, m, ms)
+	return proveStructure(t.path, t.in, t.m, applySplices(t.in, ms), ms, true)
 }
 
 // without returns ms minus the moves whose index is in skip.

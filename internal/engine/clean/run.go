@@ -332,14 +332,7 @@ func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileRepl
 		if !explained {
 			edits = sp
 		}
-		cm, cerr := region.Classify(f.Path, cand)
-		var d *structDiff
-		if cerr != nil {
-			d = &structDiff{was: region.Region{Why: "the file"}, now: region.Region{Why: "unclassifiable: " + cerr.Error()}}
-		} else {
-			d = compareStructure(s.m, cm, edits)
-		}
-		if d != nil {
+		if d := proveStructure(f.Path, s.in, s.m, cand, edits, explained); d != nil {
 			if !explained {
 				return false, fmt.Errorf("cleaning would change the file's structure: %s; left untouched, clean it by hand", d.describe(s.in))
 			}

@@ -16,6 +16,26 @@ import (
 // byte by byte through the edits, so it holds for every classifier without
 // knowing any language.
 
+// proveStructure classifies cand, the input in (classified as m) with
+// edits applied, and returns the first difference in structure: in the
+// classification (compareStructure) or, for Markdown, in GFM's reading
+// (compareGFM); nil when there is none. carriersOnly says the edits only
+// remove carriers or turn them into spaces, so the text GFM renders must
+// stay the same too; a rewrite may change words, never the structure.
+func proveStructure(path string, in []byte, m *region.Map, cand []byte, edits []splice, carriersOnly bool) *structDiff {
+	cm, err := region.Classify(path, cand)
+	if err != nil {
+		return &structDiff{was: region.Region{Why: "the file"}, now: region.Region{Why: "unclassifiable: " + err.Error()}}
+	}
+	if d := compareStructure(m, cm, edits); d != nil {
+		return d
+	}
+	if m.Lang == "markdown" {
+		return compareGFM(gfmParser(), in, cand, carriersOnly)
+	}
+	return nil
+}
+
 // structDiff is the first place where a candidate's map disagrees with its
 // input's.
 type structDiff struct {
