@@ -94,6 +94,8 @@ func commands() []command {
 		{name: "hook", args: "claude EVENT | git EVENT [ARGS]", summary: "hook entry points for Claude Code and git (install wires them up)", help: hookHelp, run: runHook},
 		{name: "wash", args: "COMMAND [ARGS]", summary: "keep always-loaded agent memory lean without losing a fact (wash help)", run: runWash},
 		{name: "provider", args: "ID", summary: "run a built-in provider (speaks the provider protocol on stdin/stdout)", run: runProvider, hidden: true},
+		{name: "completion", args: "bash|zsh|fish", summary: "print a shell completion script", help: completionHelp, run: runCompletion},
+		{name: "man", summary: "print the prosewash(1) manual page", help: manHelp, run: runMan},
 		{name: "version", summary: "print the version", run: runVersion},
 		{name: "help", args: "[COMMAND]", summary: "show help", run: nil},
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,6 +93,10 @@ func TestScripts(t *testing.T) {
 			}
 			if name, ok := cutPrefix(cond, "tool:"); ok {
 				_, err := exec.LookPath(name)
+				if err != nil && testtool.Required(name) {
+					// A script would skip; PROSEWASH_REQUIRE_TOOLS says it must run.
+					return false, fmt.Errorf("%s is required (PROSEWASH_REQUIRE_TOOLS) but not found: %v", name, err)
+				}
 				return err == nil, nil
 			}
 			return false, nil
