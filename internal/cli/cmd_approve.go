@@ -63,22 +63,23 @@ func (p *prompter) yes(q string) bool {
 // errNoTerminal refuses what only a person may decide.
 var errNoTerminal = errors.New("approving needs a terminal: an agent cannot approve itself")
 
-// fingerprint computes and shows what an approval covers; a pipeline that
-// can never be approved is an error naming why.
-func fingerprint(e *env, p *project.Project) ([]string, string, error) {
-	s, err := approval.ProjectSubject(p, self(), Version())
+// fingerprint plans the configured pipeline for mode and shows what an
+// approval of it covers; a pipeline that can never be approved is an
+// error naming why.
+func fingerprint(e *env, p *project.Project, mode string) (approval.Subject, error) {
+	s, err := approval.ProjectSubject(p, self(), Version(), mode)
 	if err != nil {
-		return nil, "", fmt.Errorf("cannot approve the configured pipeline: %w", err)
+		return s, fmt.Errorf("cannot approve the configured pipeline: %w", err)
 	}
 	if u := approval.Unbound(s); len(u) > 0 {
-		return nil, "", fmt.Errorf("cannot approve: provider %s; it needs confirmation on every run and never runs unattended", u[0])
+		return s, fmt.Errorf("cannot approve: provider %s; it needs confirmation on every run and never runs unattended", u[0])
 	}
-	lines, sum := approval.Fingerprint(s)
+	lines, _ := approval.Fingerprint(s)
 	e.ui.infof("the Stop hook would run:")
 	for _, l := range lines {
 		e.ui.infof("  %s", l)
 	}
-	return lines, sum, nil
+	return s, nil
 }
 
 // who is the process asking for an approval: the real one, unless a test
@@ -107,9 +108,9 @@ func refuseAgent(e *env, cmd string) error {
 	return errRefused
 }
 
-// grantApproval stores what the person approved on the terminal, sealed.
-func grantApproval(e *env, stateDir string, p *project.Project, m string, lines []string, sum string) error {
-	_, err := approval.Grant(stateDir, e.who(), p.Root, m, lines, sum)
+// grantApproval stores what the person approved on the terminal.
+func grantApproval(e *env, stateDir string, s approval.Subject) error {
+	_, err := approval.Grant(stateDir, e.who(), s)
 	return err
 }
 
@@ -194,7 +195,7 @@ func runApprove(e *env, args []string) error {
 	if err := refuseAgent(e, "prosewash approve --mode "+want); err != nil {
 		return err
 	}
-	lines, sum, err := fingerprint(e, p)
+	subject, err := fingerprint(e, p, want)
 	if err != nil {
 		e.ui.errorf("%v", err)
 		return errRefused
@@ -209,7 +210,7 @@ func runApprove(e *env, args []string) error {
 		e.ui.infof("not approved; nothing changed")
 		return errRefused
 	}
-	if err := grantApproval(e, stateDir, p, want, lines, sum); err != nil {
+	if err := grantApproval(e, stateDir, subject); err != nil {
 		return err
 	}
 	e.ui.infof("approved for mode %s; any change to the lines above lapses the approval", want)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prosewash/prosewash/internal/engine/carrier"
 	"github.com/prosewash/prosewash/internal/engine/check"
+	"github.com/prosewash/prosewash/internal/engine/clean"
 	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/project"
 	"github.com/prosewash/prosewash/internal/engine/report"
@@ -19,7 +20,6 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/scope"
 	"github.com/prosewash/prosewash/internal/engine/walk"
 	"github.com/prosewash/prosewash/internal/providers/ucarrier"
-	"github.com/prosewash/prosewash/internal/safe"
 )
 
 const checkHelp = `Reports every invisible Unicode carrier in the files and directories given, one per
@@ -156,16 +156,22 @@ func runCheck(e *env, args []string) error {
 		return &exitError{code: exitUsage, err: err}
 	}
 	cfg, _, _ := proj.Config()
-	profile := cfg.Clean.Profile
 	if cf.profile != "" {
-		if profile, err = carrier.ParseProfile(cf.profile); err != nil {
+		if _, err := carrier.ParseProfile(cf.profile); err != nil {
 			return usagef("%v", err)
 		}
 	}
-	eng, err := safe.Engine(profile, cfg.AllowRules())
+	// Check decides with clean's own plan for the shipped safe pipeline,
+	// its carrier policy answering in-process (the same requests and
+	// replies as its subprocess).
+	plan, err := clean.Prepare(clean.Request{
+		Project: proj, Pipeline: "safe", ShippedOnly: true, Profile: cf.profile, Explicit: true, Version: Version(),
+		Runner: ucarrier.InProcess, Silent: ucarrier.Silent,
+	})
 	if err != nil {
 		return err
 	}
+	profile, eng := plan.Profile(), plan.Engine()
 	c := &checkRun{e: e, proj: proj, min: min, identities: cf.format == "sarif",
 		rep: &checkreport.Report{Version: Version()}, explicit: map[string]bool{}}
 	c.opt = check.Options{

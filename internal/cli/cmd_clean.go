@@ -82,7 +82,7 @@ func cleanOrTest(e *env, args []string, test bool) error {
 	req := clean.Request{
 		Project: p, Pipeline: f.pipeline, Profile: f.profile, Test: test,
 		AcceptReduced: f.acceptReduced, Ask: terminalAsk(e),
-		Self: self(), Argv0: "prosewash", Version: Version(),
+		Self: self(), Version: Version(),
 	}
 	if !f.quiet || f.asJSON {
 		req.Notice = func(msg string) { e.ui.infof("%s", msg) }

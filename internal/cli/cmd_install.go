@@ -119,7 +119,11 @@ func chooseMode(e *env, p *project.Project, stateDir, flag string) (string, erro
 		e.ui.hintf("or install with --mode manual, which needs no approval")
 		return "", err
 	}
-	lines, sum, ferr := fingerprint(e, p)
+	shown := flag
+	if shown == "" {
+		shown = approval.Automatic
+	}
+	subject, ferr := fingerprint(e, p, shown)
 	if flag == "" {
 		e.ui.infof("when an agent turn ends, the Stop hook can:")
 		e.ui.infof("  automatic  clean the files this session wrote (what is shown above)")
@@ -138,11 +142,15 @@ func chooseMode(e *env, p *project.Project, stateDir, flag string) (string, erro
 		if flag == approval.Manual {
 			return flag, nil
 		}
+		if ferr == nil && flag != shown {
+			// What was shown, planned for the mode chosen.
+			subject, ferr = approval.ProjectSubject(p, self(), Version(), flag)
+		}
 		if ferr != nil {
 			e.ui.warnf("%v; installing in manual mode", ferr)
 			return approval.Manual, nil
 		}
-		return flag, grantApproval(e, stateDir, p, flag, lines, sum)
+		return flag, grantApproval(e, stateDir, subject)
 	}
 	if ferr != nil {
 		e.ui.warnf("%v; installing in manual mode", ferr)
@@ -157,7 +165,7 @@ func chooseMode(e *env, p *project.Project, stateDir, flag string) (string, erro
 		e.ui.infof("not approved; installing in manual mode")
 		return approval.Manual, nil
 	}
-	return flag, grantApproval(e, stateDir, p, flag, lines, sum)
+	return flag, grantApproval(e, stateDir, subject)
 }
 
 func runInstall(e *env, args []string) error {

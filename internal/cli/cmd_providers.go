@@ -115,7 +115,7 @@ func probe(ctx context.Context, d *provider.Definition, vars map[string]string) 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	if argv[0] == vars["prosewash"] {
-		cmd.Args[0] = "prosewash"
+		cmd.Args[0] = provider.ShippedArgv0
 	}
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	var out bytes.Buffer

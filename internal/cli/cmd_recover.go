@@ -173,8 +173,15 @@ func runStatus(e *env, args []string) error {
 		if rec, err := approval.Load(stateDir); err != nil {
 			st["approval"] = err.Error()
 		} else if rec != nil {
-			st["approval"] = map[string]any{"mode": rec.Mode, "approved_at": rec.ApprovedAt.Format(time.RFC3339), "fingerprint": rec.Fingerprint,
-				"sealed": approval.Sealed(stateDir, p.Root, rec)}
+			a := map[string]any{"mode": rec.Mode, "approved_at": rec.ApprovedAt.Format(time.RFC3339), "fingerprint": rec.Fingerprint}
+			// Whether it holds is whether it approves what the project
+			// plans now, for the configured mode.
+			d, _ := approval.Decide(p, stateDir, self(), Version())
+			a["holds"] = d.Verdict.Mode == rec.Mode
+			if d.Verdict.Mode != rec.Mode {
+				a["why"] = d.Verdict.Why
+			}
+			st["approval"] = a
 		} else {
 			st["approval"] = "none (manual)"
 		}
@@ -220,10 +227,10 @@ func runStatus(e *env, args []string) error {
 		}
 	}
 	if a, ok := st["approval"].(map[string]any); ok {
-		if a["sealed"] == true {
+		if a["holds"] == true {
 			e.ui.infof("approval: mode %s since %s", a["mode"], a["approved_at"])
 		} else {
-			e.ui.warnf("approval: a record for mode %s that 'prosewash approve' did not seal; it is not honoured", a["mode"])
+			e.ui.warnf("approval: a record for mode %s that does not hold: %s", a["mode"], a["why"])
 		}
 	} else if s, ok := st["approval"].(string); ok {
 		e.ui.infof("approval: %s", s)

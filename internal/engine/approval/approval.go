@@ -1,8 +1,6 @@
 package approval
 
 import (
-	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,14 +9,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/prosewash/prosewash/internal/engine/clean"
 	"github.com/prosewash/prosewash/internal/engine/fsx"
-	"github.com/prosewash/prosewash/internal/engine/pipeline"
-	"github.com/prosewash/prosewash/internal/engine/provider"
 	"github.com/prosewash/prosewash/internal/engine/validate"
 )
 
@@ -32,29 +30,13 @@ const (
 // ValidMode reports whether m is a mode.
 func ValidMode(m string) bool { return m == Automatic || m == Confirm || m == Manual }
 
-// Subject is everything an approval covers.
+// Subject is everything an approval covers: the plan an unattended run
+// executes, and every file of the directories a project provider's code
+// lives in (its definition's directory, its script's directory): a module
+// the script imports is as much what runs as the script.
 type Subject struct {
-	Pipeline         *pipeline.Resolved
-	Bindings         map[string]provider.Binding // by provider id
-	MaxRewriteStages int
-	Validation       validate.Level // configured level
-	// Commands are the validation commands an unattended run executes; a
-	// project edit that changes them must lapse the approval too.
-	Commands validate.Commands
-	// Profile is the carrier profile (standard or strict): switching it
-	// changes what an unattended run removes.
-	Profile string
-	// Runs are, per stage of a project provider, what it executes: the
-	// command and the operation's arguments before expansion, the options
-	// it is sent, its I/O and timeout.
-	Runs []string
-	// Files are every file of the directories a project provider's code
-	// lives in (its definition's directory, its script's directory): a
-	// module the script imports is as much what runs as the script.
+	Plan  *clean.Plan
 	Files []TreeFile
-	// Vars are the configuration keys whose values feed a variable some
-	// stage uses (${model}, ${endpoint}), as "key = value".
-	Vars []string
 	// Problems make the subject unapprovable: something an unattended run
 	// would execute that an approval cannot cover.
 	Problems []string
@@ -67,44 +49,41 @@ type TreeFile struct {
 	Target string // for a symbolic link: where it points
 }
 
-// Fingerprint renders the subject as lines a human can read and hashes
-// them. Any change to any line lapses an approval.
+// Fingerprint renders the subject as lines a person can read and hashes
+// them. The lines hold every field of the plan that decides what a run
+// does, the mode it is approved for and the project it is for: any change
+// to any of them, or to a line, lapses an approval.
 func Fingerprint(s Subject) (lines []string, sum string) {
-	p := s.Pipeline.Pipeline
+	pl := s.Plan
+	p := pl.Pipeline.Pipeline
 	src := "shipped"
 	if !p.Shipped {
 		src = p.Source
 	}
-	lines = append(lines, fmt.Sprintf("pipeline %s@%s (%s)", p.ID, p.Version, src))
-	for _, st := range s.Pipeline.Stages {
-		if st.Def == nil {
-			lines = append(lines, fmt.Sprintf("stage %d: %s builtin %s", st.Index+1, st.Role, st.Builtin))
-			continue
-		}
-		b := s.Bindings[st.Def.ID]
-		lines = append(lines, fmt.Sprintf("stage %d: %s %s over %s -> %s@%s:%s [%s]",
-			st.Index+1, st.Role, st.Op.Capability, st.Scope, st.Def.ID, st.Def.Version, st.Op.Name, b))
-	}
 	lines = append(lines,
-		fmt.Sprintf("profile %s", orDefault(s.Profile, "standard")),
-		fmt.Sprintf("max_rewrite_stages %d", s.MaxRewriteStages),
-		fmt.Sprintf("validation %s", validate.Max(s.Validation, s.Pipeline.Demand)))
+		fmt.Sprintf("mode %s", pl.Mode),
+		fmt.Sprintf("project %s", pl.Project.Root),
+		fmt.Sprintf("pipeline %s@%s (%s)", p.ID, p.Version, src))
+	lines = append(lines, stageLines(pl)...)
+	v := pl.Validation
+	lines = append(lines,
+		fmt.Sprintf("profile %s", orDefault(string(pl.Profile()), "standard")),
+		fmt.Sprintf("max_rewrite_stages %d", pl.MaxRewriteStages),
+		fmt.Sprintf("validation %s", validate.Max(v.Level, v.Demand)),
+		fmt.Sprintf("validation_timeout %s", v.Timeout))
 	for _, c := range []struct {
 		name string
 		argv []string
-	}{{"format", s.Commands.Format}, {"build", s.Commands.Build}, {"test", s.Commands.Test}} {
+	}{{"format", v.Commands.Format}, {"build", v.Commands.Build}, {"test", v.Commands.Test}} {
 		if len(c.argv) > 0 {
-			q := make([]string, len(c.argv))
-			for i, a := range c.argv {
-				q[i] = strconv.Quote(a)
-			}
-			lines = append(lines, fmt.Sprintf("command %s [%s]", c.name, strings.Join(q, " ")))
+			lines = append(lines, fmt.Sprintf("command %s %s", c.name, quoteAll(c.argv)))
 		}
 	}
-	lines = append(lines, s.Runs...)
-	for _, v := range s.Vars {
-		lines = append(lines, "config "+v)
+	if v.StripGitEnv {
+		lines = append(lines, "validation without git's variables")
 	}
+	lines = append(lines, runLines(pl)...)
+	lines = append(lines, scopeLines(pl)...)
 	for _, f := range s.Files {
 		if f.Target != "" {
 			lines = append(lines, fmt.Sprintf("file %s -> %s sha256:%s", f.Path, f.Target, shortHash(f.Hash)))
@@ -114,6 +93,78 @@ func Fingerprint(s Subject) (lines []string, sum string) {
 	}
 	h := sha256.Sum256([]byte(strings.Join(lines, "\n")))
 	return lines, hex.EncodeToString(h[:])
+}
+
+// stageLines are the stages, each with its region scope and what its
+// provider is bound to.
+func stageLines(pl *clean.Plan) []string {
+	var lines []string
+	for _, st := range pl.Pipeline.Stages {
+		if st.Def == nil {
+			lines = append(lines, fmt.Sprintf("stage %d: %s builtin %s", st.Index+1, st.Role, st.Builtin))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("stage %d: %s %s over %s -> %s@%s:%s [%s]",
+			st.Index+1, st.Role, st.Op.Capability, st.Scope, st.Def.ID, st.Def.Version, st.Op.Name, pl.Bindings[st.Def.ID]))
+	}
+	return lines
+}
+
+// runLines are, per stage of a project provider, what it executes (the
+// command and the operation's arguments before expansion, the options it
+// is sent, its I/O and timeout), then the value of every variable a stage
+// uses: the configuration values that feed one, and for a project
+// provider the paths it is given. (The profile has a line of its own; a
+// shipped provider is this binary, pinned by its version.)
+func runLines(pl *clean.Plan) []string {
+	var lines []string
+	used := map[string]bool{}
+	for _, st := range pl.Pipeline.Stages {
+		if st.Def == nil {
+			continue
+		}
+		for _, name := range pl.StageVars(st) {
+			used[name] = used[name] || !st.Def.Shipped || name == "model" || name == "endpoint"
+		}
+		if st.Def.Shipped {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("stage %d runs %s args %s options [%s] io %s timeout %ds",
+			st.Index+1, quoteAll(st.Def.Command), quoteAll(st.Op.Args), strings.Join(st.Op.Options, " "), st.Def.IO, st.Def.Timeout))
+	}
+	for _, v := range []struct{ name, line string }{
+		{"model", "config clean.rewrite_model = %q"}, {"endpoint", "config clean.rewrite_endpoint = %q"},
+		{"prosewash", "var prosewash = %q"}, {"provider_dir", "var provider_dir = %q"}, {"workspace", "var workspace = %q"},
+	} {
+		if used[v.name] {
+			lines = append(lines, fmt.Sprintf(v.line, pl.Vars[v.name]))
+		}
+	}
+	return lines
+}
+
+// scopeLines are what decides which files a run takes and which carriers
+// it keeps.
+func scopeLines(pl *clean.Plan) []string {
+	var lines []string
+	for _, a := range pl.Allow {
+		lines = append(lines, "allow "+a.String())
+	}
+	for _, g := range pl.Filter.Include {
+		lines = append(lines, "include "+g)
+	}
+	for _, g := range pl.Filter.Exclude {
+		lines = append(lines, "exclude "+g)
+	}
+	return append(lines, fmt.Sprintf("max_file_size %d", pl.MaxFileSize))
+}
+
+func quoteAll(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = strconv.Quote(a)
+	}
+	return "[" + strings.Join(q, " ") + "]"
 }
 
 func shortHash(h string) string {
@@ -130,11 +181,12 @@ func orDefault(s, def string) string {
 	return s
 }
 
-// Unbound lists the providers of a subject that cannot be bound: such a
-// pipeline can never be approved for automatic or confirm mode.
+// Unbound lists the providers of a subject that cannot be bound, and every
+// other problem: such a pipeline can never be approved for automatic or
+// confirm mode.
 func Unbound(s Subject) []string {
 	var out []string
-	for id, b := range s.Bindings {
+	for id, b := range s.Plan.Bindings {
 		if !b.Bindable() {
 			out = append(out, fmt.Sprintf("%s: %s", id, b.Why))
 		}
@@ -144,7 +196,10 @@ func Unbound(s Subject) []string {
 	return out
 }
 
-// Record is the stored approval.
+// Record is the stored approval. It holds no secret: the agent runs as the
+// person, so any key the end of a turn could check, the agent could read.
+// What makes a record an approval is that its lines are what the project
+// plans now, for the configured mode, and hash to its fingerprint.
 type Record struct {
 	Version     int       `json:"version"`
 	Mode        string    `json:"mode"`
@@ -153,22 +208,20 @@ type Record struct {
 	ApprovedAt  time.Time `json:"approved_at"`
 	// Root is the project the approval is for.
 	Root string `json:"root"`
-	// Seal is an HMAC of everything above under a key that 'prosewash
-	// approve' keeps in the state directory and never prints: a record
-	// written from what approve shows, or copied from another project,
-	// does not carry it.
-	Seal string `json:"seal"`
 	// LapseReported is set once a lapse has been told to the user, so the
 	// Stop hook says it once, not every turn.
 	LapseReported string `json:"lapse_reported,omitempty"`
 }
 
-// recordVersion 2 added Root and Seal; a version 1 record lapses.
-const recordVersion = 2
+// recordVersion 3 put the mode and the project into the fingerprinted
+// lines and dropped the seal (version 2), whose key sat where the agent
+// could read it; an older record lapses.
+const recordVersion = 3
 
 func file(stateDir string) string { return filepath.Join(stateDir, "approval.json") }
 
-func keyFile(stateDir string) string { return filepath.Join(stateDir, "approval.key") }
+// oldKeyFile is where version 2 kept the seal's key; Grant removes it.
+func oldKeyFile(stateDir string) string { return filepath.Join(stateDir, "approval.key") }
 
 // Load reads the stored approval; a missing or unreadable one is absent
 // (which means manual).
@@ -181,14 +234,13 @@ func Load(stateDir string) (*Record, error) {
 		return nil, fmt.Errorf("read approval: %w", err)
 	}
 	r := &Record{}
-	if err := json.Unmarshal(b, r); err != nil || (r.Version != 1 && r.Version != recordVersion) || !ValidMode(r.Mode) {
+	if err := json.Unmarshal(b, r); err != nil || r.Version < 1 || r.Version > recordVersion || !ValidMode(r.Mode) {
 		return nil, fmt.Errorf("approval %s is unreadable; treated as manual", file(stateDir))
 	}
 	return r, nil
 }
 
-// Save stores a record as it is, privately and atomically. It never seals:
-// only Grant makes a record that an unattended run honours.
+// Save stores a record as it is, privately and atomically.
 func Save(stateDir string, r *Record) error {
 	if r.Version == 0 {
 		r.Version = recordVersion
@@ -206,71 +258,36 @@ func Save(stateDir string, r *Record) error {
 	return nil
 }
 
-// Grant stores the approval a person gave for mode: the fingerprint lines
-// and their sum, for the project at root, sealed. It refuses (an
-// *AgentError) when the caller shows any sign of an agent CLI, whatever
-// the command line calling it checked before.
-func Grant(stateDir string, c Caller, root, mode string, lines []string, sum string) (*Record, error) {
+// Grant stores the approval a person gave for the subject's plan: its
+// mode, its fingerprint lines and their sum, for its project. It refuses
+// (an *AgentError) when the caller shows any sign of an agent CLI,
+// whatever the command line calling it checked before.
+func Grant(stateDir string, c Caller, s Subject) (*Record, error) {
 	if err := c.CheckPerson(); err != nil {
 		return nil, err
 	}
-	key, err := sealKey(stateDir, true)
-	if err != nil {
+	if u := Unbound(s); len(u) > 0 {
+		return nil, fmt.Errorf("cannot approve: %s", u[0])
+	}
+	lines, sum := Fingerprint(s)
+	r := &Record{Version: recordVersion, Mode: s.Plan.Mode, Fingerprint: sum, Lines: lines, ApprovedAt: time.Now().UTC().Round(time.Second), Root: s.Plan.Project.Root}
+	if err := Save(stateDir, r); err != nil {
 		return nil, err
 	}
-	r := &Record{Version: recordVersion, Mode: mode, Fingerprint: sum, Lines: lines, ApprovedAt: time.Now().UTC().Round(time.Second), Root: root}
-	r.Seal = seal(key, r)
-	return r, Save(stateDir, r)
+	// The old seal's key protected nothing an agent could not read.
+	_ = os.Remove(oldKeyFile(stateDir))
+	return r, nil
 }
 
-// Sealed reports whether r was made by Grant with this state dir's key for
-// the project at root.
-func Sealed(stateDir, root string, r *Record) bool {
-	if r == nil || r.Version != recordVersion || r.Root != root || r.Seal == "" {
+// Matches reports whether r approves exactly the lines given for the
+// project at root: its version is current, its lines are these lines and
+// hash to its fingerprint.
+func Matches(r *Record, root string, lines []string, sum string) bool {
+	if r == nil || r.Version != recordVersion || r.Root != root || r.Fingerprint != sum || !slices.Equal(r.Lines, lines) {
 		return false
 	}
-	key, err := sealKey(stateDir, false)
-	if err != nil {
-		return false
-	}
-	return hmac.Equal([]byte(seal(key, r)), []byte(r.Seal))
-}
-
-// seal is the HMAC-SHA256 of a record's approved content.
-func seal(key []byte, r *Record) string {
-	m := hmac.New(sha256.New, key)
-	fmt.Fprintf(m, "prosewash approval %d\x00%s\x00%s\x00%s\x00%s", r.Version, r.Mode, r.Root, r.Fingerprint, r.ApprovedAt.UTC().Format(time.RFC3339Nano))
-	for _, l := range r.Lines {
-		fmt.Fprintf(m, "\x00%s", l)
-	}
-	return hex.EncodeToString(m.Sum(nil))
-}
-
-// sealKey reads the state dir's approval key, creating it (32 random
-// bytes, mode 0600) when create is set and it does not exist.
-func sealKey(stateDir string, create bool) ([]byte, error) {
-	p := keyFile(stateDir)
-	b, err := fsx.ReadRegular(p, 64, false)
-	if errors.Is(err, fs.ErrNotExist) && create {
-		k := make([]byte, 32)
-		if _, err := rand.Read(k); err != nil {
-			return nil, err
-		}
-		if err := os.MkdirAll(stateDir, 0o700); err != nil {
-			return nil, fmt.Errorf("create state dir: %w", err)
-		}
-		if err := fsx.WriteNew(p, k); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("approval key: %w", err)
-		}
-		b, err = fsx.ReadRegular(p, 64, false)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("approval key: %w", err)
-	}
-	if len(b) != 32 {
-		return nil, fmt.Errorf("approval key %s is damaged", p)
-	}
-	return b, nil
+	h := sha256.Sum256([]byte(strings.Join(r.Lines, "\n")))
+	return hex.EncodeToString(h[:]) == r.Fingerprint
 }
 
 // Revoke removes the stored approval.

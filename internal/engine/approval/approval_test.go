@@ -4,73 +4,101 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/prosewash/prosewash/internal/engine/carrier"
+	"github.com/prosewash/prosewash/internal/engine/clean"
 	"github.com/prosewash/prosewash/internal/engine/pipeline"
 	"github.com/prosewash/prosewash/internal/engine/provider"
 	"github.com/prosewash/prosewash/internal/engine/validate"
-	"github.com/prosewash/prosewash/internal/pipelines"
-	"github.com/prosewash/prosewash/internal/providers"
 	"github.com/prosewash/prosewash/internal/testtool"
 )
 
-func resolveSafe(t *testing.T) (*pipeline.Resolved, *provider.Set) {
+// safeSubject plans the shipped safe pipeline for mode in an empty project.
+func safeSubject(t *testing.T, mode, version string) Subject {
 	t.Helper()
-	prov, err := provider.LoadSet(providers.Definitions(), nil, "")
+	p, _ := proj(t, map[string]string{".prosewash.toml": "[clean]\nmode = \"" + mode + "\"\n"})
+	s, err := ProjectSubject(p, "prosewash", version, mode)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, _ := pipeline.LoadSet(pipelines.Definitions(), nil, "")
-	safe, _ := ps.Lookup("safe")
-	r, err := pipeline.Resolve(safe, prov, pipeline.Options{Automatic: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r, prov
+	return s
 }
 
-func subject(r *pipeline.Resolved, version string) Subject {
-	b := map[string]provider.Binding{}
-	for _, st := range r.Stages {
-		if st.Def != nil {
-			b[st.Def.ID] = provider.Binding{Kind: provider.BoundShipped, Version: version}
+// Every field of the plan that decides what a run does is in the
+// fingerprint: changing any one of them changes the sum. The list of
+// fields is checked against the Plan type, so a field added later without
+// a line fails here until it is covered or said not to decide a run.
+func TestFingerprintLapsesOnEveryChange(t *testing.T) {
+	base := safeSubject(t, Automatic, "0.1.0")
+	lines, sum := Fingerprint(base)
+	all := strings.Join(lines, "\n")
+	for _, want := range []string{"mode automatic", "project " + base.Plan.Project.Root, "over prose -> unicode@builtin:clean [shipped@0.1.0]"} {
+		if !strings.Contains(all, want) {
+			t.Fatalf("the fingerprint does not show %q:\n%s", want, all)
 		}
 	}
-	return Subject{Pipeline: r, Bindings: b, MaxRewriteStages: 1, Validation: validate.Syntax}
-}
-
-func TestFingerprintLapsesOnEveryChange(t *testing.T) {
-	r, _ := resolveSafe(t)
-	lines, base := Fingerprint(subject(r, "0.1.0"))
-	if len(lines) < 4 || !strings.Contains(strings.Join(lines, "\n"), "over prose -> unicode@builtin:clean [shipped@0.1.0]") {
-		t.Fatalf("fingerprint lines do not show stage scope and provider:\n%s", strings.Join(lines, "\n"))
+	script := provider.Binding{Kind: provider.BoundScript, Path: "x.py", Hash: "ab"}
+	changes := map[string]func(*clean.Plan){
+		"Mode":    func(p *clean.Plan) { p.Mode = Confirm },
+		"Project": func(p *clean.Plan) { q := *p.Project; q.Root = "/elsewhere"; p.Project = &q },
+		"PipelineID": func(p *clean.Plan) {
+			q := *p.Pipeline
+			pp := *q.Pipeline
+			pp.ID = "custom/other"
+			q.Pipeline = &pp
+			p.Pipeline = &q
+		},
+		"Pipeline":         func(p *clean.Plan) { p.Pipeline.Stages[0].Scope = "runtime" },
+		"Bindings":         func(p *clean.Plan) { p.Bindings["unicode"] = script },
+		"Vars":             func(p *clean.Plan) { p.Vars["profile"] = string(carrier.Strict) },
+		"MaxRewriteStages": func(p *clean.Plan) { p.MaxRewriteStages = 2 },
+		"Allow":            func(p *clean.Plan) { a, _ := carrier.ParseAllow("U+00A0 in docs/**"); p.Allow = []carrier.Allow{a} },
+		"Filter":           func(p *clean.Plan) { p.Filter.Exclude = []string{"docs/**"} },
+		"MaxFileSize":      func(p *clean.Plan) { p.MaxFileSize++ },
+		"Validation":       func(p *clean.Plan) { p.Validation.Level = validate.Tests },
+		"Validation.Commands.Test": func(p *clean.Plan) {
+			p.Validation.Commands.Test = []string{"sh", "other.sh"}
+		},
+		"Validation.Commands.Format": func(p *clean.Plan) { p.Validation.Commands.Format = []string{"gofmt", "-l", "."} },
+		"Validation.Commands.Build":  func(p *clean.Plan) { p.Validation.Commands.Build = []string{"go", "build", "./..."} },
+		"Validation.Timeout":         func(p *clean.Plan) { p.Validation.Timeout++ },
+		"Validation.StripGitEnv":     func(p *clean.Plan) { p.Validation.StripGitEnv = true },
+		"Validation.Demand":          func(p *clean.Plan) { p.Validation.Demand = validate.Tests },
 	}
-	changes := map[string]func(*Subject){
-		"provider version": func(s *Subject) {
-			s.Bindings["unicode"] = provider.Binding{Kind: provider.BoundShipped, Version: "0.2.0"}
-		},
-		"rewrite limit":    func(s *Subject) { s.MaxRewriteStages = 2 },
-		"validation level": func(s *Subject) { s.Validation = validate.Tests },
-		"script content": func(s *Subject) {
-			s.Bindings["unicode"] = provider.Binding{Kind: provider.BoundScript, Path: "x.py", Hash: "ab"}
-		},
-		"stage region scope": func(s *Subject) { s.Pipeline.Stages[0].Scope = "runtime" },
-		"test command":       func(s *Subject) { s.Commands.Test = []string{"sh", "other.sh"} },
-		"carrier profile":    func(s *Subject) { s.Profile = "strict" },
-		"format command":     func(s *Subject) { s.Commands.Format = []string{"gofmt", "-l", "."} },
-		"build command":      func(s *Subject) { s.Commands.Build = []string{"go", "build", "./..."} },
-		"provider argv":      func(s *Subject) { s.Runs = []string{"stage 2 runs [\"sh\" \"x.sh\"]"} },
-		"provider tree file": func(s *Subject) { s.Files = []TreeFile{{Path: ".prosewash/providers/lib.py", Hash: "ab"}} },
-		"config variable":    func(s *Subject) { s.Vars = []string{`clean.rewrite_model = "other"`} },
+	// Fields that do not decide what a run does, and why.
+	exempt := map[string]string{
+		"Command":    "an approval plans clean runs only; test is a command of its own",
+		"Unattended": "follows Mode",
+		"Runner":     "code handed in by check, never by an approval",
+		"Silent":     "code handed in by check, never by an approval",
+	}
+	pt := reflect.TypeOf(clean.Plan{})
+	for i := 0; i < pt.NumField(); i++ {
+		name := pt.Field(i).Name
+		if _, ok := changes[name]; !ok && exempt[name] == "" {
+			t.Errorf("Plan.%s is neither fingerprinted here nor exempt", name)
+		}
 	}
 	for name, change := range changes {
-		r2, _ := resolveSafe(t)
-		s := subject(r2, "0.1.0")
+		s := safeSubject(t, Automatic, "0.1.0")
+		s.Plan.Project = base.Plan.Project
+		change(s.Plan)
+		if _, got := Fingerprint(s); got == sum {
+			t.Errorf("changing the plan's %s did not change the fingerprint", name)
+		}
+	}
+	for name, change := range map[string]func(*Subject){
+		"provider tree file": func(s *Subject) { s.Files = []TreeFile{{Path: ".prosewash/providers/lib.py", Hash: "ab"}} },
+	} {
+		s := safeSubject(t, Automatic, "0.1.0")
+		s.Plan.Project = base.Plan.Project
 		change(&s)
-		if _, sum := Fingerprint(s); sum == base {
+		if _, got := Fingerprint(s); got == sum {
 			t.Errorf("changing the %s did not change the fingerprint", name)
 		}
 	}
@@ -180,10 +208,11 @@ deterministic = true
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := Subject{Pipeline: r, Bindings: map[string]provider.Binding{"custom/shout": b}, MaxRewriteStages: 1, Validation: validate.Syntax}
+		pr, _ := proj(t, nil)
+		s := Subject{Plan: &clean.Plan{Project: pr, Pipeline: r, Bindings: map[string]provider.Binding{"custom/shout": b}, MaxRewriteStages: 1}}
 		_, before := Fingerprint(s)
 		os.WriteFile(script, []byte("print('v2: now does something else')\n"), 0o644)
-		s.Bindings["custom/shout"] = provider.Bind(d, map[string]string{"provider_dir": dir}, root, "0.1.0")
+		s.Plan.Bindings["custom/shout"] = provider.Bind(d, map[string]string{"provider_dir": dir}, root, "0.1.0")
 		if _, after := Fingerprint(s); after == before {
 			t.Fatal("editing the provider script did not change the fingerprint")
 		}

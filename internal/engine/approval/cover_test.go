@@ -64,8 +64,7 @@ func (c *covered) write(rel, content string) {
 	}
 }
 
-// decide opens the project afresh (as every hook does) and decides.
-func (c *covered) decide() Decision {
+func (c *covered) project() *project.Project {
 	c.t.Helper()
 	p, err := project.Find(project.Options{Root: c.root, Getenv: func(k string) string { return c.env[k] }, Home: c.home,
 		ShippedProviders: providers.Definitions(), ShippedPipelines: pipelines.Definitions()})
@@ -75,23 +74,38 @@ func (c *covered) decide() Decision {
 	if c.state, err = p.StateDir(); err != nil {
 		c.t.Fatal(err)
 	}
-	d, err := Decide(p, c.state, "prosewash", "1")
+	return p
+}
+
+// decide opens the project afresh (as every hook does) and decides.
+func (c *covered) decide() Decision {
+	c.t.Helper()
+	d, err := Decide(c.project(), c.state, "prosewash", "1")
 	if err != nil {
 		c.t.Fatal(err)
 	}
 	return d
 }
 
-func (c *covered) approve() {
+// approve approves the project's plan for mode, as 'prosewash approve'
+// does when the person says yes.
+func (c *covered) approve(mode string) *Record {
 	c.t.Helper()
-	d := c.decide()
-	if d.Sum == "" {
-		c.t.Fatalf("nothing to approve: %+v", d.Verdict)
-	}
-	if _, err := Grant(c.state, Caller{}, c.root, Automatic, d.Lines, d.Sum); err != nil {
+	s, err := ProjectSubject(c.project(), "prosewash", "1", mode)
+	if err != nil {
 		c.t.Fatal(err)
 	}
-	if d := c.decide(); d.Verdict.Mode != Automatic {
+	rec, err := Grant(c.state, Caller{}, s)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return rec
+}
+
+func (c *covered) approveAutomatic() {
+	c.t.Helper()
+	c.approve(Automatic)
+	if d := c.decide(); d.Verdict.Mode != Automatic || d.Plan == nil {
 		c.t.Fatalf("just approved: %+v", d.Verdict)
 	}
 }
@@ -139,7 +153,7 @@ func TestApprovalCoversWhatRuns(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := newCovered(t)
-			c.approve()
+			c.approveAutomatic()
 			change(c)
 			c.mustLapse("changing " + name)
 		})
@@ -154,7 +168,7 @@ func TestApprovalCoversWhatRuns(t *testing.T) {
 		copyFile(t, sh, filepath.Join(bin, "sh"))
 		t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 		c := newCovered(t)
-		c.approve()
+		c.approveAutomatic()
 		copyFile(t, cat, filepath.Join(bin, "sh"))
 		c.mustLapse("replacing the interpreter binary")
 	})
@@ -186,42 +200,70 @@ func TestApprovalCoversWhatRuns(t *testing.T) {
 	})
 }
 
-// approval.json written from what approve prints (the fingerprint is the
-// SHA-256 of those lines) is not an approval: it lacks the seal. Neither is
-// a sealed approval copied to another project, nor one whose lines were
-// edited.
-func TestForgedApprovalIsNotHonoured(t *testing.T) {
-	c := newCovered(t)
-	d := c.decide()
-	forged := &Record{Mode: Automatic, Fingerprint: d.Sum, Lines: d.Lines, Root: c.root}
-	if err := Save(c.state, forged); err != nil {
-		t.Fatal(err)
-	}
-	got := c.decide()
-	if got.Verdict.Mode != Manual || !got.Verdict.Lapsed || !strings.Contains(got.Verdict.Why, "seal") {
-		t.Fatalf("a forged approval.json: %+v", got.Verdict)
-	}
-	rec, err := Grant(c.state, Caller{}, c.root, Automatic, d.Lines, d.Sum)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other := *rec
-	other.Root = "/elsewhere"
-	if Sealed(c.state, c.root, &other) {
-		t.Fatal("a record for another project passed the seal")
-	}
-	edited := *rec
-	edited.Lines = append([]string{"pipeline other"}, rec.Lines[1:]...)
-	if Sealed(c.state, c.root, &edited) {
-		t.Fatal("edited lines passed the seal")
-	}
-	if !Sealed(c.state, c.root, rec) {
-		t.Fatal("the real approval does not pass")
-	}
-	// An agent cannot get a record sealed.
-	if _, err := Grant(c.state, Caller{Environ: []string{"CLAUDECODE=1"}}, c.root, Automatic, d.Lines, d.Sum); err == nil {
-		t.Fatal("Grant under an agent")
-	}
+// A stored record approves only the plan it holds, for the mode and the
+// project it was given for: a record copied from another project, one
+// whose lines were edited, and one whose mode was edited from confirm to
+// automatic (with the configuration) are not approvals. And an agent
+// cannot get a record granted. (The record holds no secret: something that
+// recomputes the fingerprint of edited lines can write one; see the
+// package documentation.)
+func TestStoredApprovalHoldsThePlan(t *testing.T) {
+	t.Run("another project's", func(t *testing.T) {
+		c := newCovered(t)
+		rec := c.approve(Automatic)
+		rec.Root = "/elsewhere"
+		if err := Save(c.state, rec); err != nil {
+			t.Fatal(err)
+		}
+		c.mustLapse("a record for another project")
+	})
+	t.Run("edited lines", func(t *testing.T) {
+		c := newCovered(t)
+		rec := c.approve(Automatic)
+		rec.Lines = append([]string{"pipeline other"}, rec.Lines[1:]...)
+		if err := Save(c.state, rec); err != nil {
+			t.Fatal(err)
+		}
+		c.mustLapse("edited lines")
+	})
+	t.Run("mode edited from confirm to automatic", func(t *testing.T) {
+		c := newCovered(t)
+		c.write(".prosewash.toml", "[clean]\nmode = \"confirm\"\npipeline = \"custom/p\"\nrewrite_model = \"small\"\n")
+		rec := c.approve(Confirm)
+		if d := c.decide(); d.Verdict.Mode != Confirm {
+			t.Fatalf("confirm approved: %+v", d.Verdict)
+		}
+		rec.Mode = Automatic
+		if err := Save(c.state, rec); err != nil {
+			t.Fatal(err)
+		}
+		c.write(".prosewash.toml", "[clean]\nmode = \"automatic\"\npipeline = \"custom/p\"\nrewrite_model = \"small\"\n")
+		c.mustLapse("a confirm approval with its mode edited to automatic")
+	})
+	t.Run("older record", func(t *testing.T) {
+		c := newCovered(t)
+		rec := c.approve(Automatic)
+		rec.Version = 2
+		if err := Save(c.state, rec); err != nil {
+			t.Fatal(err)
+		}
+		if d := c.decide(); d.Verdict.Mode != Manual || !strings.Contains(d.Verdict.Why, "older prosewash") {
+			t.Fatalf("a version 2 record: %+v", d.Verdict)
+		}
+	})
+	t.Run("under an agent", func(t *testing.T) {
+		c := newCovered(t)
+		s, err := ProjectSubject(c.project(), "prosewash", "1", Automatic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Grant(c.state, Caller{Environ: []string{"CLAUDECODE=1"}}, s); err == nil {
+			t.Fatal("Grant under an agent")
+		}
+		if rec, _ := Load(c.state); rec != nil {
+			t.Fatalf("a refused grant stored %+v", rec)
+		}
+	})
 }
 
 func copyFile(t *testing.T, from, to string) {

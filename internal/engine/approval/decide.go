@@ -7,117 +7,62 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 
+	"github.com/prosewash/prosewash/internal/engine/clean"
 	"github.com/prosewash/prosewash/internal/engine/config"
 	"github.com/prosewash/prosewash/internal/engine/fsx"
-	"github.com/prosewash/prosewash/internal/engine/pipeline"
 	"github.com/prosewash/prosewash/internal/engine/project"
 	"github.com/prosewash/prosewash/internal/engine/provider"
 	"github.com/prosewash/prosewash/internal/engine/state"
 )
 
-// ProjectSubject builds what an approval covers for a project's configured
-// pipeline: the resolved stages, the provider each is bound to, the
-// rewrite limit, the validation level and its commands. self is the
-// prosewash binary (for ${prosewash}); version is prosewash's version,
-// which shipped providers share, so an upgrade lapses an approval.
-func ProjectSubject(p *project.Project, self, version string) (Subject, error) {
+// ProjectSubject plans a project's configured pipeline for mode, as the
+// end of an agent's turn would run it, and covers what that plan runs.
+// self is the prosewash binary (for ${prosewash}); version is prosewash's
+// version, which shipped providers share, so an upgrade lapses an
+// approval.
+func ProjectSubject(p *project.Project, self, version, mode string) (Subject, error) {
 	cfg, _, err := p.Config()
 	if err != nil {
 		return Subject{}, err
 	}
-	pipes, err := p.Pipelines()
-	if err != nil {
-		return Subject{}, err
-	}
-	provs, err := p.Providers()
-	if err != nil {
-		return Subject{}, err
-	}
-	pl, ok := pipes.Lookup(cfg.Clean.Pipeline)
-	if !ok {
-		return Subject{}, fmt.Errorf("unknown pipeline %q ([clean] pipeline)", cfg.Clean.Pipeline)
-	}
 	// Approved modes only ever run over a session's files, unattended or
-	// at the agent's request: resolve as such, so a pipeline that could
+	// at the agent's request: plan them as such, so a pipeline that could
 	// never run that way is refused here, before anyone approves it.
-	res, err := pipeline.Resolve(pl, provs, pipeline.Options{MaxRewriteStages: cfg.Clean.MaxRewriteStages, Automatic: true})
+	plan, err := clean.Prepare(clean.Request{Project: p, Pipeline: cfg.Clean.Pipeline, Mode: mode, Automatic: mode == Automatic, Self: self, Version: version})
 	if err != nil {
 		return Subject{}, err
 	}
-	providerDir := p.CustomDir(project.CustomProviders)
-	vars := map[string]string{"provider_dir": providerDir, "workspace": p.Root, "prosewash": self}
-	s := Subject{
-		Pipeline:         res,
-		Bindings:         map[string]provider.Binding{},
-		MaxRewriteStages: cfg.Clean.MaxRewriteStages,
-		Validation:       cfg.Clean.Validation,
-		Commands:         cfg.Commands,
-		Profile:          string(cfg.Clean.Profile),
-	}
-	used := map[string]bool{}
-	var dirs []string
-	for _, st := range res.Stages {
-		if st.Def == nil {
-			continue
-		}
-		for _, a := range append(append([]string{}, st.Def.Command...), st.Op.Args...) {
-			for _, v := range []string{"model", "endpoint"} {
-				if strings.Contains(a, "${"+v+"}") {
-					used[v] = true
-				}
-			}
-		}
-		for _, o := range st.Op.Options {
-			used[o] = true
-		}
-		if st.Def.Shipped {
-			// Shipped providers are this binary: its version pins them.
-			if _, done := s.Bindings[st.Def.ID]; !done {
-				s.Bindings[st.Def.ID] = provider.Bind(st.Def, vars, p.Root, version)
-			}
-			continue
-		}
-		s.Runs = append(s.Runs, fmt.Sprintf("stage %d runs %s args %s options [%s] io %s timeout %ds",
-			st.Index+1, quoteAll(st.Def.Command), quoteAll(st.Op.Args), strings.Join(st.Op.Options, " "), st.Def.IO, st.Def.Timeout))
-		if _, done := s.Bindings[st.Def.ID]; done {
-			continue
-		}
-		b := provider.Bind(st.Def, vars, p.Root, version)
-		s.Bindings[st.Def.ID] = b
-		dirs = append(dirs, providerDir)
-		if b.Kind == provider.BoundScript {
-			script := filepath.FromSlash(b.Path)
-			if !filepath.IsAbs(script) {
-				script = filepath.Join(p.Root, script)
-			}
-			dir := filepath.Dir(script)
-			if fsx.Inside(dir, p.Root) {
-				s.Problems = append(s.Problems, fmt.Sprintf("%s: its program %s sits at the top of the project (or above it), so the files next to it cannot all be covered: move it to a directory of its own, such as %s", st.Def.ID, b.Path, project.CustomProviders))
-				continue
-			}
-			dirs = append(dirs, dir)
-		}
-	}
-	if used["model"] {
-		s.Vars = append(s.Vars, fmt.Sprintf("clean.rewrite_model = %q", cfg.Clean.RewriteModel))
-	}
-	if used["endpoint"] {
-		s.Vars = append(s.Vars, fmt.Sprintf("clean.rewrite_endpoint = %q", cfg.Clean.RewriteEndpoint))
-	}
-	files, problems := coverTrees(p.Root, dirs)
-	s.Files, s.Problems = files, append(s.Problems, problems...)
+	s := Subject{Plan: plan}
+	dirs, problems := providerDirs(p, plan)
+	files, more := coverTrees(p.Root, dirs)
+	s.Files, s.Problems = files, append(problems, more...)
 	return s, nil
 }
 
-func quoteAll(argv []string) string {
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		q[i] = strconv.Quote(a)
+// providerDirs are the directories whose files a project provider's code
+// may read: the project's provider directory, and its script's directory.
+func providerDirs(p *project.Project, plan *clean.Plan) ([]string, []string) {
+	var dirs, problems []string
+	seen := map[string]bool{}
+	for _, st := range plan.Pipeline.Stages {
+		if st.Def == nil || st.Def.Shipped || seen[st.Def.ID] {
+			continue
+		}
+		seen[st.Def.ID] = true
+		b := plan.Bindings[st.Def.ID]
+		dirs = append(dirs, p.CustomDir(project.CustomProviders))
+		if b.Kind != provider.BoundScript {
+			continue
+		}
+		dir := filepath.Dir(b.File)
+		if fsx.Inside(dir, p.Root) {
+			problems = append(problems, fmt.Sprintf("%s: its program %s sits at the top of the project (or above it), so the files next to it cannot all be covered: move it to a directory of its own, such as %s", st.Def.ID, b.Path, project.CustomProviders))
+			continue
+		}
+		dirs = append(dirs, dir)
 	}
-	return "[" + strings.Join(q, " ") + "]"
+	return dirs, problems
 }
 
 // Bounds of what an approval covers of the provider directories.
@@ -160,7 +105,12 @@ func coverTrees(root string, dirs []string) ([]TreeFile, []string) {
 				return nil
 			}
 			if d.IsDir() {
-				if d.Name() == ".git" {
+				// Python's byte-code cache is left out: providers run
+				// with it moved to a private directory and never
+				// written (provider.Run), so Python neither reads nor
+				// writes the one next to the code, and an approved
+				// provider that imports a module keeps its approval.
+				if d.Name() == ".git" || d.Name() == "__pycache__" {
 					return filepath.SkipDir
 				}
 				return nil
@@ -227,12 +177,15 @@ type Decision struct {
 	Lines      []string // the fingerprint, when one was computed
 	Sum        string
 	Record     *Record // the stored approval, if any
+	// Plan is the plan the approval covers, set when the verdict is
+	// automatic or confirm: the end of the turn executes this very value.
+	Plan *clean.Plan
 }
 
-// Decide reads the configured mode and, unless it is manual, checks the
-// stored approval against the current fingerprint. A configuration that
-// cannot be read means manual; the error says why. Manual costs no
-// definition loading at all.
+// Decide reads the configured mode and, unless it is manual, plans the
+// run and checks the stored approval against that plan's fingerprint. A
+// configuration that cannot be read means manual; the error says why.
+// Manual costs no definition loading at all.
 func Decide(p *project.Project, stateDir, self, version string) (Decision, error) {
 	cfg, _, err := p.Config()
 	d := Decision{Configured: cfg.CleanMode(), Verdict: Verdict{Mode: Manual}}
@@ -243,7 +196,7 @@ func Decide(p *project.Project, stateDir, self, version string) (Decision, error
 	if d.Configured == config.ModeManual {
 		return d, nil
 	}
-	s, err := ProjectSubject(p, self, version)
+	s, err := ProjectSubject(p, self, version, d.Configured)
 	if err != nil {
 		d.Verdict.Why = fmt.Sprintf("mode %s is configured but its pipeline cannot be approved: %v", d.Configured, err)
 		return d, nil
@@ -259,11 +212,15 @@ func Decide(p *project.Project, stateDir, self, version string) (Decision, error
 	switch {
 	case lerr != nil:
 		d.Verdict = Verdict{Mode: Manual, Lapsed: true, Why: lerr.Error()}
-	case d.Verdict.Mode != Manual && (!slices.Equal(rec.Lines, d.Lines) || !Sealed(stateDir, p.Root, rec)):
-		// The fingerprint matches, the seal does not: the record was
-		// written by something other than 'prosewash approve' on a
-		// terminal (or for another project, or by an older prosewash).
-		d.Verdict = Verdict{Mode: Manual, Lapsed: true, Why: fmt.Sprintf("the stored approval does not carry the seal 'prosewash approve' gives it: run 'prosewash approve --mode %s' in a terminal of your own", d.Configured)}
+	case rec != nil && rec.Version != recordVersion:
+		d.Verdict = Verdict{Mode: Manual, Lapsed: true, Why: fmt.Sprintf("the stored approval was given by an older prosewash: run 'prosewash approve --mode %s' in a terminal of your own", d.Configured)}
+	case d.Verdict.Mode != Manual && !Matches(rec, p.Root, d.Lines, d.Sum):
+		// The fingerprint matches, the record does not: its lines were
+		// edited, or it is another project's.
+		d.Verdict = Verdict{Mode: Manual, Lapsed: true, Why: fmt.Sprintf("the stored approval does not hold what 'prosewash approve' showed for this project: run 'prosewash approve --mode %s' in a terminal of your own", d.Configured)}
+	}
+	if d.Verdict.Mode != Manual {
+		d.Plan = s.Plan
 	}
 	return d, nil
 }

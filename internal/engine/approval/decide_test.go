@@ -55,11 +55,15 @@ func TestDecide(t *testing.T) {
 	if !d.NoteOnce(sd) || d.NoteOnce(sd) {
 		t.Error("the unapproved note must be said exactly once")
 	}
-	if _, err := Grant(sd, Caller{}, p.Root, Automatic, d.Lines, d.Sum); err != nil {
+	s, err := ProjectSubject(p, "prosewash", "1", Automatic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Grant(sd, Caller{}, s); err != nil {
 		t.Fatal(err)
 	}
 	d, _ = Decide(p, sd, "prosewash", "1")
-	if d.Verdict.Mode != Automatic {
+	if d.Verdict.Mode != Automatic || d.Plan == nil || d.Plan.Mode != Automatic || !d.Plan.Unattended {
 		t.Fatalf("approved: %+v", d)
 	}
 	// A new prosewash version changes the shipped provider's binding.

@@ -12,7 +12,7 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/provider"
 	"github.com/prosewash/prosewash/internal/engine/report"
 	"github.com/prosewash/prosewash/internal/providers/ucarrier"
-	"github.com/prosewash/prosewash/internal/safe"
+	"github.com/prosewash/prosewash/internal/testkit/safeplan"
 )
 
 // testEngine is the engine "prosewash check" builds: the safe pipeline,
@@ -27,11 +27,7 @@ func testEngine(tb testing.TB, allow ...string) *clean.Engine {
 		}
 		rules = append(rules, r)
 	}
-	e, err := safe.Engine(carrier.Standard, rules)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return e
+	return safeplan.Engine(tb, carrier.Standard, rules)
 }
 
 func options(e *clean.Engine) Options {

@@ -10,17 +10,14 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/pipeline"
 	"github.com/prosewash/prosewash/internal/engine/provider"
 	"github.com/prosewash/prosewash/internal/providers/ucarrier"
-	"github.com/prosewash/prosewash/internal/safe"
+	"github.com/prosewash/prosewash/internal/testkit/safeplan"
 )
 
 // safeEngine is the safe pipeline with the real unicode provider, called
 // in-process over the same requests and replies, or through run.
 func safeEngine(tb testing.TB, run clean.Runner) *clean.Engine {
 	tb.Helper()
-	e, err := safe.Engine(carrier.Standard, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	e := safeplan.Engine(tb, carrier.Standard, nil)
 	if run != nil {
 		// Silent speaks for the real provider only.
 		e.Run, e.Silent = run, nil

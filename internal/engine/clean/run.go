@@ -22,8 +22,11 @@ type Runner func(context.Context, provider.Call, *provider.Request) (*provider.R
 // Engine runs the provider stages of a resolved pipeline over files.
 type Engine struct {
 	Pipeline *pipeline.Resolved
-	// Call carries what every provider call shares: variables, argv[0],
-	// working directory, environment. Def and Op are set per stage.
+	// Bindings are what each provider (by id) was bound to; every call of
+	// a stage carries its provider's, and the runner starts nothing else.
+	Bindings map[string]provider.Binding
+	// Call carries what every provider call shares: variables, working
+	// directory, environment. Def, Op and Bind are set per stage.
 	Call provider.Call
 	Run  Runner
 	// ContextBytes caps the read-only context each region carries on each
@@ -216,7 +219,7 @@ func (e *Engine) call(ctx context.Context, st pipeline.ResolvedStage, batch []*s
 		req.Files = append(req.Files, s.req)
 	}
 	c := e.Call
-	c.Def, c.Op = st.Def, st.Op
+	c.Def, c.Op, c.Bind = st.Def, st.Op, e.Bindings[st.Def.ID]
 	reply, err := e.Run(ctx, c, req)
 	if err != nil {
 		var re *provider.RunError

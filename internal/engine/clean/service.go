@@ -9,12 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prosewash/prosewash/internal/engine/carrier"
-	"github.com/prosewash/prosewash/internal/engine/config"
 	"github.com/prosewash/prosewash/internal/engine/fsx"
-	"github.com/prosewash/prosewash/internal/engine/pipeline"
 	"github.com/prosewash/prosewash/internal/engine/project"
-	"github.com/prosewash/prosewash/internal/engine/provider"
 	"github.com/prosewash/prosewash/internal/engine/region"
 	"github.com/prosewash/prosewash/internal/engine/report"
 	"github.com/prosewash/prosewash/internal/engine/scope"
@@ -23,7 +19,8 @@ import (
 )
 
 // Request is one clean or test run. Adapters (CLI, hooks) build it; the
-// engine never knows which one did.
+// engine never knows which one did. Prepare reads what decides the plan;
+// Execute what one execution of it takes (see Batch).
 type Request struct {
 	Project  *project.Project
 	Targets  []Target
@@ -31,9 +28,13 @@ type Request struct {
 	Scope    string        // for the acknowledgement line: "explicit targets", "session X"
 	Pipeline string        // "" means [clean] pipeline
 	Profile  string        // "" means [clean] profile
+	// Mode plans the run for a mode other than the one it would take:
+	// an approval plans for the mode it approves. "" derives it
+	// (Automatic, Explicit and Test choose; else [clean] mode).
+	Mode string
 
 	Explicit  bool // the user named the files
-	Automatic bool // unattended (the Stop hook)
+	Automatic bool // unattended (the end of an agent's turn)
 	Test      bool // install, validate, always restore
 	DryRun    bool // stop before any write: report what would change
 
@@ -48,19 +49,50 @@ type Request struct {
 	Notice func(msg string)
 
 	Self    string // path of the prosewash binary, for ${prosewash}
-	Argv0   string // argv[0] for built-in providers
 	Version string // prosewash version, which shipped providers share
 
-	InGitHook bool // strip git's variables from validation commands
+	// StripGitEnv runs validation commands without git's variables.
+	StripGitEnv bool
 	// RefuseOtherOpeners leaves a file alone when any other process has
 	// it open or mapped at all, a reader included (a read-only descriptor
 	// can be reopened for writing through /proc after the swap), not only
 	// a writer: for callers nobody watches (txn.Options).
 	RefuseOtherOpeners bool
+	// ShippedOnly plans with the definitions that ship with the binary,
+	// whatever the project defines.
+	ShippedOnly bool
+	// Runner and Silent replace the subprocess runner (see Plan).
+	Runner Runner
+	Silent func(text []byte) bool
+
 	// Record, when set, is re-baselined with the new hashes of the files
 	// this run changed, so its own edit is not mistaken for a human one.
 	Record *scope.Record
 	Now    func() time.Time
+}
+
+// Batch is what one execution of a plan takes and how it may talk to the
+// person running it.
+type Batch struct {
+	Targets []Target
+	Skipped []report.Skip
+	Scope   string
+	DryRun  bool
+	// Record, RefuseOtherOpeners, AcceptReduced, Ask, Notice and Now are
+	// as in Request.
+	Record             *scope.Record
+	RefuseOtherOpeners bool
+	AcceptReduced      bool
+	Ask                func(question string) bool
+	Notice             func(msg string)
+	Now                func() time.Time
+}
+
+func (req Request) batch() Batch {
+	return Batch{
+		Targets: req.Targets, Skipped: req.Skipped, Scope: req.Scope, DryRun: req.DryRun, Record: req.Record,
+		RefuseOtherOpeners: req.RefuseOtherOpeners, AcceptReduced: req.AcceptReduced, Ask: req.Ask, Notice: req.Notice, Now: req.Now,
+	}
 }
 
 // RefusedError refuses a whole run before any file is touched.
@@ -78,110 +110,110 @@ func varKeys() map[string]string {
 	return map[string]string{"model": "[clean] rewrite_model", "endpoint": "[clean] rewrite_endpoint", "profile": "[clean] profile"}
 }
 
-// Run carries out a clean run: resolve, read, run stages, prove, validate,
-// install transactionally, re-baseline, report. Per-file problems are in the
-// report; an error means the run as a whole was refused or failed.
+// Run prepares a run and executes it: the command line's and the git
+// hook's way in. It announces the run before planning it, so a refusal
+// follows the line naming what was refused.
 func Run(ctx context.Context, req Request) (*report.Run, error) {
-	p := req.Project
-	cfg, _, err := p.Config()
+	h, err := headingOf(req)
 	if err != nil {
 		return nil, err
 	}
-	now := req.Now
-	if now == nil {
-		now = time.Now
-	}
-	pipeID := req.Pipeline
-	if pipeID == "" {
-		pipeID = cfg.Clean.Pipeline
-	}
-	profile := cfg.Clean.Profile
-	if req.Profile != "" {
-		if profile, err = carrier.ParseProfile(req.Profile); err != nil {
-			return nil, err
-		}
-	}
-	mode := cfg.CleanMode()
-	if req.Automatic {
-		mode = config.ModeAutomatic
-	} else if req.Explicit || req.Test {
-		mode = config.ModeManual
-	}
-	cmd := "clean"
-	if req.Test {
-		cmd = "test"
-	}
-	rep := &report.Run{Command: cmd, Pipeline: pipeID, Mode: mode, Scope: req.Scope, Skipped: req.Skipped}
+	rep := &report.Run{Command: h.command, Pipeline: h.pipelineID, Mode: h.mode, Scope: req.Scope, Skipped: req.Skipped}
 	if req.Notice != nil {
 		req.Notice(rep.Ack())
 	}
-
-	res, err := resolve(p, pipeID, cfg, req)
+	plan, err := makePlan(req, h)
 	if err != nil {
 		return rep, err
 	}
-	vars := map[string]string{
-		"prosewash": req.Self, "workspace": p.Root, "profile": string(profile),
-		"model": cfg.Clean.RewriteModel, "endpoint": cfg.Clean.RewriteEndpoint,
-		"provider_dir": p.CustomDir(project.CustomProviders),
-	}
-	for _, st := range res.Stages {
-		if st.Def == nil {
-			continue
-		}
-		for _, o := range st.Op.Options {
-			if vars[o] == "" {
-				return rep, refusef("stage %q (%s) needs %s, which is not set", st.Name, st.Def.Ref(st.Op), varKeys()[o])
-			}
-		}
-		for _, a := range st.Op.Args {
-			for k, key := range varKeys() {
-				if strings.Contains(a, "${"+k+"}") && vars[k] == "" {
-					return rep, refusef("stage %q (%s) needs %s, which is not set", st.Name, st.Def.Ref(st.Op), key)
-				}
-			}
-		}
-	}
-	if err := checkBindings(p, res, req, vars); err != nil {
-		return rep, err
-	}
-	// A rewrite never runs without its tests: refuse before any text is
-	// sent to a model rather than after.
-	if res.Rewrites > 0 {
-		if _, err := validate.NewPlan(cfg.Clean.Validation, res.Demand, cfg.Commands); err != nil {
-			return rep, &RefusedError{Msg: err.Error()}
-		}
-	}
+	return Execute(ctx, plan, req.batch())
+}
+
+// Execute carries out a plan over a batch of files: read, run the stages,
+// prove, validate, install transactionally, re-baseline, report. Per-file
+// problems are in the report; an error means the run as a whole was
+// refused or failed.
+func Execute(ctx context.Context, plan *Plan, b Batch) (*report.Run, error) {
+	rep := &report.Run{Command: plan.Command, Pipeline: plan.PipelineID, Mode: plan.Mode, Scope: b.Scope, Skipped: b.Skipped}
+	p := plan.Project
 	stateDir, err := p.StateDir()
 	if err != nil {
 		return rep, err
 	}
-	if ids := txn.Interrupted(stateDir); len(ids) > 0 && !req.DryRun {
+	if ids := txn.Interrupted(stateDir); len(ids) > 0 && !b.DryRun {
 		return rep, &txn.PendingError{RunIDs: ids}
 	}
 
 	// Read, run the stages, prove structure, minimum validation.
-	var files []*File
-	for _, t := range req.Targets {
-		f := Load(t, cfg.Clean.MaxFileSize)
-		f.ProjectRel = p.Rel(t.Path)
-		files = append(files, f)
-	}
-	var alive []*File
-	for _, f := range files {
-		if f.Alive() {
-			alive = append(alive, f)
-		}
-	}
-	eng := &Engine{Pipeline: res, Run: provider.Run, Call: provider.Call{Vars: vars, Argv0: req.Argv0, Dir: p.Root}, Allow: cfg.AllowRules()}
-	eng.RunStages(ctx, alive)
+	files := plan.load(b.Targets)
+	plan.Engine().RunStages(ctx, alive(files))
 	minimum(ctx, files)
 	if err := ctx.Err(); err != nil {
 		return rep, fmt.Errorf("interrupted before any file was written: %w", err)
 	}
 
 	// Validation plan: the stronger of configured and demanded.
-	demand := res.Demand
+	changed, demand := changedFiles(files, plan.Validation.Demand)
+	vplan, guarantee, err := plan.validationPlan(demand, b, len(changed) > 0)
+	if err != nil {
+		for _, f := range changed {
+			f.refuse("%v", err)
+		}
+		changed = nil
+		rep.Guarantee = err.Error()
+	}
+	rep.Level = vplan.Applied.String()
+	if guarantee != "" {
+		rep.Guarantee = guarantee
+	}
+	if b.DryRun || len(changed) == 0 {
+		finish(rep, p, files, nil, b.DryRun || plan.test())
+		return rep, nil
+	}
+	byPath, err := plan.install(ctx, stateDir, changed, vplan, b, rep)
+	if err != nil {
+		return rep, err
+	}
+	finish(rep, p, files, byPath, plan.test())
+	if ctx.Err() != nil {
+		for i := range rep.Files {
+			if rep.Files[i].Status == report.Restored {
+				rep.Files[i].Reason = "interrupted; the original is back"
+			}
+		}
+	}
+	if b.Record != nil && !plan.test() {
+		rebaseline(rep, b, changed, byPath)
+	}
+	return rep, nil
+}
+
+func (plan *Plan) test() bool { return plan.Command == "test" }
+
+// load reads every target.
+func (plan *Plan) load(targets []Target) []*File {
+	files := make([]*File, 0, len(targets))
+	for _, t := range targets {
+		f := Load(t, plan.MaxFileSize)
+		f.ProjectRel = plan.Project.Rel(t.Path)
+		files = append(files, f)
+	}
+	return files
+}
+
+func alive(files []*File) []*File {
+	var out []*File
+	for _, f := range files {
+		if f.Alive() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// changedFiles returns the files a run changed and the validation level
+// they demand: tests as soon as one touched anything but prose.
+func changedFiles(files []*File, demand validate.Level) ([]*File, validate.Level) {
 	var changed []*File
 	for _, f := range files {
 		if f.Status != Changed {
@@ -194,29 +226,17 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 			}
 		}
 	}
-	plan, guarantee, err := validationPlan(cfg, demand, res, req, len(changed) > 0)
-	if err != nil {
-		for _, f := range changed {
-			f.refuse("%v", err)
-		}
-		changed = nil
-		rep.Guarantee = err.Error()
-	}
-	rep.Level = plan.Applied.String()
-	if guarantee != "" {
-		rep.Guarantee = guarantee
-	}
+	return changed, demand
+}
 
-	if req.DryRun || len(changed) == 0 {
-		finish(rep, p, files, nil, req.DryRun || req.Test)
-		return rep, nil
-	}
-
-	// The transaction: compare-and-swap installs under the lock and the
-	// git guard, validation, commit or rollback.
+// install is the transaction: compare-and-swap installs under the lock and
+// the git guard, validation, commit or rollback. It returns each file's
+// outcome; an error means nothing was written.
+func (plan *Plan) install(ctx context.Context, stateDir string, changed []*File, vplan validate.Plan, b Batch, rep *report.Run) (map[string]txn.FileResult, error) {
+	p := plan.Project
 	repo, err := p.Repo()
 	if err != nil {
-		return rep, err
+		return nil, err
 	}
 	var guard func() error
 	paths := make([]string, len(changed))
@@ -226,7 +246,7 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 	// Every repository that owns a file is guarded: a submodule's own
 	// rebase holds back a clean started from the superproject.
 	if g, err := repo.NewGuardFor(paths); err != nil {
-		return rep, err
+		return nil, err
 	} else if g.Active() {
 		guard = g.Check
 	}
@@ -239,11 +259,11 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("interrupted before validation: %w", err)
 		}
-		if len(plan.Steps) == 0 {
+		if len(vplan.Steps) == 0 {
 			return nil
 		}
-		out := validate.RunPlan(ctx, plan, validate.RunOptions{
-			Dir: p.Root, Timeout: cfg.Clean.ValidationTimeout, StripGitEnv: req.InGitHook,
+		out := validate.RunPlan(ctx, vplan, validate.RunOptions{
+			Dir: p.Root, Timeout: plan.Validation.Timeout, StripGitEnv: plan.Validation.StripGitEnv,
 			OnStart: func(validate.Level, int) { v.Failpoint() }, Watch: v.Installed(),
 		})
 		outcome = &out
@@ -255,114 +275,71 @@ func Run(ctx context.Context, req Request) (*report.Run, error) {
 		}
 		return nil
 	}
-	result, txErr := txn.Run(txn.Options{Root: p.Root, StateDir: stateDir, Guard: guard, Getenv: os.Getenv, Test: req.Test, MaxFileSize: cfg.Clean.MaxFileSize,
-		RefuseOtherOpeners: req.RefuseOtherOpeners}, ops, validateFn)
-	byPath := map[string]txn.FileResult{}
-	for _, fr := range result.Files {
-		byPath[fr.Path] = fr
-	}
+	result, txErr := txn.Run(txn.Options{Root: p.Root, StateDir: stateDir, Guard: guard, Getenv: os.Getenv, Test: plan.test(), MaxFileSize: plan.MaxFileSize,
+		RefuseOtherOpeners: b.RefuseOtherOpeners}, ops, validateFn)
 	if outcome != nil {
 		rep.Validation = summarize(*outcome)
 	}
 	var verr *txn.ValidationError
-	switch {
-	case txErr == nil, errors.As(txErr, &verr):
-	default:
+	if txErr != nil && !errors.As(txErr, &verr) {
 		// Refused before any write (lock, pending journal, guard): no
 		// file was touched; report why and stop.
-		return rep, txErr
+		return nil, txErr
 	}
-	finish(rep, p, files, byPath, req.Test)
-	if ctx.Err() != nil {
-		for i := range rep.Files {
-			if rep.Files[i].Status == report.Restored {
-				rep.Files[i].Reason = "interrupted; the original is back"
-			}
-		}
+	byPath := map[string]txn.FileResult{}
+	for _, fr := range result.Files {
+		byPath[fr.Path] = fr
 	}
-	if req.Record != nil && !req.Test {
-		hashes := map[string]string{}
-		for _, f := range changed {
-			if fr, ok := byPath[f.Path]; ok && fr.Status == txn.StatusCommitted {
-				hashes[f.Path] = fsx.SHA256(f.Cur).String()
-			}
-		}
-		if len(hashes) > 0 {
-			if err := req.Record.Rebaseline(hashes, now()); err != nil {
-				rep.Notes = append(rep.Notes, "could not re-baseline the session record: "+err.Error())
-			}
-		}
-	}
-	return rep, nil
+	return byPath, nil
 }
 
-func resolve(p *project.Project, id string, cfg *config.Config, req Request) (*pipeline.Resolved, error) {
-	pipes, err := p.Pipelines()
-	if err != nil {
-		return nil, err
-	}
-	provs, err := p.Providers()
-	if err != nil {
-		return nil, err
-	}
-	pl, ok := pipes.Lookup(id)
-	if !ok {
-		return nil, refusef("unknown pipeline %q (see prosewash pipelines)", id)
-	}
-	return pipeline.Resolve(pl, provs, pipeline.Options{
-		MaxRewriteStages: cfg.Clean.MaxRewriteStages,
-		ExplicitTarget:   req.Explicit,
-		Automatic:        req.Automatic,
-	})
-}
-
-// checkBindings refuses providers that cannot be bound (a bare
-// interpreter) in automatic runs, and asks before running them otherwise.
-func checkBindings(p *project.Project, res *pipeline.Resolved, req Request, vars map[string]string) error {
-	for _, st := range res.Stages {
-		if st.Def == nil || st.Def.Shipped {
-			continue
-		}
-		b := provider.Bind(st.Def, vars, p.Root, req.Version)
-		if b.Bindable() {
-			continue
-		}
-		if req.Automatic {
-			return refusef("provider %s cannot be bound (%s): it never runs automatically", st.Def.ID, b.Why)
-		}
-		q := fmt.Sprintf("provider %s cannot be bound to what it runs (%s); run it this once?", st.Def.ID, b.Why)
-		if req.Ask == nil || !req.Ask(q) {
-			return refusef("provider %s cannot be bound (%s) and needs confirmation on a terminal for every run", st.Def.ID, b.Why)
+// rebaseline records the new hashes of the files this run committed, so
+// the session's record does not mistake the run's edit for a person's.
+func rebaseline(rep *report.Run, b Batch, changed []*File, byPath map[string]txn.FileResult) {
+	hashes := map[string]string{}
+	for _, f := range changed {
+		if fr, ok := byPath[f.Path]; ok && fr.Status == txn.StatusCommitted {
+			hashes[f.Path] = fsx.SHA256(f.Cur).String()
 		}
 	}
-	return nil
+	if len(hashes) == 0 {
+		return
+	}
+	now := b.Now
+	if now == nil {
+		now = time.Now
+	}
+	if err := b.Record.Rebaseline(hashes, now()); err != nil {
+		rep.Notes = append(rep.Notes, "could not re-baseline the session record: "+err.Error())
+	}
 }
 
 // validationPlan decides the level. A missing command is never a silent
 // downgrade: unattended runs refuse, explicit runs state the reduced
 // guarantee and ask (or take --accept-reduced). A rewrite never runs
 // without its tests.
-func validationPlan(cfg *config.Config, demand validate.Level, res *pipeline.Resolved, req Request, anyChange bool) (validate.Plan, string, error) {
-	plan, err := validate.NewPlan(cfg.Clean.Validation, demand, cfg.Commands)
+func (plan *Plan) validationPlan(demand validate.Level, b Batch, anyChange bool) (validate.Plan, string, error) {
+	v := plan.Validation
+	vplan, err := validate.NewPlan(v.Level, demand, v.Commands)
 	if err == nil || !anyChange {
-		return plan, "", nil
+		return vplan, "", nil
 	}
 	var mc *validate.MissingCommandError
 	if !errors.As(err, &mc) {
-		return plan, "", err
+		return vplan, "", err
 	}
-	if req.Automatic || res.Rewrites > 0 {
+	if plan.Unattended || plan.Pipeline.Rewrites > 0 {
 		return validate.Plan{}, "", err
 	}
 	reduced := fmt.Sprintf("reduced guarantee: %s cannot run (set %s); validating at %s only", mc.Level, mc.Key, mc.Available)
-	if req.Notice != nil {
-		req.Notice(reduced)
+	if b.Notice != nil {
+		b.Notice(reduced)
 	}
-	if !req.AcceptReduced && (req.Ask == nil || !req.Ask("go on with the reduced guarantee?")) {
+	if !b.AcceptReduced && (b.Ask == nil || !b.Ask("go on with the reduced guarantee?")) {
 		return validate.Plan{}, "", fmt.Errorf("%v; refused (use --accept-reduced to accept %s)", err, mc.Available)
 	}
-	plan, err = validate.NewPlan(validate.Min(cfg.Clean.Validation, mc.Available), mc.Available, cfg.Commands)
-	return plan, reduced, err
+	vplan, err = validate.NewPlan(validate.Min(v.Level, mc.Available), mc.Available, v.Commands)
+	return vplan, reduced, err
 }
 
 func describeFailure(out validate.Outcome) string {

@@ -30,9 +30,19 @@ func SessionTargets(p *project.Project, entries []scope.Entry) (Selection, error
 	if err != nil {
 		return Selection{}, err
 	}
-	f := scope.Filter{Include: cfg.Clean.Include, Exclude: cfg.Clean.Exclude}
+	return selectTargets(p.Root, filterOf(cfg), entries), nil
+}
+
+// SessionTargets is the package's SessionTargets with the plan's own
+// include and exclude patterns: the files the plan was made (and approved)
+// to take.
+func (plan *Plan) SessionTargets(entries []scope.Entry) Selection {
+	return selectTargets(plan.Project.Root, plan.Filter, entries)
+}
+
+func selectTargets(root string, f scope.Filter, entries []scope.Entry) Selection {
 	var s Selection
-	for _, it := range scope.Evaluate(entries, p.Root, f) {
+	for _, it := range scope.Evaluate(entries, root, f) {
 		if it.Status != scope.Eligible {
 			s.Skipped = append(s.Skipped, report.Skip{Path: it.Rel, Reason: string(it.Status)})
 			continue
@@ -43,7 +53,7 @@ func SessionTargets(p *project.Project, entries []scope.Entry) (Selection, error
 		}
 		s.Targets = append(s.Targets, Target{Path: it.Path, Rel: it.Rel, Expect: it.Hash})
 	}
-	return s, nil
+	return s
 }
 
 // Unclassified says why no classifier takes path, or "" when one does.

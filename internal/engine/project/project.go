@@ -169,6 +169,21 @@ func (p *Project) Pipelines() (*pipeline.Set, error) {
 	return p.pipelines, nil
 }
 
+// Shipped loads only the definitions that ship with the binary, whatever
+// the project defines (check plans with the shipped safe pipeline, and a
+// project's broken definition must not stop it).
+func (p *Project) Shipped() (*provider.Set, *pipeline.Set, error) {
+	provs, err := provider.LoadSet(p.opts.ShippedProviders, nil, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	pipes, err := pipeline.LoadSet(p.opts.ShippedPipelines, nil, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	return provs, pipes, nil
+}
+
 // CustomDir is the absolute path of a project definitions directory.
 func (p *Project) CustomDir(rel string) string { return filepath.Join(p.Root, filepath.FromSlash(rel)) }
 

@@ -23,6 +23,12 @@ type Binding struct {
 	Version string `json:"version,omitempty"`
 	Hash    string `json:"sha256,omitempty"`
 	Why     string `json:"why,omitempty"` // for unbound: why it cannot be bound
+	// File is the absolute resolved path of the bound script or binary:
+	// what Run opens, checks against Hash and runs.
+	File string `json:"file,omitempty"`
+	// ScriptArg is, for a script an interpreter runs, the position in the
+	// expanded command of the argument naming it.
+	ScriptArg int `json:"script_arg,omitempty"`
 	// Interpreter is, for a script, the program that runs it: its resolved
 	// path, version line and content hash. Replacing the interpreter runs
 	// other code as surely as editing the script does.
@@ -104,7 +110,7 @@ func Bind(def *Definition, vars map[string]string, root, version string) Binding
 // An interpreter inside the project is refused (an agent could rewrite it),
 // and so is env, which chooses the interpreter from PATH when it runs.
 func bindScript(prog string, argv []string, root string) Binding {
-	real, err := filepath.EvalSymlinks(prog)
+	real, err := realPath(prog)
 	if err != nil {
 		return Binding{Kind: Unbound, Why: fmt.Sprintf("cannot resolve %s", prog)}
 	}
@@ -114,15 +120,21 @@ func bindScript(prog string, argv []string, root string) Binding {
 	if strings.TrimSuffix(filepath.Base(real), ".exe") == "env" {
 		return Binding{Kind: Unbound, Why: "env picks the interpreter from PATH when it runs: name the interpreter itself"}
 	}
-	for _, a := range argv[1:] {
+	for i, a := range argv[1:] {
 		if strings.HasPrefix(a, "-") {
 			continue
+		}
+		// A relative script path is read from the project root, the
+		// provider's working directory.
+		if !filepath.IsAbs(a) {
+			a = filepath.Join(root, a)
 		}
 		if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() {
 			b := bindFile(BoundScript, a, root, "")
 			if !b.Bindable() {
 				return b
 			}
+			b.ScriptArg = i + 1
 			h, err := hashFile(real)
 			if err != nil {
 				return Binding{Kind: Unbound, Why: fmt.Sprintf("cannot read %s", real)}
@@ -140,7 +152,7 @@ func bindScript(prog string, argv []string, root string) Binding {
 }
 
 func bindFile(kind, path, root, version string) Binding {
-	real, err := filepath.EvalSymlinks(path)
+	real, err := realPath(path)
 	if err != nil {
 		return Binding{Kind: Unbound, Why: fmt.Sprintf("cannot resolve %s", path)}
 	}
@@ -153,7 +165,16 @@ func bindFile(kind, path, root, version string) Binding {
 		shown, _ = filepath.Rel(rr, real)
 		shown = filepath.ToSlash(shown)
 	}
-	return Binding{Kind: kind, Path: shown, Version: version, Hash: h}
+	return Binding{Kind: kind, Path: shown, Version: version, Hash: h, File: real}
+}
+
+// realPath is the absolute path p resolves to, links followed.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
 }
 
 func inside(root, p string) bool {

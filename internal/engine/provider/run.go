@@ -21,13 +21,16 @@ type Call struct {
 	Def  *Definition
 	Op   *Operation
 	Vars map[string]string // values for ${name} in argv
-	// Argv0, when set, replaces argv[0] as the program sees it (the program
-	// run is still the expanded Command[0]). The CLI sets it to "prosewash"
-	// so a re-executed test binary dispatches to the CLI.
-	Argv0 string
-	Dir   string   // working directory: the project root
-	Env   []string // nil means inherit
+	// Bind is what the plan bound the definition to. Run starts only the
+	// program it names, and only while it hashes as bound.
+	Bind Binding
+	Dir  string   // working directory: the project root
+	Env  []string // nil means inherit
 }
+
+// ShippedArgv0 is argv[0] of a shipped provider, which is the prosewash
+// binary itself: whatever its file is called, it runs as prosewash.
+const ShippedArgv0 = "prosewash"
 
 // RunError says a provider failed; the file or files in its request are
 // refused, the run goes on.
@@ -36,7 +39,10 @@ type RunError struct {
 	Kind     string // one of the Fail* kinds
 	Msg      string
 	Stderr   string // tail of the provider's stderr, for the report
+	Err      error  // the cause, when there is one (a *ChangedError)
 }
+
+func (e *RunError) Unwrap() error { return e.Err }
 
 // Kinds of provider failure. The engine retries a batch file by file only
 // after a crash or a malformed reply: a timeout would cost N times the
@@ -103,13 +109,15 @@ func Run(ctx context.Context, c Call, req *Request) (*Reply, error) {
 	for k, v := range c.Vars {
 		vars[k] = v
 	}
+	// A private directory per run: the request and reply files, and
+	// Python's byte-code cache (see providerEnv).
+	dir, err := os.MkdirTemp("", "prosewash-provider-")
+	if err != nil {
+		return nil, fail(FailStart, "temp dir: %v", err)
+	}
+	defer os.RemoveAll(dir)
 	var inFile, outFile string
 	if c.Def.IO == "files" {
-		dir, err := os.MkdirTemp("", "prosewash-provider-")
-		if err != nil {
-			return nil, fail(FailStart, "temp dir: %v", err)
-		}
-		defer os.RemoveAll(dir)
 		inFile, outFile = filepath.Join(dir, "request.json"), filepath.Join(dir, "reply.json")
 		if err := os.WriteFile(inFile, body, 0o600); err != nil {
 			return nil, fail(FailStart, "write request: %v", err)
@@ -120,15 +128,22 @@ func Run(ctx context.Context, c Call, req *Request) (*Reply, error) {
 	if err != nil {
 		return nil, fail(FailStart, "%v", err)
 	}
+	l, err := pin(c.Bind, argv, c.Dir)
+	if err != nil {
+		return nil, &RunError{Provider: name, Kind: FailStart, Msg: err.Error(), Err: err}
+	}
+	defer l.close()
 	timeout := time.Duration(c.Def.Timeout) * time.Second
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	if c.Argv0 != "" {
-		cmd.Args[0] = c.Argv0
+	cmd := exec.CommandContext(ctx, l.path, argv[1:]...)
+	cmd.Args[0] = argv[0]
+	if c.Bind.Kind == BoundShipped {
+		cmd.Args[0] = ShippedArgv0
 	}
+	cmd.ExtraFiles = l.extra
 	cmd.Dir = c.Dir
-	cmd.Env = c.Env
+	cmd.Env = providerEnv(c.Env, filepath.Join(dir, "pycache"))
 	setProcessGroup(cmd)
 	// A grandchild holding our pipes open must not hang the run.
 	cmd.WaitDelay = 2 * time.Second
@@ -149,6 +164,9 @@ func Run(ctx context.Context, c Call, req *Request) (*Reply, error) {
 			return nil, &RunError{Provider: name, Kind: FailExit, Msg: fmt.Sprintf("exited with %s", ee.ProcessState), Stderr: stderr.String()}
 		}
 		return nil, &RunError{Provider: name, Kind: FailStart, Msg: fmt.Sprintf("could not run %s: %v", argv[0], err), Stderr: stderr.String()}
+	}
+	if err := l.intact(); err != nil {
+		return nil, &RunError{Provider: name, Kind: FailStart, Msg: err.Error(), Err: err}
 	}
 	if stdout.Overflowed() {
 		return nil, &RunError{Provider: name, Kind: FailMalformed, Msg: fmt.Sprintf("reply larger than %d bytes", maxReply)}
@@ -175,6 +193,26 @@ func Run(ctx context.Context, c Call, req *Request) (*Reply, error) {
 		return nil, fail(FailRefused, "refused the request: %s", lastLine(reply.Error))
 	}
 	return reply, nil
+}
+
+// providerEnv is the environment a provider runs with: env (nil: this
+// process's) with Python's byte-code cache moved to a private directory
+// and never written. A Python provider would otherwise write __pycache__
+// next to its modules, into the directory its approval covers, and lapse
+// that approval on its first run; and with the cache elsewhere it never
+// reads byte code found next to them either, which is why the coverage can
+// leave __pycache__ out (approval.coverTrees).
+func providerEnv(env []string, pycache string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PYTHONDONTWRITEBYTECODE=") && !strings.HasPrefix(kv, "PYTHONPYCACHEPREFIX=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "PYTHONDONTWRITEBYTECODE=1", "PYTHONPYCACHEPREFIX="+pycache)
 }
 
 func readLimited(path string, max int64) ([]byte, error) {

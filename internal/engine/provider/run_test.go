@@ -30,7 +30,8 @@ func fakeProvider(t *testing.T, io string, timeout int) Call {
 	}
 	def := &Definition{ID: "custom/fake", Version: "1", IO: io, Timeout: timeout, Command: cmd,
 		Operations: map[string]*Operation{"clean": {Name: "clean", Role: RoleTransform, Capability: "unicode", Regions: ScopeProse, Args: args}}}
-	return Call{Def: def, Op: def.Operations["clean"], Dir: t.TempDir()}
+	dir := t.TempDir()
+	return Call{Def: def, Op: def.Operations["clean"], Dir: dir, Bind: Bind(def, nil, dir, "1")}
 }
 
 func request(mode string) *Request {
@@ -75,6 +76,7 @@ func TestRunFailures(t *testing.T) {
 func TestRunMissingProgram(t *testing.T) {
 	c := fakeProvider(t, "stdio", 5)
 	c.Def.Command = []string{"/nonexistent/provider-binary"}
+	c.Bind = Bind(c.Def, nil, c.Dir, "1")
 	_, err := Run(context.Background(), c, request("upper"))
 	if err == nil || !strings.Contains(err.Error(), "could not run /nonexistent/provider-binary") {
 		t.Fatalf("got %v", err)

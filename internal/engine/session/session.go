@@ -28,8 +28,8 @@ type Env struct {
 	ShippedPipelines fs.FS
 
 	Now func() time.Time
-	// Clean runs the engine; nil means clean.Run.
-	Clean func(context.Context, clean.Request) (*report.Run, error)
+	// Clean executes the plan the approval covers; nil means clean.Execute.
+	Clean func(context.Context, *clean.Plan, clean.Batch) (*report.Run, error)
 }
 
 // Var reads the environment (os.Getenv unless injected).

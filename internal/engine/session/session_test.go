@@ -132,8 +132,8 @@ func TestStartTouchesTheRecord(t *testing.T) {
 
 // fakeClean returns a Clean that answers with rep (or err) and counts its
 // calls.
-func fakeClean(rep *report.Run, err error, calls *int) func(context.Context, clean.Request) (*report.Run, error) {
-	return func(_ context.Context, req clean.Request) (*report.Run, error) {
+func fakeClean(rep *report.Run, err error, calls *int) func(context.Context, *clean.Plan, clean.Batch) (*report.Run, error) {
+	return func(context.Context, *clean.Plan, clean.Batch) (*report.Run, error) {
 		*calls++
 		return rep, err
 	}
@@ -185,9 +185,9 @@ func TestEndTurnConfirmAsksOncePerState(t *testing.T) {
 	f, env := turnFixture(t, approval.Confirm, names...)
 	calls := 0
 	var dry bool
-	env.Clean = func(_ context.Context, req clean.Request) (*report.Run, error) {
+	env.Clean = func(_ context.Context, plan *clean.Plan, b clean.Batch) (*report.Run, error) {
 		calls++
-		dry = req.DryRun && !req.Automatic
+		dry = b.DryRun && !plan.Unattended && plan.Mode == approval.Confirm
 		return wouldChange(names...), nil
 	}
 	s := open(t, f, env, "s1")
@@ -229,9 +229,9 @@ func TestEndTurnAutomaticNotesWhatItRewrote(t *testing.T) {
 	}, Summary: report.Summary{Cleaned: 1, Unchanged: 1, Removed: 2}}
 	calls := 0
 	var automatic bool
-	env.Clean = func(_ context.Context, req clean.Request) (*report.Run, error) {
+	env.Clean = func(_ context.Context, plan *clean.Plan, b clean.Batch) (*report.Run, error) {
 		calls++
-		automatic = req.Automatic && !req.DryRun && req.Record != nil
+		automatic = plan.Unattended && !b.DryRun && b.Record != nil
 		return rep, nil
 	}
 	s := open(t, f, env, "s1")

@@ -88,7 +88,6 @@ func (s *Session) endClean(ctx context.Context) (Turn, error) {
 // cleanTurn runs the approved mode on the session's recorded files, under
 // the turn's lock.
 func (s *Session) cleanTurn(ctx context.Context, stateDir string, d approval.Decision) (Turn, error) {
-	p := s.Project
 	rec, err := scope.Open(stateDir, s.ID)
 	if err != nil {
 		return Turn{}, err
@@ -100,30 +99,29 @@ func (s *Session) cleanTurn(ctx context.Context, stateDir string, d approval.Dec
 	if len(entries) == 0 {
 		return Turn{}, nil
 	}
-	sel, err := clean.SessionTargets(p, entries)
-	if err != nil {
-		return Turn{}, err
-	}
+	// The plan the approval was checked against is the one that runs: a
+	// turn resolves and binds once.
+	sel := d.Plan.SessionTargets(entries)
 	if len(sel.Targets) == 0 {
 		return Turn{}, nil
 	}
 	run := s.env.Clean
 	if run == nil {
-		run = clean.Run
+		run = clean.Execute
 	}
-	req := clean.Request{
-		Project: p, Targets: sel.Targets, Skipped: sel.Skipped,
+	b := clean.Batch{
+		Targets: sel.Targets, Skipped: sel.Skipped,
 		Scope: fmt.Sprintf("session %s (%d recorded files)", s.ID, len(entries)),
-		Self:  s.env.Self, Argv0: "prosewash", Version: s.env.Version, Now: s.env.Now,
+		Now:   s.env.Now,
 	}
 	if d.Verdict.Mode == approval.Automatic {
 		// Nobody watches the end of a turn: a file any other process
 		// holds, even only for reading, waits for the next one.
-		req.Automatic, req.Record, req.RefuseOtherOpeners = true, rec, true
+		b.Record, b.RefuseOtherOpeners = rec, true
 	} else {
-		req.DryRun = true
+		b.DryRun = true
 	}
-	rep, err := run(ctx, req)
+	rep, err := run(ctx, d.Plan, b)
 	var locked *txn.LockedError
 	var pending *txn.PendingError
 	switch {

@@ -316,12 +316,11 @@ func claudeApprove(t *testing.T, f *fixture, self, m string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := approval.ProjectSubject(p, self, testVersion)
+	s, err := approval.ProjectSubject(p, self, testVersion, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines, sum := approval.Fingerprint(s)
-	if _, err := approval.Grant(f.state, approval.Caller{}, p.Root, m, lines, sum); err != nil {
+	if _, err := approval.Grant(f.state, approval.Caller{}, s); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -191,9 +191,9 @@ func PreCommit(ctx context.Context, o Options) (*PreCommitResult, error) {
 	if len(targets) > 0 {
 		rep, err := run(ctx, clean.Request{
 			// A commit's hook runs unwatched, like the end of a turn.
-			Project: p, Targets: targets, Skipped: res.Skipped, InGitHook: true, Record: rec, RefuseOtherOpeners: true,
+			Project: p, Targets: targets, Skipped: res.Skipped, StripGitEnv: true, Record: rec, RefuseOtherOpeners: true,
 			Scope: fmt.Sprintf("staged files recorded for session %s%s", session, how),
-			Self:  o.Self, Argv0: "prosewash", Version: o.Version, Now: o.Now,
+			Self:  o.Self, Version: o.Version, Now: o.Now,
 		})
 		if err != nil {
 			return res, err
@@ -218,9 +218,9 @@ func PreCommit(ctx context.Context, o Options) (*PreCommitResult, error) {
 	sort.Slice(survey, func(i, j int) bool { return survey[i].Rel < survey[j].Rel })
 	if len(survey) > 0 {
 		rep, err := run(ctx, clean.Request{
-			Project: p, Targets: survey, Pipeline: "safe", DryRun: true, InGitHook: true, AcceptReduced: true,
+			Project: p, Targets: survey, Pipeline: "safe", DryRun: true, StripGitEnv: true, AcceptReduced: true,
 			Scope: "staged files (report only)",
-			Self:  o.Self, Argv0: "prosewash", Version: o.Version, Now: o.Now,
+			Self:  o.Self, Version: o.Version, Now: o.Now,
 		})
 		res.Survey, res.SurveyErr = rep, err
 	}

@@ -54,8 +54,9 @@ func TestThroughTheEngineRunner(t *testing.T) {
 	proxy := fakeollama.Start(t, fakeollama.Options{})
 	env := append(os.Environ(), helperEnv+"=1", "HTTP_PROXY="+proxy.URL, "http_proxy="+proxy.URL, "ALL_PROXY="+proxy.URL, "NO_PROXY=")
 	callFor := func(model string) provider.Call {
-		return provider.Call{Def: def, Op: def.Operations[Operation], Dir: t.TempDir(), Env: env,
-			Vars: map[string]string{"prosewash": os.Args[0], "endpoint": srv.URL, "model": model}}
+		vars := map[string]string{"prosewash": os.Args[0], "endpoint": srv.URL, "model": model}
+		dir := t.TempDir()
+		return provider.Call{Def: def, Op: def.Operations[Operation], Dir: dir, Env: env, Vars: vars, Bind: provider.Bind(def, vars, dir, "test")}
 	}
 	req := func() *provider.Request {
 		return &provider.Request{Stage: 1, Files: []provider.FileRegions{

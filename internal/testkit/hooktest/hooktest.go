@@ -167,12 +167,11 @@ func (f *Fixture) Mode(self, m string) {
 	if err != nil {
 		f.T.Fatal(err)
 	}
-	s, err := approval.ProjectSubject(p, self, Version)
+	s, err := approval.ProjectSubject(p, self, Version, m)
 	if err != nil {
 		f.T.Fatal(err)
 	}
-	lines, sum := approval.Fingerprint(s)
-	if _, err := approval.Grant(f.State, approval.Caller{}, p.Root, m, lines, sum); err != nil {
+	if _, err := approval.Grant(f.State, approval.Caller{}, s); err != nil {
 		f.T.Fatal(err)
 	}
 }

@@ -31,6 +31,11 @@ def main():
     if mode == "refuse":
         out.write(json.dumps({"protocol": "prosewash-provider/1", "files": [], "error": "no model configured"}))
         return
+    if mode == "selfedit":
+        # changes its own script while it runs, then answers as usual
+        with open(os.path.abspath(__file__), "a") as me:
+            me.write("\n")
+        mode = "upper"
     if mode == "big":
         out.write("x" * int(req["options"]["size"]))
         return
