@@ -46,7 +46,8 @@
 // # Actions
 //
 // Everything above is removed, except: private use is only reported (Nerd
-// Font and Powerline icons live there); spaces and line separators are
+// Font and Powerline icons live there), and so is a soft hyphen between two
+// letters of a word (see below); spaces and line separators are
 // replaced by U+0020, or removed where a space would be trailing whitespace
 // (only spaces, tabs and invisible carriers until the line end or the end of
 // text+after: a Markdown hard line break) or, in Markdown, leading whitespace
@@ -69,8 +70,8 @@
 //
 // high for tag characters anywhere, variation-selector payloads, line
 // terminators of the language, bidi controls outside prose (code, literals,
-// a whole file) and any carrier in a directive; low for exotic spaces and
-// private use; medium for the rest.
+// a whole file) and any carrier in a directive; low for exotic spaces,
+// private use and a soft hyphen kept in a word; medium for the rest.
 //
 // # Legitimate uses kept by the standard profile
 //

@@ -90,7 +90,7 @@ func (p *policy) severity(h hit) carrier.Severity {
 		return carrier.High
 	case h.c == class.BidiControl && p.kind != "prose":
 		return carrier.High
-	case h.c == class.Space, h.c == class.PrivateUse:
+	case h.c == class.Space, h.c == class.PrivateUse, h.c == class.SoftHyphen && h.a == carrier.Report:
 		return carrier.Low
 	}
 	return carrier.Medium
@@ -269,6 +269,13 @@ func (s *scanner) decide(i int, r rune, size int) int {
 	if c == class.Tag {
 		return s.run(i, r, c, nil)
 	}
+	if c == class.SoftHyphen && !s.strict && s.inWord(i, size) {
+		// A hyphenation point a typesetter or a CMS put into a long word
+		// ("Donau\u00addampf\u00adschiff"): typography, not a carrier.
+		// It stays, and is reported (low) so it is still seen.
+		s.emit(i, size, r, c, carrier.Report)
+		return next
+	}
 	if r == 0x2800 {
 		return s.run(i, r, c, isBrailleDots)
 	}
@@ -279,6 +286,15 @@ func (s *scanner) decide(i int, r rune, size int) int {
 		s.emit(i, size, r, c, carrier.Remove)
 	}
 	return next
+}
+
+// inWord reports whether the carrier at i (size bytes) stands between two
+// letters of a word: letters of any script, neither of them a carrier (two
+// soft hyphens in a row are no hyphenation point).
+func (s *scanner) inWord(i, size int) bool {
+	prev, _ := s.v.runeBefore(i)
+	nxt, _ := s.v.runeAt(i + size)
+	return isLetter(prev) && isLetter(nxt)
 }
 
 // selectorRun removes the variation selector r at i, and with it the

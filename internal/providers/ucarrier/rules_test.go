@@ -288,7 +288,17 @@ var ruleCases = []ruleCase{
 	{name: "reserved ignorable", text: "a\u2065b", want: "ab", classes: []string{"default-ignorable"}},
 	{name: "reserved tag block", text: "a\U000E0080b", want: "ab"},
 	{name: "khmer inherent vowel", text: "\u1780\u17b4", want: "\u1780", classes: []string{"default-ignorable"}},
-	{name: "soft hyphen", text: "co\u00adop", want: "coop", classes: []string{"soft-hyphen"}},
+	// A soft hyphen between two letters of a word is a hyphenation point:
+	// kept and reported; anywhere else it goes.
+	{name: "soft hyphen in a word", text: "co\u00adop", want: "co\u00adop", actions: []carrier.Action{rep}, classes: []string{"soft-hyphen"}},
+	{name: "soft hyphen german", text: "Donau\u00addampf\u00adschiff\u00adfahrt", want: "Donau\u00addampf\u00adschiff\u00adfahrt", actions: []carrier.Action{rep, rep, rep}},
+	{name: "soft hyphen dutch", text: "zieken\u00adhuis\u00adopname", want: "zieken\u00adhuis\u00adopname", actions: []carrier.Action{rep, rep}},
+	{name: "soft hyphen cyrillic", text: "\u0441\u043b\u043e\u00ad\u0432\u043e", want: "\u0441\u043b\u043e\u00ad\u0432\u043e", actions: []carrier.Action{rep}},
+	{name: "soft hyphen at a word end", text: "word\u00ad next", want: "word next", actions: []carrier.Action{rm}},
+	{name: "soft hyphen at a word start", text: "a \u00adword", want: "a word", actions: []carrier.Action{rm}},
+	{name: "soft hyphen pair", text: "co\u00ad\u00adop", want: "coop", actions: []carrier.Action{rm, rm}},
+	{name: "soft hyphen next to a digit", text: "a1\u00ad2b", want: "a12b", actions: []carrier.Action{rm}},
+	{name: "soft hyphen strict", text: "co\u00adop", opt: strict, want: "coop", actions: []carrier.Action{rm}},
 	{name: "bom at file start", text: "\ufeffabc", opt: atStart, want: "\ufeffabc"},
 	{name: "bom at file start strict", text: "\ufeffabc", opt: Options{Profile: carrier.Strict, FileStart: true}, want: "\ufeffabc"},
 	{name: "bom at region start", text: "\ufeffabc", want: "abc", classes: []string{"bom"}},
