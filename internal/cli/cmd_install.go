@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/prosewash/prosewash/internal/engine/approval"
@@ -42,13 +43,20 @@ the project has (.codex, .gemini or GEMINI.md, .cursor, .github/hooks or
 copilot-instructions.md) are offered one by one on a terminal, and named with their
 flag otherwise.
 
+The agents' files are meant to be committed: their hooks run 'prosewash' as found on PATH,
+so they are byte for byte the same whoever installs them, and a hook on a machine without
+prosewash says so in one line on standard error and does nothing. (The git hooks are not
+committed and name this binary.) Every file install reads is checked before the first
+write: a FIFO, a device or a file that does not parse stops it with nothing written.
+
 Installing twice changes nothing; 'prosewash uninstall' takes all of it out again, putting
 back the hooks that were there before, byte for byte.`
 
 const uninstallHelp = `Removes what 'prosewash install' added: our git hooks (the hooks they chained are put
-back byte for byte), our entries in .claude/settings.json (nothing else), the
-clean-prose alias when it is ours. With no component flag it removes all three and
-revokes the approval. .prosewash.toml is left as it is.
+back byte for byte), our entries in the agents' files (nothing else: a file not edited
+since install comes back byte for byte), the clean-prose alias when it is ours. With no
+component flag it removes all of them and revokes the approval. .prosewash.toml is left
+as it is.
 
   --git-hooks, --claude, --codex, --gemini, --cursor, --copilot, --alias
       remove only these; an agent's configuration file comes back byte for byte when
@@ -56,8 +64,8 @@ revokes the approval. .prosewash.toml is left as it is.
       --codex also takes prosewash's trust entries out of Codex's config.toml.`
 
 type components struct {
-	gitHooks, claude, alias bool
-	agents                  map[string]*bool // codex, gemini, cursor, copilot
+	gitHooks, alias bool
+	agents          map[string]*bool // every platform of the hook table: claude, codex, ...
 }
 
 // anyAgent reports whether an agent flag was given.
@@ -74,7 +82,6 @@ func componentFlags(name string, args []string) (components, *string, error) {
 	fs := newFlags(name)
 	var c components
 	fs.BoolVar(&c.gitHooks, "git-hooks", false, "")
-	fs.BoolVar(&c.claude, "claude", false, "")
 	fs.BoolVar(&c.alias, "alias", false, "")
 	c.agents = map[string]*bool{}
 	for _, a := range install.Agents() {
@@ -94,7 +101,11 @@ func componentFlags(name string, args []string) (components, *string, error) {
 	return c, m, nil
 }
 
-func (c components) all() bool { return !c.gitHooks && !c.claude && !c.alias && !c.anyAgent() }
+func (c components) all() bool { return !c.gitHooks && !c.alias && !c.anyAgent() }
+
+// byDefault is the agent a plain install sets up without asking: Claude
+// Code's hooks are one of its three components.
+const byDefault = "claude"
 
 // chooseMode settles the mode before anything is written: asked on a
 // terminal (the answer is the approval), or --mode, approved with a [y/N]
@@ -190,9 +201,18 @@ func runInstall(e *env, args []string) error {
 	if !inRepo && (c.gitHooks || c.alias) {
 		return usagef("%s is not in a git repository: no git hooks or alias to install", p.Root)
 	}
-	failed := false
 	agents := chooseAgents(e, p.Root, c)
-	if all || c.claude || len(agents) > 0 || *modeFlag != "" {
+	setMode := len(agents) > 0 || *modeFlag != ""
+	gitHooks := (all && inRepo) || c.gitHooks
+	// Every file this install reads is read and checked before the first
+	// write: a FIFO, a device or a file that does not parse stops it with
+	// nothing written.
+	changes, ok := planInstall(e, p.Root, stateDir, agents, setMode, gitHooks, g)
+	if !ok {
+		return errRefused
+	}
+	failed := false
+	if setMode {
 		m, err := chooseMode(e, p, stateDir, *modeFlag)
 		if err != nil {
 			return err
@@ -207,62 +227,112 @@ func runInstall(e *env, args []string) error {
 		}
 	}
 	bin := self()
-	if (all && inRepo) || c.gitHooks {
-		res, err := install.InstallGitHooks(g, bin)
-		var me *install.ManagedError
-		switch {
-		case errors.As(err, &me):
-			e.ui.errorf("%v", err)
-			e.ui.hintf("add prosewash to %s; the snippet follows on standard output", me.Manager)
-			fmt.Fprintln(e.stdout, me.Snippet)
-			failed = true
-		case err != nil:
-			e.ui.errorf("git hooks: %v", err)
-			failed = true
-		}
-		for _, r := range res {
-			msg := fmt.Sprintf("git %s hook %s: %s", r.Hook, r.Action, r.Path)
-			if r.Chained != "" {
-				msg += fmt.Sprintf(" (the previous hook is kept as %s and runs too)", filepath.Base(r.Chained))
-			}
-			e.ui.infof("%s", msg)
-		}
+	if gitHooks {
+		failed = installGitHooks(e, g, bin) || failed
 	} else if all {
 		e.ui.infof("not a git repository: git hooks and alias skipped")
 	}
-	if all || c.claude {
-		act, err := install.InstallClaude(p.Root, bin)
-		if err != nil {
-			e.ui.errorf("claude settings: %v", err)
-			failed = true
-		} else {
-			e.ui.infof("claude hooks %s: %s", act, install.SettingsFile)
-		}
+	for i, a := range agents {
+		failed = !installAgent(e, p.Root, a, changes[i]) || failed
 	}
-	for _, a := range agents {
-		if !installAgent(e, p.Root, stateDir, bin, a) {
-			failed = true
-		}
+	if len(agents) > 0 {
+		hintPath(e, bin)
 	}
 	if (all && inRepo) || c.alias {
-		act, err := install.InstallAlias(g)
-		var ce *install.AliasConflictError
-		switch {
-		case errors.As(err, &ce):
-			e.ui.errorf("%v", err)
-			e.ui.hintf("run prosewash clean directly, or remove that alias first")
-			failed = true
-		case err != nil:
-			e.ui.errorf("alias: %v", err)
-			failed = true
-		default:
-			e.ui.infof("git alias %s: git clean-prose [PATH...]", act)
-		}
+		failed = installAlias(e, g) || failed
 	}
 	if failed {
 		return errRefused
 	}
 	return nil
+}
+
+// planInstall reads and checks every file the install will write, in
+// order, and says every problem; ok is false when any was found.
+func planInstall(e *env, root, stateDir string, agents []install.Agent, setMode, gitHooks bool, g install.Git) ([]*install.Change, bool) {
+	ok := true
+	if setMode {
+		if _, err := install.PlanMode(root, approval.Manual); err != nil {
+			e.ui.errorf("%v", err)
+			ok = false
+		}
+	}
+	if gitHooks {
+		if err := install.CheckGitHooks(g); err != nil {
+			e.ui.errorf("git hooks: %v", err)
+			ok = false
+		}
+	}
+	var changes []*install.Change
+	for _, a := range agents {
+		ch, err := a.PlanInstall(root, stateDir)
+		if err != nil {
+			e.ui.errorf("%s hooks: %v", a.Name, err)
+			ok = false
+		}
+		changes = append(changes, ch)
+	}
+	if !ok {
+		e.ui.hintf("nothing was installed; fix or move the file named above and run install again")
+	}
+	return changes, ok
+}
+
+// installGitHooks writes the git hooks; failed reports a refusal.
+func installGitHooks(e *env, g install.Git, bin string) (failed bool) {
+	res, err := install.InstallGitHooks(g, bin)
+	var me *install.ManagedError
+	switch {
+	case errors.As(err, &me):
+		e.ui.errorf("%v", err)
+		e.ui.hintf("add prosewash to %s; the snippet follows on standard output", me.Manager)
+		fmt.Fprintln(e.stdout, me.Snippet)
+		failed = true
+	case err != nil:
+		e.ui.errorf("git hooks: %v", err)
+		failed = true
+	}
+	for _, r := range res {
+		msg := fmt.Sprintf("git %s hook %s: %s", r.Hook, r.Action, r.Path)
+		if r.Chained != "" {
+			msg += fmt.Sprintf(" (the previous hook is kept as %s and runs too)", filepath.Base(r.Chained))
+		}
+		e.ui.infof("%s", msg)
+	}
+	return failed
+}
+
+// installAlias sets the clean-prose alias; failed reports a refusal.
+func installAlias(e *env, g install.Git) (failed bool) {
+	act, err := install.InstallAlias(g)
+	var ce *install.AliasConflictError
+	switch {
+	case errors.As(err, &ce):
+		e.ui.errorf("%v", err)
+		e.ui.hintf("run prosewash clean directly, or remove that alias first")
+		return true
+	case err != nil:
+		e.ui.errorf("alias: %v", err)
+		return true
+	}
+	e.ui.infof("git alias %s: git clean-prose [PATH...]", act)
+	return false
+}
+
+// hintPath says when the hooks an install wrote will not find this
+// prosewash: committed configurations run 'prosewash' from PATH, so that
+// they are the same for every teammate.
+func hintPath(e *env, bin string) {
+	found, err := exec.LookPath("prosewash")
+	if err != nil {
+		e.ui.hintf("the agent hooks run 'prosewash' from PATH, which has none: put %s on PATH (until then the hooks skip, saying so)", filepath.Dir(bin))
+		return
+	}
+	a, aerr := os.Stat(found)
+	b, berr := os.Stat(bin)
+	if aerr == nil && berr == nil && !os.SameFile(a, b) {
+		e.ui.hintf("the agent hooks run 'prosewash' from PATH, which is %s, not this %s", found, bin)
+	}
 }
 
 func runUninstall(e *env, args []string) error {
@@ -280,60 +350,35 @@ func runUninstall(e *env, args []string) error {
 	if !inRepo && (c.gitHooks || c.alias) {
 		return usagef("%s is not in a git repository: no git hooks or alias to remove", p.Root)
 	}
-	failed := false
-	if (all && inRepo) || c.gitHooks {
-		res, err := install.UninstallGitHooks(g)
-		if err != nil {
-			e.ui.errorf("git hooks: %v", err)
-			failed = true
-		}
-		for _, r := range res {
-			switch r.Action {
-			case install.Foreign:
-				e.ui.infof("git %s hook: not ours, left as it is: %s", r.Hook, r.Path)
-			case install.Absent:
-			default:
-				e.ui.infof("git %s hook %s: %s", r.Hook, r.Action, r.Path)
-			}
-		}
+	stateDir, err := p.StateDir()
+	if err != nil {
+		return err
 	}
-	if all || c.claude {
-		act, err := install.UninstallClaude(p.Root)
-		if err != nil {
-			e.ui.errorf("claude settings: %v", err)
-			failed = true
-		} else if act != install.Absent {
-			e.ui.infof("claude hooks %s: %s", act, install.SettingsFile)
-		}
-	}
-	stateDir, serr := p.StateDir()
+	// Every configuration is read and checked before the first write.
+	var agents []install.Agent
+	var changes []*install.Change
+	ok := true
 	for _, a := range install.Agents() {
 		if !all && !*c.agents[a.Name] {
 			continue
 		}
-		if serr != nil {
-			e.ui.errorf("%s: %v", a.Name, serr)
-			failed = true
-			continue
-		}
-		act, err := a.Uninstall(p.Root, stateDir)
-		switch {
-		case err != nil:
+		ch, err := a.PlanUninstall(p.Root, stateDir)
+		if err != nil {
 			e.ui.errorf("%s hooks: %v", a.Name, err)
-			failed = true
-		case act != install.Absent:
-			e.ui.infof("%s hooks %s: %s", a.Name, act, a.File)
+			ok = false
 		}
-		if a.Name == "codex" {
-			home, _ := os.UserHomeDir()
-			ch := install.CodexHome(os.Getenv, home)
-			if act, err := install.RemoveCodexTrust(ch, p.Root); err != nil {
-				e.ui.errorf("codex trust: %v", err)
-				failed = true
-			} else if act == install.Removed {
-				e.ui.infof("codex trust entries removed from %s", filepath.Join(ch, "config.toml"))
-			}
-		}
+		agents, changes = append(agents, a), append(changes, ch)
+	}
+	if !ok {
+		e.ui.hintf("nothing was removed; fix or move the file named above and run uninstall again")
+		return errRefused
+	}
+	failed := false
+	if (all && inRepo) || c.gitHooks {
+		failed = uninstallGitHooks(e, g) || failed
+	}
+	for i, a := range agents {
+		failed = !uninstallAgent(e, p.Root, a, changes[i]) || failed
 	}
 	if (all && inRepo) || c.alias {
 		act, err := install.UninstallAlias(g)
@@ -348,17 +393,58 @@ func runUninstall(e *env, args []string) error {
 		}
 	}
 	if all {
-		if stateDir, err := p.StateDir(); err == nil {
-			if err := approval.Revoke(stateDir); err != nil {
-				e.ui.errorf("revoke approval: %v", err)
-				failed = true
-			}
+		if err := approval.Revoke(stateDir); err != nil {
+			e.ui.errorf("revoke approval: %v", err)
+			failed = true
 		}
 	}
 	if failed {
 		return errRefused
 	}
 	return nil
+}
+
+func uninstallGitHooks(e *env, g install.Git) (failed bool) {
+	res, err := install.UninstallGitHooks(g)
+	if err != nil {
+		e.ui.errorf("git hooks: %v", err)
+		failed = true
+	}
+	for _, r := range res {
+		switch r.Action {
+		case install.Foreign:
+			e.ui.infof("git %s hook: not ours, left as it is: %s", r.Hook, r.Path)
+		case install.Absent:
+		default:
+			e.ui.infof("git %s hook %s: %s", r.Hook, r.Action, r.Path)
+		}
+	}
+	return failed
+}
+
+// uninstallAgent applies one agent's planned uninstall, and for Codex
+// takes prosewash's trust entries out of its config.toml.
+func uninstallAgent(e *env, root string, a install.Agent, ch *install.Change) bool {
+	ok := true
+	act, err := ch.Apply()
+	switch {
+	case err != nil:
+		e.ui.errorf("%s hooks: %v", a.Name, err)
+		ok = false
+	case act != install.Absent:
+		e.ui.infof("%s hooks %s: %s", a.Name, act, a.File())
+	}
+	if a.Name == "codex" {
+		home, _ := os.UserHomeDir()
+		ch := install.CodexHome(os.Getenv, home)
+		if act, err := install.RemoveCodexTrust(ch, root); err != nil {
+			e.ui.errorf("codex trust: %v", err)
+			ok = false
+		} else if act == install.Removed {
+			e.ui.infof("codex trust entries removed from %s", filepath.Join(ch, "config.toml"))
+		}
+	}
+	return ok
 }
 
 // chooseAgents settles which agents' hooks to install: the flags given;
@@ -374,12 +460,12 @@ func chooseAgents(e *env, root string, c components) []install.Agent {
 	}
 	for _, a := range install.Agents() {
 		switch {
-		case *c.agents[a.Name]:
+		case *c.agents[a.Name], all && a.Name == byDefault:
 			out = append(out, a)
 		case all && a.Detect(root):
 			if ask == nil {
 				e.ui.infof("this project uses %s: 'prosewash install --%s' adds its hooks", a.Title, a.Name)
-			} else if ask.yes(fmt.Sprintf("this project uses %s: add prosewash's hooks to %s?", a.Title, a.File)) {
+			} else if ask.yes(fmt.Sprintf("this project uses %s: add prosewash's hooks to %s?", a.Title, a.File())) {
 				out = append(out, a)
 			}
 		}
@@ -389,13 +475,13 @@ func chooseAgents(e *env, root string, c components) []install.Agent {
 
 // installAgent writes one agent's hooks and says what the agent still
 // needs before it runs them.
-func installAgent(e *env, root, stateDir, bin string, a install.Agent) bool {
-	act, err := a.Install(root, stateDir, bin)
+func installAgent(e *env, root string, a install.Agent, ch *install.Change) bool {
+	act, err := ch.Apply()
 	if err != nil {
 		e.ui.errorf("%s hooks: %v", a.Name, err)
 		return false
 	}
-	e.ui.infof("%s hooks %s: %s", a.Name, act, a.File)
+	e.ui.infof("%s hooks %s: %s", a.Name, act, a.File())
 	switch a.Name {
 	case "codex":
 		home, _ := os.UserHomeDir()

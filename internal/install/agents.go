@@ -12,46 +12,38 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/prosewash/prosewash/internal/engine/fsx"
+	"github.com/prosewash/prosewash/internal/hooks/agent"
 )
 
-// Agent is one agent platform prosewash can hook into besides Claude Code.
-type Agent struct {
-	Name string // codex, gemini, cursor, copilot: the flag and the hook target
-	// Title is the product's name, for messages.
-	Title string
-	// File is the configuration prosewash writes, relative to the root.
-	File string
-	// Markers are paths whose presence says a project uses the agent.
-	Markers []string
-	spec    func(bin string) hookSpec
-	// base is a new file's content before the hooks are merged in.
-	base string
-}
+// Agent is one agent platform's project hook configuration, as install
+// writes it: the dispatcher's description of the platform (its events,
+// file and handler layout) is the one source.
+type Agent struct{ agent.Platform }
 
 // Agents lists the platforms, in the order install offers them.
 func Agents() []Agent {
-	return []Agent{
-		{Name: "codex", Title: "OpenAI Codex CLI", File: ".codex/hooks.json", Markers: []string{".codex"}, spec: codexSpec, base: "{}"},
-		{Name: "gemini", Title: "Gemini CLI", File: ".gemini/settings.json", Markers: []string{".gemini", "GEMINI.md"}, spec: geminiSpec, base: "{}"},
-		{Name: "cursor", Title: "Cursor", File: ".cursor/hooks.json", Markers: []string{".cursor", ".cursorrules"}, spec: cursorSpec, base: `{"version":1}`},
-		{Name: "copilot", Title: "GitHub Copilot CLI", File: ".github/hooks/prosewash.json", Markers: []string{".github/hooks", ".github/copilot-instructions.md"}, spec: copilotSpec, base: `{"version":1}`},
+	var out []Agent
+	for _, p := range agent.Platforms() {
+		out = append(out, Agent{p})
 	}
+	return out
 }
 
 // LookupAgent returns the platform named name.
 func LookupAgent(name string) (Agent, bool) {
-	for _, a := range Agents() {
-		if a.Name == name {
-			return a, true
-		}
-	}
-	return Agent{}, false
+	p, ok := agent.Lookup(name)
+	return Agent{p}, ok
 }
+
+// File is the configuration install writes, relative to the root.
+func (a Agent) File() string { return a.Config.File }
 
 // Detect reports whether the project at root shows signs of the agent:
 // its configuration directory or instruction file.
 func (a Agent) Detect(root string) bool {
-	for _, m := range a.Markers {
+	for _, m := range a.Config.Markers {
 		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(m))); err == nil {
 			return true
 		}
@@ -59,100 +51,38 @@ func (a Agent) Detect(root string) bool {
 	return false
 }
 
-// Command is the hook command line for one event: the absolute path of
-// the prosewash that installed it, else prosewash from PATH, else nothing
-// (a missing binary must not break a session).
-func (a Agent) Command(bin, event string) string {
-	return fmt.Sprintf(`p=%s; [ -x "$p" ] || p=$(command -v prosewash) || exit 0; "$p" hook %s %s`, shQuote(bin), a.Name, event)
+// Command is the command line a committed configuration runs for one of
+// the platform's events: prosewash as found on PATH, so the file is byte
+// for byte the same whoever installs it and runs on every machine that
+// has prosewash. Without prosewash on PATH the hook says so in one line on
+// standard error, answers what the platform takes for no opinion and
+// exits 0: a missing binary never breaks a session.
+func (a Agent) Command(event string) string {
+	answer := ""
+	if a.NoOpinion != "" {
+		answer = " echo " + shQuote(a.NoOpinion) + ";"
+	}
+	return fmt.Sprintf(`command -v prosewash >/dev/null 2>&1 || { echo 'prosewash: not found on PATH; %s %s hook skipped' >&2;%s exit 0; }; exec prosewash hook %s %s`,
+		a.Name, event, answer, a.Name, event)
 }
 
 // ours matches this platform's prosewash hook commands, in any form install
-// wrote or a user copied; compiled on use, not at init.
+// wrote (an absolute path before, PATH now) or a user copied; compiled on
+// use, not at init, which every hook process would pay for.
 func (a Agent) ours(cmd string) bool {
-	return regexp.MustCompile(`prosewash.* hook ` + a.Name + ` [a-z-]+\b`).MatchString(cmd)
+	return regexp.MustCompile(`prosewash.* hook ` + regexp.QuoteMeta(a.Name) + ` (` + strings.Join(a.Args(), "|") + `)\b`).MatchString(cmd)
 }
 
-func codexSpec(bin string) hookSpec {
-	a, _ := LookupAgent("codex")
-	return hookSpec{grouped: true, ours: a.ours,
-		defs: []hookDef{
-			{"SessionStart", "startup|resume|clear", "session-start", 30},
-			{"UserPromptSubmit", "", "user-prompt-submit", 30},
-			// The memory lane's write guard, before the same tools write.
-			{"PreToolUse", "apply_patch|Bash", "pre-tool-use", 30},
-			// apply_patch (Codex also matches it as Edit and Write) and the
-			// shell, whose redirect targets are recorded.
-			{"PostToolUse", "apply_patch|Bash", "post-tool-use", 30},
-			// Stop may run validation commands: Codex's own maximum.
-			{"Stop", "", "stop", 600},
-		},
-		handler: func(d hookDef) any {
-			return handler{Type: "command", Command: a.Command(bin, d.arg), Timeout: d.timeout}
-		}}
-}
-
-func geminiSpec(bin string) hookSpec {
-	a, _ := LookupAgent("gemini")
-	type ghandler struct {
-		Type    string `json:"type"`
-		Name    string `json:"name"`
-		Command string `json:"command"`
-		Timeout int    `json:"timeout"`
+// spec is the platform's configuration layout with prosewash's entries.
+func (a Agent) spec() hookSpec {
+	var defs []hookDef
+	for _, ev := range a.Events {
+		for _, h := range ev.Hooks {
+			defs = append(defs, hookDef{ev: ev, h: h})
+		}
 	}
-	return hookSpec{grouped: true, ours: a.ours,
-		// Timeouts in milliseconds; the tool matcher is a regex on Gemini's
-		// own tool names (Claude's names do not alias there).
-		defs: []hookDef{
-			{"SessionStart", "", "session-start", 30000},
-			{"BeforeAgent", "", "before-agent", 30000},
-			{"BeforeTool", "^(write_file|replace)$", "before-tool", 30000},
-			{"AfterTool", "^(write_file|replace)$", "after-tool", 30000},
-			{"AfterAgent", "", "after-agent", 600000},
-		},
-		handler: func(d hookDef) any {
-			return ghandler{Type: "command", Name: "prosewash-" + d.arg, Command: a.Command(bin, d.arg), Timeout: d.timeout}
-		}}
-}
-
-func cursorSpec(bin string) hookSpec {
-	a, _ := LookupAgent("cursor")
-	type chandler struct {
-		Command   string `json:"command"`
-		Timeout   int    `json:"timeout,omitempty"`
-		LoopLimit int    `json:"loop_limit,omitempty"`
-	}
-	return hookSpec{ours: a.ours,
-		defs: []hookDef{
-			{"sessionStart", "", "session-start", 30},
-			{"afterFileEdit", "", "after-file-edit", 30},
-			{"stop", "", "stop", 600},
-		},
-		handler: func(d hookDef) any {
-			h := chandler{Command: a.Command(bin, d.arg), Timeout: d.timeout}
-			if d.event == "stop" {
-				h.LoopLimit = 1 // one follow-up at most: prosewash asks once
-			}
-			return h
-		}}
-}
-
-func copilotSpec(bin string) hookSpec {
-	a, _ := LookupAgent("copilot")
-	type phandler struct {
-		Type       string `json:"type"`
-		Matcher    string `json:"matcher,omitempty"`
-		Bash       string `json:"bash"`
-		TimeoutSec int    `json:"timeoutSec"`
-	}
-	return hookSpec{ours: a.ours,
-		defs: []hookDef{
-			{"sessionStart", "", "session-start", 30},
-			{"postToolUse", "create|edit|str_replace_editor|apply_patch|bash", "post-tool-use", 30},
-			{"agentStop", "", "agent-stop", 600},
-		},
-		handler: func(d hookDef) any {
-			return phandler{Type: "command", Matcher: d.matcher, Bash: a.Command(bin, d.arg), TimeoutSec: d.timeout}
-		}}
+	return hookSpec{defs: defs, grouped: a.Config.Grouped, ours: a.ours,
+		handler: func(d hookDef) any { return a.Config.Handler(d.ev, d.h, a.Command(d.ev.Arg)) }}
 }
 
 // backup is what uninstall needs to put the user's bytes back exactly:
@@ -208,20 +138,37 @@ func shaHex(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
+// maxConfig bounds a configuration file install reads.
+const maxConfig = 16 << 20
+
+// readConfig reads a configuration file without blocking and only when it
+// is a regular file (a FIFO or device there is refused, never opened for
+// a read that would wait); a missing file is not an error.
+func readConfig(path string) (data []byte, existed bool, err error) {
+	data, err = fsx.ReadRegular(path, maxConfig, true)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return data, true, nil
+}
+
 // merged is the file's new content for an install (add) or an uninstall.
-func (a Agent) merged(cur []byte, existed bool, bin string, add bool) (object, error) {
+func (a Agent) merged(cur []byte, existed bool, add bool) (object, error) {
 	var settings object
 	var err error
-	if existed && len(bytes.TrimSpace(cur)) > 0 {
+	if existed && len(bytes.TrimSpace(bytes.TrimPrefix(cur, []byte(bom)))) > 0 {
 		if settings, err = parseObject(cur); err != nil {
 			return nil, err
 		}
 	} else if add {
-		if settings, err = parseObject([]byte(a.base)); err != nil {
+		if settings, err = parseObject([]byte(a.Config.Base)); err != nil {
 			return nil, err
 		}
 	}
-	return mergeSpec(settings, a.spec(bin), add)
+	return mergeSpec(settings, a.spec(), add)
 }
 
 // holdsOurs reports whether a configuration holds any prosewash hook.
@@ -231,54 +178,175 @@ func (a Agent) holdsOurs(cur []byte) bool {
 		return false
 	}
 	before := o.marshal() // mergeSpec edits o in place
-	stripped, err := mergeSpec(o, a.spec(""), false)
+	stripped, err := mergeSpec(o, a.spec(), false)
 	return err == nil && !sameJSON(before, stripped.marshal())
 }
 
-// Install merges prosewash's hooks into the agent's project
-// configuration, keeping every other key and hook in its place. Running
-// it again changes nothing; entries of an older prosewash path are
-// replaced. stateDir keeps what uninstall needs to restore the file byte
-// for byte.
-func (a Agent) Install(root, stateDir, bin string) (Action, error) {
-	path := filepath.Join(root, filepath.FromSlash(a.File))
-	cur, err := os.ReadFile(path)
-	existed := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+// Change is one configuration file's install or uninstall, read and
+// checked before anything is written: a caller that plans every change
+// first writes nothing when any input is unreadable or malformed.
+type Change struct {
+	a              Agent
+	root, stateDir string
+	path           string
+	cur            []byte
+	existed        bool
+	// What Apply does: Action, and for Installed, Updated or Removed the
+	// new content (nil: remove the file).
+	Action Action
+	data   []byte
+	k      *backup // install: the backup to keep; uninstall: the one to drop
+	exact  bool    // uninstall: the user's bytes come back from k
+}
+
+// PlanInstall reads the agent's project configuration and computes
+// prosewash's hooks merged into it, keeping every other key and hook in
+// its place; entries an older prosewash wrote are replaced. Nothing is
+// written.
+func (a Agent) PlanInstall(root, stateDir string) (*Change, error) {
+	c := &Change{a: a, root: root, stateDir: stateDir, path: filepath.Join(root, filepath.FromSlash(a.File()))}
+	var err error
+	if c.cur, c.existed, err = readConfig(c.path); err != nil {
+		return nil, err
+	}
+	merged, err := a.merged(c.cur, c.existed, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v; not touched", c.path, err)
+	}
+	if c.data, err = render(merged, bytes.HasPrefix(c.cur, []byte(bom))); err != nil {
+		return nil, err
+	}
+	switch {
+	case c.existed && sameJSON(c.cur, c.data):
+		c.Action = Unchanged
+	case c.existed:
+		c.Action = Updated
+	default:
+		c.Action = Installed
+	}
+	return c, nil
+}
+
+// Install merges prosewash's hooks into the agent's project configuration
+// (see PlanInstall). Running it again changes nothing. stateDir keeps what
+// uninstall needs to restore the file byte for byte.
+func (a Agent) Install(root, stateDir string) (Action, error) {
+	c, err := a.PlanInstall(root, stateDir)
+	if err != nil {
 		return "", err
 	}
-	merged, err := a.merged(cur, existed, bin, true)
-	if err != nil {
-		return "", fmt.Errorf("%s: %v; not touched", path, err)
+	return c.Apply()
+}
+
+// PlanUninstall reads the agent's project configuration and computes what
+// taking prosewash's hooks out leaves: the user's original bytes when the
+// file is still exactly what install wrote (or no file, when install
+// created it), else the file with only prosewash's entries removed.
+// Nothing is written.
+func (a Agent) PlanUninstall(root, stateDir string) (*Change, error) {
+	c := &Change{a: a, root: root, stateDir: stateDir, path: filepath.Join(root, filepath.FromSlash(a.File()))}
+	c.k = loadBackup(stateDir, c.path)
+	var err error
+	if c.cur, c.existed, err = readConfig(c.path); err != nil {
+		return nil, err
 	}
-	data, err := render(merged)
+	if !c.existed {
+		c.Action = Absent
+		return c, nil
+	}
+	if !a.holdsOurs(c.cur) {
+		if _, perr := parseObject(c.cur); perr != nil && len(bytes.TrimSpace(bytes.TrimPrefix(c.cur, []byte(bom)))) > 0 {
+			return nil, fmt.Errorf("%s: %v; not touched", c.path, perr)
+		}
+		c.Action = Absent
+		return c, nil
+	}
+	c.Action = Removed
+	if k := c.k; k != nil && shaHex(c.cur) == k.Written && (k.Exact || !k.Existed) {
+		c.exact = true
+		return c, nil
+	}
+	merged, err := a.merged(c.cur, true, false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v; not touched", c.path, err)
+	}
+	base, _ := parseObject([]byte(a.Config.Base))
+	if len(merged) > 0 && !sameJSON(merged.marshal(), base.marshal()) {
+		if c.data, err = render(merged, bytes.HasPrefix(c.cur, []byte(bom))); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Uninstall takes prosewash's hooks out of the agent's configuration (see
+// PlanUninstall).
+func (a Agent) Uninstall(root, stateDir string) (Action, error) {
+	c, err := a.PlanUninstall(root, stateDir)
 	if err != nil {
 		return "", err
 	}
-	if existed && sameJSON(cur, data) {
+	return c.Apply()
+}
+
+// Apply writes what the change computed. An install keeps the original
+// first, so uninstall can put the user's bytes back.
+func (c *Change) Apply() (Action, error) {
+	switch c.Action {
+	case Unchanged:
 		return Unchanged, nil
+	case Absent:
+		if c.k != nil {
+			os.Remove(backupPath(c.stateDir, c.path))
+		}
+		return Absent, nil
+	case Removed:
+		return Removed, c.remove()
 	}
-	k := loadBackup(stateDir, path)
-	if k == nil || !existed || shaHex(cur) != k.Written {
+	k := loadBackup(c.stateDir, c.path)
+	if k == nil || !c.existed || shaHex(c.cur) != k.Written {
 		// The file as the user has it now is what uninstall restores.
-		k = &backup{Path: path, Existed: existed, Original: cur, Exact: !existed || !a.holdsOurs(cur)}
+		k = &backup{Path: c.path, Existed: c.existed, Original: c.cur, Exact: !c.existed || !c.a.holdsOurs(c.cur)}
 	}
-	dirs, err := mkdirs(root, filepath.Dir(path))
+	dirs, err := mkdirs(c.root, filepath.Dir(c.path))
 	if err != nil {
 		return "", err
 	}
 	k.Dirs = append(k.Dirs, dirs...)
-	k.Written = shaHex(data)
-	if err := saveBackup(stateDir, k); err != nil {
-		return "", fmt.Errorf("keep the original of %s: %w", path, err)
+	k.Written = shaHex(c.data)
+	if err := saveBackup(c.stateDir, k); err != nil {
+		return "", fmt.Errorf("keep the original of %s: %w", c.path, err)
 	}
-	if err := writeFile(path, data, 0o644); err != nil {
+	if err := writeFile(c.path, c.data, 0o644); err != nil {
 		return "", err
 	}
-	if existed {
-		return Updated, nil
+	return c.Action, nil
+}
+
+// remove is an uninstall's write: the user's bytes back, the file and the
+// directories install created gone, or the file without our entries.
+func (c *Change) remove() error {
+	var err error
+	switch {
+	case c.exact && c.k.Existed:
+		err = writeFile(c.path, c.k.Original, 0o644)
+	case c.data != nil:
+		err = writeFile(c.path, c.data, 0o644)
+	default:
+		err = os.Remove(c.path)
+		if err == nil && c.exact {
+			for _, d := range c.k.Dirs {
+				_ = os.Remove(d) // only while empty
+			}
+		}
 	}
-	return Installed, nil
+	if err != nil {
+		return err
+	}
+	if c.k != nil {
+		os.Remove(backupPath(c.stateDir, c.path))
+	}
+	return nil
 }
 
 // mkdirs creates dir and returns the directories it created, deepest
@@ -295,66 +363,4 @@ func mkdirs(root, dir string) ([]string, error) {
 		return nil, err
 	}
 	return created, nil
-}
-
-// Uninstall takes prosewash's hooks out of the agent's configuration. When
-// the file is still exactly what install wrote, the user's original bytes
-// come back (or the file and the directories install created go); when it
-// was edited since, only prosewash's entries are removed and the rest is
-// kept.
-func (a Agent) Uninstall(root, stateDir string) (Action, error) {
-	path := filepath.Join(root, filepath.FromSlash(a.File))
-	k := loadBackup(stateDir, path)
-	cur, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		if k != nil {
-			os.Remove(backupPath(stateDir, path))
-		}
-		return Absent, nil
-	}
-	if err != nil {
-		return "", err
-	}
-	if !a.holdsOurs(cur) {
-		if _, perr := parseObject(cur); perr != nil && len(bytes.TrimSpace(cur)) > 0 {
-			return "", fmt.Errorf("%s: %v; not touched", path, perr)
-		}
-		return Absent, nil
-	}
-	if k != nil && shaHex(cur) == k.Written && (k.Exact || !k.Existed) {
-		if !k.Existed {
-			if err := os.Remove(path); err != nil {
-				return "", err
-			}
-			for _, d := range k.Dirs {
-				_ = os.Remove(d) // only while empty
-			}
-		} else if err := writeFile(path, k.Original, 0o644); err != nil {
-			return "", err
-		}
-		os.Remove(backupPath(stateDir, path))
-		return Removed, nil
-	}
-	merged, err := a.merged(cur, true, "", false)
-	if err != nil {
-		return "", fmt.Errorf("%s: %v; not touched", path, err)
-	}
-	base, _ := parseObject([]byte(a.base))
-	if len(merged) == 0 || sameJSON(merged.marshal(), base.marshal()) {
-		if err := os.Remove(path); err != nil {
-			return "", err
-		}
-	} else {
-		data, err := render(merged)
-		if err != nil {
-			return "", err
-		}
-		if err := writeFile(path, data, 0o644); err != nil {
-			return "", err
-		}
-	}
-	if k != nil {
-		os.Remove(backupPath(stateDir, path))
-	}
-	return Removed, nil
 }

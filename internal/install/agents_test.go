@@ -1,7 +1,6 @@
 package install
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,27 +22,10 @@ func commandsOf(t *testing.T, a Agent, path string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Hooks map[string][]json.RawMessage `json:"hooks"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatalf("%s: %v\n%s", path, err, b)
-	}
 	var out []string
-	for ev, entries := range doc.Hooks {
-		for _, e := range entries {
-			var g struct {
-				Hooks []json.RawMessage `json:"hooks"`
-			}
-			hs := []json.RawMessage{e}
-			if json.Unmarshal(e, &g) == nil && g.Hooks != nil {
-				hs = g.Hooks
-			}
-			for _, h := range hs {
-				if c := handlerCommand(h); a.ours(c) {
-					out = append(out, ev+" "+c[strings.LastIndex(c, " hook ")+1:])
-				}
-			}
+	for _, c := range hookCommands(t, a, b) {
+		if a.ours(c) {
+			out = append(out, c[strings.LastIndex(c, " hook ")+1:])
 		}
 	}
 	return out
@@ -53,25 +35,21 @@ func TestAgentInstallFreshAndUninstallLeavesNothing(t *testing.T) {
 	for _, a := range Agents() {
 		t.Run(a.Name, func(t *testing.T) {
 			root, state := t.TempDir(), t.TempDir()
-			act, err := a.Install(root, state, "/opt/bin/prosewash")
+			act, err := a.Install(root, state)
 			if err != nil || act != Installed {
 				t.Fatalf("install: %s %v", act, err)
 			}
-			p := filepath.Join(root, filepath.FromSlash(a.File))
-			if got := commandsOf(t, a, p); len(got) != len(a.spec("").defs) {
+			p := filepath.Join(root, filepath.FromSlash(a.File()))
+			if got := commandsOf(t, a, p); len(got) != len(a.spec().defs) {
 				t.Fatalf("commands %v, want one per event", got)
 			}
 			first, _ := os.ReadFile(p)
-			if act, err := a.Install(root, state, "/opt/bin/prosewash"); err != nil || act != Unchanged {
+			if act, err := a.Install(root, state); err != nil || act != Unchanged {
 				t.Fatalf("second install: %s %v", act, err)
 			}
-			if act, err := a.Install(root, state, "/usr/bin/prosewash"); err != nil || act != Updated {
-				t.Fatalf("install with a new path: %s %v", act, err)
+			if again, _ := os.ReadFile(p); string(again) != string(first) {
+				t.Fatalf("a second install rewrote the file")
 			}
-			if got := commandsOf(t, a, p); len(got) != len(a.spec("").defs) {
-				t.Fatalf("after a path change: %v, want ours replaced, not duplicated", got)
-			}
-			_ = first
 			if act, err := a.Uninstall(root, state); err != nil || act != Removed {
 				t.Fatalf("uninstall: %s %v", act, err)
 			}
@@ -85,6 +63,35 @@ func TestAgentInstallFreshAndUninstallLeavesNothing(t *testing.T) {
 	}
 }
 
+// A file an older prosewash wrote (its own absolute path in every
+// command, committed by a teammate) gets today's entries in their place,
+// byte for byte what a fresh install writes, never beside them.
+func TestAgentInstallReplacesAnOlderProsewashsEntries(t *testing.T) {
+	for _, a := range Agents() {
+		t.Run(a.Name, func(t *testing.T) {
+			fresh, state := t.TempDir(), t.TempDir()
+			if _, err := a.Install(fresh, state); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := os.ReadFile(filepath.Join(fresh, filepath.FromSlash(a.File())))
+			old := strings.ReplaceAll(string(want), "exec prosewash hook", `p='/home/ann/go/bin/prosewash'; [ -x \"$p\" ] || p=$(command -v prosewash) || exit 0; \"$p\" hook`)
+			if old == string(want) {
+				t.Fatal("no command to age")
+			}
+			root := t.TempDir()
+			p := filepath.Join(root, filepath.FromSlash(a.File()))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, []byte(old), 0o644)
+			if act, err := a.Install(root, t.TempDir()); err != nil || act != Updated {
+				t.Fatalf("install over an older prosewash's entries: %s %v", act, err)
+			}
+			if got, _ := os.ReadFile(p); string(got) != string(want) {
+				t.Fatalf("left\n%s\nwant what a fresh install writes\n%s", got, want)
+			}
+		})
+	}
+}
+
 func TestAgentUninstallRestoresTheUsersBytes(t *testing.T) {
 	for _, a := range Agents() {
 		if userFiles[a.Name] == "" {
@@ -92,11 +99,11 @@ func TestAgentUninstallRestoresTheUsersBytes(t *testing.T) {
 		}
 		t.Run(a.Name, func(t *testing.T) {
 			root, state := t.TempDir(), t.TempDir()
-			p := filepath.Join(root, filepath.FromSlash(a.File))
+			p := filepath.Join(root, filepath.FromSlash(a.File()))
 			os.MkdirAll(filepath.Dir(p), 0o755)
 			orig := userFiles[a.Name]
 			os.WriteFile(p, []byte(orig), 0o600)
-			if act, err := a.Install(root, state, "/opt/bin/prosewash"); err != nil || act != Updated {
+			if act, err := a.Install(root, state); err != nil || act != Updated {
 				t.Fatalf("install: %s %v", act, err)
 			}
 			b, _ := os.ReadFile(p)
@@ -120,7 +127,7 @@ func TestAgentUninstallRestoresTheUsersBytes(t *testing.T) {
 func TestAgentUninstallKeepsLaterEdits(t *testing.T) {
 	a, _ := LookupAgent("gemini")
 	root, state := t.TempDir(), t.TempDir()
-	if _, err := a.Install(root, state, "/opt/bin/prosewash"); err != nil {
+	if _, err := a.Install(root, state); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(root, ".gemini", "settings.json")
@@ -142,7 +149,7 @@ func TestAgentInstallRefusesInvalidJSON(t *testing.T) {
 	p := filepath.Join(root, ".cursor", "hooks.json")
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	os.WriteFile(p, []byte("{\"version\": 1, "), 0o644)
-	if _, err := a.Install(root, t.TempDir(), "/bin/prosewash"); err == nil || !strings.Contains(err.Error(), p) {
+	if _, err := a.Install(root, t.TempDir()); err == nil || !strings.Contains(err.Error(), p) {
 		t.Fatalf("install over invalid JSON: %v, want an error naming %s", err, p)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "{\"version\": 1, " {
@@ -153,7 +160,7 @@ func TestAgentInstallRefusesInvalidJSON(t *testing.T) {
 func TestCodexTrustBlockRoundTrip(t *testing.T) {
 	a, _ := LookupAgent("codex")
 	root, state, home := t.TempDir(), t.TempDir(), t.TempDir()
-	if _, err := a.Install(root, state, "/opt/bin/prosewash"); err != nil {
+	if _, err := a.Install(root, state); err != nil {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(home, "config.toml")

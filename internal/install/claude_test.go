@@ -8,6 +8,18 @@ import (
 	"testing"
 )
 
+// claude is Claude Code's configuration, installed as every agent's is.
+func claude(t *testing.T) Agent {
+	t.Helper()
+	a, ok := LookupAgent("claude")
+	if !ok {
+		t.Fatal("no claude platform")
+	}
+	return a
+}
+
+const settingsFile = ".claude/settings.json"
+
 func readJSON(t *testing.T, p string) map[string]any {
 	t.Helper()
 	b, err := os.ReadFile(p)
@@ -29,7 +41,7 @@ func ourCommands(t *testing.T, p string) map[string][]string {
 	for ev, gs := range hooks {
 		for _, g := range gs.([]any) {
 			for _, h := range g.(map[string]any)["hooks"].([]any) {
-				if c := h.(map[string]any)["command"].(string); OursCommand(c) {
+				if c := h.(map[string]any)["command"].(string); claudeOurs(c) {
 					out[ev] = append(out[ev], c)
 				}
 			}
@@ -39,38 +51,31 @@ func ourCommands(t *testing.T, p string) map[string][]string {
 }
 
 func TestInstallClaudeFresh(t *testing.T) {
-	root := t.TempDir()
-	act, err := InstallClaude(root, "/opt/bin/prosewash")
+	root, state := t.TempDir(), t.TempDir()
+	act, err := claude(t).Install(root, state)
 	if err != nil || act != Installed {
 		t.Fatalf("install: %s %v", act, err)
 	}
-	p := filepath.Join(root, SettingsFile)
+	p := filepath.Join(root, settingsFile)
 	cmds := ourCommands(t, p)
 	for ev, arg := range map[string]string{"SessionStart": "session-start", "PreToolUse": "pre-tool-use", "Stop": "stop",
 		"InstructionsLoaded": "instructions-loaded", "SubagentStart": "subagent-start"} {
-		if len(cmds[ev]) != 1 || cmds[ev][0] != ClaudeCommand("/opt/bin/prosewash", arg) {
+		if len(cmds[ev]) != 1 || cmds[ev][0] != claude(t).Command(arg) {
 			t.Errorf("%s: %v", ev, cmds[ev])
 		}
 	}
 	// PostToolUse twice: file writes (attribution, write guard) and the subagent tool (spawn meter).
-	if c := cmds["PostToolUse"]; len(c) != 2 || c[0] != ClaudeCommand("/opt/bin/prosewash", "post-tool-use") || c[1] != c[0] {
+	if c := cmds["PostToolUse"]; len(c) != 2 || c[0] != claude(t).Command("post-tool-use") || c[1] != c[0] {
 		t.Errorf("PostToolUse: %v", c)
 	}
 	first, _ := os.ReadFile(p)
-	if act, err := InstallClaude(root, "/opt/bin/prosewash"); err != nil || act != Unchanged {
+	if act, err := claude(t).Install(root, state); err != nil || act != Unchanged {
 		t.Fatalf("second install: %s %v", act, err)
 	}
 	if again, _ := os.ReadFile(p); string(again) != string(first) {
 		t.Error("second install rewrote the file")
 	}
-	// Another binary path replaces ours, never duplicates it.
-	if act, err := InstallClaude(root, "/usr/local/bin/prosewash"); err != nil || act != Updated {
-		t.Fatalf("install with a new path: %s %v", act, err)
-	}
-	if c := ourCommands(t, p)["Stop"]; len(c) != 1 || !strings.Contains(c[0], "/usr/local/bin/prosewash") {
-		t.Errorf("Stop after path change: %v", c)
-	}
-	if act, err := UninstallClaude(root); err != nil || act != Removed {
+	if act, err := claude(t).Uninstall(root, state); err != nil || act != Removed {
 		t.Fatalf("uninstall: %s %v", act, err)
 	}
 	if _, err := os.Stat(p); !os.IsNotExist(err) {
@@ -113,11 +118,11 @@ const userSettings = `{
 `
 
 func TestInstallClaudeKeepsEverythingElse(t *testing.T) {
-	root := t.TempDir()
-	p := filepath.Join(root, SettingsFile)
+	root, state := t.TempDir(), t.TempDir()
+	p := filepath.Join(root, settingsFile)
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	os.WriteFile(p, []byte(userSettings), 0o600)
-	if act, err := InstallClaude(root, "/bin/prosewash"); err != nil || act != Updated {
+	if act, err := claude(t).Install(root, state); err != nil || act != Updated {
 		t.Fatalf("install: %s %v", act, err)
 	}
 	b, _ := os.ReadFile(p)
@@ -135,27 +140,27 @@ func TestInstallClaudeKeepsEverythingElse(t *testing.T) {
 	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want 0600 kept", fi.Mode().Perm())
 	}
-	if act, err := UninstallClaude(root); err != nil || act != Removed {
+	if act, err := claude(t).Uninstall(root, state); err != nil || act != Removed {
 		t.Fatalf("uninstall: %s %v", act, err)
 	}
 	if b, _ := os.ReadFile(p); string(b) != userSettings {
 		t.Errorf("uninstall left\n%s\nwant\n%s", b, userSettings)
 	}
-	if act, err := UninstallClaude(root); err != nil || act != Absent {
+	if act, err := claude(t).Uninstall(root, state); err != nil || act != Absent {
 		t.Errorf("second uninstall: %s %v", act, err)
 	}
 }
 
 // A hand-copied plugin command counts as ours: no duplicate hook runs.
 func TestInstallClaudeReplacesCopiedEntries(t *testing.T) {
-	root := t.TempDir()
-	p := filepath.Join(root, SettingsFile)
+	root, state := t.TempDir(), t.TempDir()
+	p := filepath.Join(root, settingsFile)
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	os.WriteFile(p, []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"command -v prosewash >/dev/null 2>&1 || exit 0; prosewash hook claude stop"},{"type":"command","command":"other"}]}]}}`), 0o644)
-	if _, err := InstallClaude(root, "/bin/prosewash"); err != nil {
+	if _, err := claude(t).Install(root, state); err != nil {
 		t.Fatal(err)
 	}
-	if c := ourCommands(t, p)["Stop"]; len(c) != 1 || !strings.HasPrefix(c[0], "p='/bin/prosewash'") {
+	if c := ourCommands(t, p)["Stop"]; len(c) != 1 || c[0] != claude(t).Command("stop") {
 		t.Errorf("Stop = %v", c)
 	}
 	if !strings.Contains(string(mustRead(t, p)), `"other"`) {
@@ -180,11 +185,11 @@ func TestInstallClaudeRefusesWhatItCannotMerge(t *testing.T) {
 		"broken":         `{"a": `,
 	} {
 		t.Run(name, func(t *testing.T) {
-			root := t.TempDir()
-			p := filepath.Join(root, SettingsFile)
+			root, state := t.TempDir(), t.TempDir()
+			p := filepath.Join(root, settingsFile)
 			os.MkdirAll(filepath.Dir(p), 0o755)
 			os.WriteFile(p, []byte(content), 0o644)
-			if _, err := InstallClaude(root, "/bin/prosewash"); err == nil {
+			if _, err := claude(t).Install(root, state); err == nil {
 				t.Fatal("no error")
 			}
 			if b := mustRead(t, p); string(b) != content {
@@ -194,9 +199,15 @@ func TestInstallClaudeRefusesWhatItCannotMerge(t *testing.T) {
 	}
 }
 
+func claudeOurs(cmd string) bool {
+	a, _ := LookupAgent("claude")
+	return a.ours(cmd)
+}
+
 func TestOursCommand(t *testing.T) {
 	for cmd, want := range map[string]bool{
-		ClaudeCommand("/x/prosewash", "stop"):                true,
+		claude(t).Command("stop"): true,
+		`p='/x/prosewash'; [ -x "$p" ] || p=$(command -v prosewash) || exit 0; "$p" hook claude stop`: true,
 		"prosewash hook claude post-tool-use":                true,
 		`"$HOME/bin/prosewash" hook claude session-start`:    true,
 		"prosewash hook git pre-commit":                      false,
@@ -204,9 +215,10 @@ func TestOursCommand(t *testing.T) {
 		"prosewash clean --session x":                        false,
 		"echo prosewash; other-tool hook claude stopwatch":   false,
 		"prosewash wash gauge && prosewash hook claude stop": true,
+		"prosewash hook codex stop":                          false,
 	} {
-		if got := OursCommand(cmd); got != want {
-			t.Errorf("OursCommand(%q) = %v, want %v", cmd, got, want)
+		if got := claudeOurs(cmd); got != want {
+			t.Errorf("ours(%q) = %v, want %v", cmd, got, want)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+	"github.com/prosewash/prosewash/internal/engine/tomlx"
 )
 
 // Codex runs a project's hooks only after they were reviewed and trusted:
@@ -76,10 +76,13 @@ func CodexHookHash(event string, matcher *string, command string, timeout *int, 
 // project's .codex/hooks.json.
 func CodexTrust(root string) ([]CodexTrustEntry, error) {
 	a, _ := LookupAgent("codex")
-	path := filepath.Join(root, filepath.FromSlash(a.File))
-	data, err := os.ReadFile(path)
+	path := filepath.Join(root, filepath.FromSlash(a.File()))
+	data, existed, err := readConfig(path)
 	if err != nil {
 		return nil, err
+	}
+	if !existed {
+		return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
 	}
 	var doc struct {
 		Hooks map[string][]struct {
@@ -93,7 +96,7 @@ func CodexTrust(root string) ([]CodexTrustEntry, error) {
 			} `json:"hooks"`
 		} `json:"hooks"`
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
+	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte(bom)), &doc); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	var out []CodexTrustEntry
@@ -143,7 +146,7 @@ func tomlQuote(s string) string {
 // CodexProjectTrusted reports whether Codex's user config trusts the
 // project (Codex loads a project's .codex/ only then).
 func CodexProjectTrusted(codexHome, root string) bool {
-	b, err := os.ReadFile(filepath.Join(codexHome, "config.toml"))
+	b, _, err := readConfig(filepath.Join(codexHome, "config.toml"))
 	if err != nil {
 		return false
 	}
@@ -152,7 +155,7 @@ func CodexProjectTrusted(codexHome, root string) bool {
 			TrustLevel string `toml:"trust_level"`
 		} `toml:"projects"`
 	}
-	if toml.Unmarshal(b, &cfg) != nil {
+	if toml.Unmarshal(tomlx.StripBOM(b), &cfg) != nil {
 		return false
 	}
 	return cfg.Projects[root].TrustLevel == "trusted"
@@ -169,13 +172,13 @@ func AddCodexTrust(codexHome, root string) (int, error) {
 		return 0, err
 	}
 	path := filepath.Join(codexHome, "config.toml")
-	cur, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	orig, _, err := readConfig(path)
+	if err != nil {
 		return 0, err
 	}
-	cur = removeBlock(cur, root)
+	cur := removeBlock(orig, root)
 	var cfg map[string]any
-	if err := toml.Unmarshal(cur, &cfg); err != nil {
+	if err := toml.Unmarshal(tomlx.StripBOM(cur), &cfg); err != nil {
 		return 0, fmt.Errorf("%s: %v; not touched", path, err)
 	}
 	have := map[string]bool{}
@@ -203,10 +206,10 @@ func AddCodexTrust(codexHome, root string) (int, error) {
 		out = append(append([]byte{}, cur...), b.String()...)
 	}
 	var check map[string]any
-	if err := toml.Unmarshal(out, &check); err != nil {
+	if err := toml.Unmarshal(tomlx.StripBOM(out), &check); err != nil {
 		return 0, fmt.Errorf("%s: the trust entries would not parse (%v); not touched", path, err)
 	}
-	if bytes.Equal(out, readOrNil(path)) {
+	if bytes.Equal(out, orig) {
 		return n, nil
 	}
 	if err := os.MkdirAll(codexHome, 0o700); err != nil {
@@ -216,11 +219,6 @@ func AddCodexTrust(codexHome, root string) (int, error) {
 		return 0, err
 	}
 	return n, nil
-}
-
-func readOrNil(path string) []byte {
-	b, _ := os.ReadFile(path)
-	return b
 }
 
 // removeBlock takes our marked block (and the newline put before it) out
@@ -243,12 +241,9 @@ func removeBlock(cur []byte, root string) []byte {
 // Codex's user config.toml, byte for byte; a config left empty is removed.
 func RemoveCodexTrust(codexHome, root string) (Action, error) {
 	path := filepath.Join(codexHome, "config.toml")
-	cur, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Absent, nil
-	}
-	if err != nil {
-		return "", err
+	cur, existed, err := readConfig(path)
+	if err != nil || !existed {
+		return Absent, err
 	}
 	out := removeBlock(cur, root)
 	if bytes.Equal(out, cur) {

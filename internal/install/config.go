@@ -1,10 +1,7 @@
 package install
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -26,53 +23,81 @@ const (
 	dottedPattern   = `^(\s*clean\s*\.\s*mode\s*=\s*)("[^"]*"|'[^']*'|[^#\s]+)(\s*#.*)?$`
 )
 
-// SetMode writes [clean] mode into the project's .prosewash.toml and
-// changes nothing else in it: comments, order and every other key stay as
+// ModeChange is the [clean] mode edit of the project's .prosewash.toml,
+// read and checked before anything is written.
+type ModeChange struct {
+	path    string
+	next    []byte
+	existed bool
+	// Action is what Apply does: Installed, Updated or Unchanged.
+	Action Action
+}
+
+// PlanMode computes [clean] mode set in the project's .prosewash.toml,
+// changing nothing else in it: comments, order and every other key stay as
 // they are. The edit is checked by parsing both versions; when the file is
 // laid out in a way the edit cannot handle safely, it is refused and the
-// caller prints the line to add by hand.
-func SetMode(root, mode string) (Action, error) {
+// caller prints the line to add by hand. Nothing is written.
+func PlanMode(root, mode string) (*ModeChange, error) {
 	path := filepath.Join(root, ConfigFile)
-	old, err := os.ReadFile(path)
-	existed := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", err
+	old, existed, err := readConfig(path)
+	if err != nil {
+		return nil, err
 	}
 	before := map[string]any{}
 	// A byte order mark stays where it is; the edit works on the text.
 	text := tomlx.StripBOM(old)
 	bom := string(old[:len(old)-len(text)])
 	if err := toml.Unmarshal(text, &before); err != nil {
-		return "", fmt.Errorf("%s is not valid TOML (%v); not touched", path, err)
+		return nil, fmt.Errorf("%s is not valid TOML (%v); not touched", path, err)
 	}
 	next := bom + editMode(string(text), mode)
 	after := map[string]any{}
 	if err := toml.Unmarshal(tomlx.StripBOM([]byte(next)), &after); err != nil {
-		return "", fmt.Errorf("%s: cannot set [clean] mode safely; not touched", path)
+		return nil, fmt.Errorf("%s: cannot set [clean] mode safely; not touched", path)
 	}
 	want := before
 	cleanTable, _ := want["clean"].(map[string]any)
 	if cleanTable == nil {
 		if _, ok := want["clean"]; ok {
-			return "", fmt.Errorf("%s: clean is not a table; not touched", path)
+			return nil, fmt.Errorf("%s: clean is not a table; not touched", path)
 		}
 		cleanTable = map[string]any{}
 		want["clean"] = cleanTable
 	}
 	cleanTable["mode"] = mode
 	if !reflect.DeepEqual(want, after) {
-		return "", fmt.Errorf("%s: cannot set [clean] mode safely; not touched", path)
+		return nil, fmt.Errorf("%s: cannot set [clean] mode safely; not touched", path)
 	}
-	if next == string(old) {
+	c := &ModeChange{path: path, next: []byte(next), existed: existed, Action: Installed}
+	switch {
+	case next == string(old) && existed:
+		c.Action = Unchanged
+	case existed:
+		c.Action = Updated
+	}
+	return c, nil
+}
+
+// Apply writes the edit.
+func (c *ModeChange) Apply() (Action, error) {
+	if c.Action == Unchanged {
 		return Unchanged, nil
 	}
-	if err := writeFile(path, []byte(next), 0o644); err != nil {
+	if err := writeFile(c.path, c.next, 0o644); err != nil {
 		return "", err
 	}
-	if existed {
-		return Updated, nil
+	return c.Action, nil
+}
+
+// SetMode writes [clean] mode into the project's .prosewash.toml (see
+// PlanMode).
+func SetMode(root, mode string) (Action, error) {
+	c, err := PlanMode(root, mode)
+	if err != nil {
+		return "", err
 	}
-	return Installed, nil
+	return c.Apply()
 }
 
 // editMode returns text with [clean] mode set, by lines: replace an

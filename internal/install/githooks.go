@@ -131,8 +131,8 @@ func (g Git) detectManager(dir string) *ManagedError {
 		return &ManagedError{Manager: "husky", Where: "core.hooksPath=" + hp, Snippet: huskySnippet}
 	}
 	for _, h := range GitHooks() {
-		b, err := os.ReadFile(filepath.Join(dir, h))
-		if err != nil {
+		b, existed, err := readConfig(filepath.Join(dir, h))
+		if err != nil || !existed {
 			continue
 		}
 		s := string(b)
@@ -217,7 +217,7 @@ func hookScript(hook, bin string) string {
 }
 
 func ours(path string) bool {
-	b, err := os.ReadFile(path)
+	b, _, err := readConfig(path)
 	if err != nil {
 		return false
 	}
@@ -245,14 +245,8 @@ func InstallGitHooks(g Git, bin string) ([]HookResult, error) {
 	}
 	// Check everything before the first write, so a refusal leaves no
 	// half-installed state.
-	for _, h := range GitHooks() {
-		p := filepath.Join(dir, h)
-		if exists(p) && !ours(p) && exists(p+ChainedSuffix) {
-			return nil, fmt.Errorf("%s exists and so does %s from an earlier install; move one of them away first", p, p+ChainedSuffix)
-		}
-		if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
-			return nil, fmt.Errorf("%s is a directory", p)
-		}
+	if err := checkHooks(dir); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create hooks dir: %w", err)
@@ -267,7 +261,7 @@ func InstallGitHooks(g Git, bin string) ([]HookResult, error) {
 		}
 		switch {
 		case ours(p):
-			cur, _ := os.ReadFile(p)
+			cur, _, _ := readConfig(p)
 			if bytes.Equal(cur, want) {
 				r.Action = Unchanged
 				res = append(res, r)
@@ -288,6 +282,39 @@ func InstallGitHooks(g Git, bin string) ([]HookResult, error) {
 		res = append(res, r)
 	}
 	return res, nil
+}
+
+// CheckGitHooks checks, writing nothing, that InstallGitHooks can write
+// its hooks: nothing there it would have to refuse (a hook manager that
+// owns the directory is not a problem here: install prints its snippet).
+func CheckGitHooks(g Git) error {
+	dir, err := g.HooksDir()
+	if err != nil {
+		return err
+	}
+	if g.detectManager(dir) != nil {
+		return nil
+	}
+	return checkHooks(dir)
+}
+
+// checkHooks refuses what install cannot put its hooks beside.
+func checkHooks(dir string) error {
+	for _, h := range GitHooks() {
+		p := filepath.Join(dir, h)
+		if exists(p) && !ours(p) && exists(p+ChainedSuffix) {
+			return fmt.Errorf("%s exists and so does %s from an earlier install; move one of them away first", p, p+ChainedSuffix)
+		}
+		if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
+			return fmt.Errorf("%s is a directory", p)
+		}
+		// A FIFO or device where a hook goes would be opened by every
+		// commit (and read by this install): refused before any write.
+		if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file; move it away first", p)
+		}
+	}
+	return nil
 }
 
 // writeFile replaces path atomically and durably (see fsx.WriteFileAtomic):

@@ -3,14 +3,15 @@ package install
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/prosewash/prosewash/internal/hooks/agent"
 )
 
-// hookDef is one hook prosewash adds to an agent's hook configuration.
+// hookDef is one hook prosewash adds to an agent's hook configuration:
+// an entry of one of the platform's events.
 type hookDef struct {
-	event   string // the configuration's event name
-	matcher string // "" for events without one
-	arg     string // prosewash hook PLATFORM ARG
-	timeout int    // in the platform's unit
+	ev agent.Event
+	h  agent.Hook
 }
 
 // hookSpec says how one platform's hook configuration is laid out.
@@ -110,8 +111,8 @@ func mergeSpec(settings object, spec hookSpec, add bool) (object, error) {
 	}
 	if add {
 		for _, d := range spec.defs {
-			if _, ok := hooks.get(d.event); !ok && !contains(events, d.event) {
-				events = append(events, d.event)
+			if _, ok := hooks.get(d.ev.Name); !ok && !contains(events, d.ev.Name) {
+				events = append(events, d.ev.Name)
 			}
 		}
 	}
@@ -135,14 +136,14 @@ func mergeSpec(settings object, spec hookSpec, add bool) (object, error) {
 		}
 		if add {
 			for _, d := range spec.defs {
-				if d.event != ev {
+				if d.ev.Name != ev {
 					continue
 				}
 				var e json.RawMessage
 				if spec.grouped {
 					g := object{}
-					if d.matcher != "" {
-						m, _ := marshal(d.matcher)
+					if d.h.Matcher != "" {
+						m, _ := marshal(d.h.Matcher)
 						g = append(g, member{"matcher", m})
 					}
 					hb, err := marshal([]any{spec.handler(d)})

@@ -67,6 +67,9 @@ type Options struct {
 	Dir  string   // the project (the session's cwd)
 	Env  []string // KEY=VALUE entries, on top of PATH
 	Args []string
+	// ExtraPath directories are put in front of PATH, for the CLI and its
+	// hooks (the directory holding the prosewash the hooks run).
+	ExtraPath []string
 	// Trace records the run's connect(2) calls with strace.
 	Trace bool
 }
@@ -86,7 +89,8 @@ func run(t testing.TB, bin string, o Options) *Session {
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = o.Dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1"}, o.Env...)
+	path := strings.Join(append(append([]string{}, o.ExtraPath...), os.Getenv("PATH")), string(filepath.ListSeparator))
+	cmd.Env = append([]string{"PATH=" + path, "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1"}, o.Env...)
 	cmd.Stdin = nil
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

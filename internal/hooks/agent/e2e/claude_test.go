@@ -88,7 +88,7 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 func (x *e2e) session() *ccharness.Result {
 	x.t.Helper()
 	res := ccharness.Run(x.t, ccharness.Options{
-		Bin: x.cc, ProjectDir: x.proj, Env: x.env,
+		Bin: x.cc, ProjectDir: x.proj, Env: x.env, ExtraPath: []string{filepath.Dir(x.bin)},
 		Scenario: ccharness.Scenario{Steps: []ccharness.ToolCall{ccharness.Write("notes.md", e2eContent)}},
 	})
 	x.t.Logf("session took %s", res.Duration)

@@ -98,7 +98,7 @@ func TestE2EInstructionsLoadedAndSpawnMeter(t *testing.T) {
 	x.memoryProject()
 	x.mustProsewash("install", "--claude", "--mode", "manual")
 	res := ccharness.Run(t, ccharness.Options{
-		Bin: x.cc, ProjectDir: x.proj, Env: x.env,
+		Bin: x.cc, ProjectDir: x.proj, Env: x.env, ExtraPath: []string{filepath.Dir(x.bin)},
 		Args: []string{"--allowedTools", "Write,Edit,Agent"},
 		Scenario: ccharness.Scenario{Steps: []ccharness.ToolCall{
 			ccharness.Agent("Agent", "general-purpose", "look for the build script"),

@@ -56,7 +56,7 @@ func newCodexE2EWriting(t *testing.T, m, target, content string, before func(pro
 
 func (x *codexE2E) session(trace bool) *agentharness.Session {
 	x.T.Helper()
-	s := agentharness.RunCodex(x.T, x.codex, x.home, agentharness.Options{Dir: x.Proj, Env: x.Env, Trace: trace})
+	s := agentharness.RunCodex(x.T, x.codex, x.home, agentharness.Options{Dir: x.Proj, Env: x.Env, Trace: trace, ExtraPath: []string{filepath.Dir(x.Bin)}})
 	x.T.Logf("codex session took %s", s.Duration)
 	if s.ExitCode != 0 {
 		x.T.Fatalf("codex exec failed: %s", s.Summary())

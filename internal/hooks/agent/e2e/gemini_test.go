@@ -49,7 +49,7 @@ func newGeminiE2EWriting(t *testing.T, m, target, content string, before func(pr
 
 func (x *geminiE2E) session(trace bool) *agentharness.Session {
 	x.T.Helper()
-	s := agentharness.RunGemini(x.T, x.gemini, x.mock.URL(), agentharness.Options{Dir: x.Proj, Env: x.Env, Trace: trace})
+	s := agentharness.RunGemini(x.T, x.gemini, x.mock.URL(), agentharness.Options{Dir: x.Proj, Env: x.Env, Trace: trace, ExtraPath: []string{filepath.Dir(x.Bin)}})
 	x.T.Logf("gemini session took %s", s.Duration)
 	if s.ExitCode != 0 {
 		x.T.Fatalf("gemini -p failed: %s", s.Summary())
