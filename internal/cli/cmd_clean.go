@@ -33,6 +33,9 @@ failure. A file someone else changed meanwhile is never overwritten.
   --accept-reduced     go on when a validation command is missing, at the level that can run
   --json               print the report as JSON on standard output
   --quiet              print only problems
+  --exit-zero          exit 0 even when a file is refused, a named path is missing or
+                       the run cannot start (still reported): for hook managers, so a
+                       refusal never blocks a commit, as prosewash's own git hook does
 
 Exit status: 0 cleaned or nothing to do, 2 usage error, invalid configuration or a
 named path that does not exist (the other files are still cleaned), 3 a file or the
@@ -45,14 +48,29 @@ passes. The validation commands themselves may still write caches or logs.`
 type cleanFlags struct {
 	pipeline, profile, session string
 	acceptReduced, asJSON      bool
-	quiet                      bool
+	quiet, exitZero            bool
 }
 
 func runClean(e *env, args []string) error { return cleanOrTest(e, args, false) }
 
+// failOpen turns what stopped a run (a refusal, a missing path, a run that
+// could not start) into exit 0 for callers that must never be blocked by
+// prosewash, the hook managers; it is reported first, as it would be.
+func failOpen(e *env, err error) error {
+	var ue *usageError
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
+	if !silent(err) && err.Error() != "" {
+		e.ui.errorf("%s", err)
+	}
+	e.ui.warnf("the commit goes on (--exit-zero): look at what was refused above")
+	return nil
+}
+
 func runTest(e *env, args []string) error { return cleanOrTest(e, args, true) }
 
-func cleanOrTest(e *env, args []string, test bool) error {
+func cleanOrTest(e *env, args []string, test bool) (err error) {
 	name := "clean"
 	if test {
 		name = "test"
@@ -65,9 +83,13 @@ func cleanOrTest(e *env, args []string, test bool) error {
 	fs.BoolVar(&f.acceptReduced, "accept-reduced", false, "")
 	fs.BoolVar(&f.asJSON, "json", false, "")
 	fs.BoolVar(&f.quiet, "quiet", false, "")
+	fs.BoolVar(&f.exitZero, "exit-zero", false, "")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if f.exitZero {
+		defer func() { err = failOpen(e, err) }()
 	}
 	if test && len(paths) == 0 {
 		return usagef("test needs FILE arguments")

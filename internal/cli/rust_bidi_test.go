@@ -16,7 +16,7 @@ import (
 // one in a comment does not build. The real clean command removes them from
 // the line, doc and block comments, and the file builds again.
 func TestRustBidiCleanCompiles(t *testing.T) {
-	rustc := testtool.LookPath(t, "rustc", "apt-get install rustc")
+	rustc := testtool.Working(t, "rustc", "apt-get install rustc", "--version")
 	git := testtool.LookPath(t, "git", "apt-get install git")
 	dir := t.TempDir()
 	t.Setenv("PROSEWASH_STATE_DIR", filepath.Join(t.TempDir(), "state"))

@@ -139,7 +139,7 @@ func yamlOracle(t *testing.T, paths []string) []reading {
 // on both sides (code blocks in them are runtime, and the injection
 // checks hold those to their carriers).
 func rustOracle(t *testing.T, paths []string) []reading {
-	rustc := testtool.LookPath(t, "rustc", "apt-get install rustc")
+	rustc := testtool.Working(t, "rustc", "apt-get install rustc", "--version")
 	span := regexp.MustCompile(`(?m)^\s*span: .*$|\S+\.rs:\d+:\d+: \d+:\d+ \(#\d+\)`)
 	id := regexp.MustCompile(`(?m)^\s*id: (AttrId|NodeId)\(\d+\),?$`)
 	// DocComment(Line, "...") in the item tree, DocComment(Line, Outer,

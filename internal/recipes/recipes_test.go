@@ -119,7 +119,8 @@ func (r *repo) committed() {
 }
 
 // The documented lefthook recipe, verbatim: the staged file is cleaned,
-// re-staged by stage_fixed, and the commit holds the cleaned file.
+// re-staged by stage_fixed, and the commit holds the cleaned file; a
+// refused file is committed as it was, the refusal shown.
 func TestLefthookRecipe(t *testing.T) {
 	prefix := testtool.NPM(t, "lefthook@2.2.1")
 	r := newRepo(t, filepath.Join(prefix, "node_modules", ".bin"))
@@ -131,11 +132,35 @@ func TestLefthookRecipe(t *testing.T) {
 		t.Fatalf("the commit ran no prosewash job:\n%s", out)
 	}
 	r.committed()
+	r.refusalDoesNotBlock()
+}
+
+// refused is a Markdown file prosewash refuses to clean (a NUL byte).
+const refused = "# T\x00itle\n\nhello\u200bworld\n"
+
+// refusalDoesNotBlock commits a file prosewash refuses: the commit goes on,
+// as with prosewash's own git hook, the file is committed as it was, and
+// the refusal is in the commit's output.
+func (r *repo) refusalDoesNotBlock() {
+	r.t.Helper()
+	r.write("bad.md", refused)
+	r.run("git", "add", "bad.md")
+	out, err := r.try("git", "commit", "-q", "-m", "bad")
+	if err != nil {
+		r.t.Fatalf("a refused file blocked the commit: %v\n%s", err, out)
+	}
+	if !regexp.MustCompile(`refused \S*bad\.md: contains a NUL byte`).MatchString(out) {
+		r.t.Fatalf("the commit succeeded but hid the refusal:\n%s", out)
+	}
+	if got := r.run("git", "show", "HEAD:bad.md"); got != refused {
+		r.t.Fatalf("committed bad.md = %q, want it as it was", got)
+	}
 }
 
 // The documented husky + lint-staged recipe, verbatim: lint-staged runs
 // prosewash clean on the staged files and, because it exits 0 after
-// cleaning, re-adds them and lets the commit go on.
+// cleaning, re-adds them and lets the commit go on; a refused file is
+// committed as it was, the refusal shown (lint-staged --verbose).
 func TestHuskyLintStagedRecipe(t *testing.T) {
 	prefix := testtool.NPM(t, "husky@9.1.7", "lint-staged@17.6.1")
 	r := newRepo(t)
@@ -147,13 +172,14 @@ func TestHuskyLintStagedRecipe(t *testing.T) {
 	block := docBlock(t, "// package.json")
 	r.write("package.json", "{\"name\": \"recipe\", \"private\": true,\n"+strings.TrimSpace(block)+"\n}\n")
 	r.run("node", filepath.Join(prefix, "node_modules", "husky", "bin.js"))
-	r.write(".husky/pre-commit", "npx lint-staged\n")
+	r.write(".husky/pre-commit", docBlock(t, "# .husky/pre-commit"))
 	r.run("git", "add", "notes.md", "package.json", ".gitignore", ".husky/pre-commit")
 	out, err := r.try("git", "commit", "-q", "-m", "notes")
 	if err != nil {
 		t.Fatalf("commit failed under lint-staged: %v\n%s", err, out)
 	}
 	r.committed()
+	r.refusalDoesNotBlock()
 }
 
 // The documented GitHub Actions workflow, verbatim: actionlint accepts it

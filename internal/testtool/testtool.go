@@ -1,6 +1,7 @@
 package testtool
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -52,6 +53,26 @@ func LookPath(t testing.TB, name, hint string) string {
 	p, err := exec.LookPath(name)
 	if err != nil {
 		Missing(t, name, fmt.Sprintf("%v (%s)", err, hint))
+	}
+	return p
+}
+
+// Working is LookPath for a program that may be installed only halfway (a
+// rustup proxy without a default toolchain answers every call with an
+// error): it also runs the program with probe (e.g. --version) and ends the
+// test through Missing, with the program's own message, when that fails.
+func Working(t testing.TB, name, hint string, probe ...string) string {
+	t.Helper()
+	p := LookPath(t, name, hint)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, p, probe...).CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if len(msg) > 300 {
+			msg = msg[:300] + "..."
+		}
+		Missing(t, name, fmt.Sprintf("%s is on PATH but '%s %s' fails (%v: %s); %s", p, name, strings.Join(probe, " "), err, msg, hint))
 	}
 	return p
 }
@@ -179,6 +200,7 @@ func cached(t testing.TB, key string, fill func(tmp string) error) (string, erro
 	}
 	dir := filepath.Join(root, key)
 	if ok(dir) {
+		markUsed(dir)
 		return dir, nil
 	}
 	unlock, err := lock(filepath.Join(root, key+".lock"))
@@ -205,8 +227,58 @@ func cached(t testing.TB, key string, fill func(tmp string) error) (string, erro
 	if err := os.Rename(tmp, dir); err != nil {
 		return "", err
 	}
+	markUsed(dir)
 	t.Logf("testtool: installed %s in %s", key, time.Since(start).Round(time.Millisecond))
+	for _, gone := range pruneStale(root, time.Now().Add(-staleAfter)) {
+		t.Logf("testtool: removed %s, unused for %s", gone, staleAfter)
+	}
 	return dir, nil
+}
+
+// staleAfter bounds the cache: an installed set no test has used for this
+// long (its pins changed, say) is removed the next time a set is installed,
+// so the cache holds about one copy of what the current tests pin.
+const staleAfter = 30 * 24 * time.Hour
+
+// markUsed records that a cache entry was used now.
+func markUsed(dir string) {
+	now := time.Now()
+	p := filepath.Join(dir, ".used")
+	if err := os.Chtimes(p, now, now); err != nil {
+		_ = os.WriteFile(p, nil, 0o644)
+	}
+}
+
+// pruneStale removes the complete entries of root last used before cutoff
+// and returns their names. An entry is first renamed aside, so a test
+// that looks it up meanwhile sees it missing (and installs it again), never
+// half removed.
+func pruneStale(root string, cutoff time.Time) []string {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	var gone []string
+	for _, e := range ents {
+		dir := filepath.Join(root, e.Name())
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || !ok(dir) {
+			continue
+		}
+		used, err := os.Stat(filepath.Join(dir, ".used"))
+		if err != nil {
+			used, err = os.Stat(filepath.Join(dir, ".complete"))
+		}
+		if err != nil || used.ModTime().After(cutoff) {
+			continue
+		}
+		aside := filepath.Join(root, "."+e.Name()+".stale")
+		if os.Rename(dir, aside) == nil {
+			_ = os.RemoveAll(aside)
+			_ = os.Remove(dir + ".lock")
+			gone = append(gone, e.Name())
+		}
+	}
+	return gone
 }
 
 func ok(dir string) bool {

@@ -274,7 +274,7 @@ func firstLine(s string) string {
 // whose AST must be identical once string contents are set aside (doc text
 // is in the AST by design) and whose doctests must be unchanged.
 func TestRustAgainstRustc(t *testing.T) {
-	rustc := testtool.LookPath(t, "rustc", "apt-get install rustc")
+	rustc := testtool.Working(t, "rustc", "apt-get install rustc", "--version")
 	var files []string
 	for _, p := range rustOracleCorpus(t, 30) {
 		if st, err := os.Stat(p); err == nil && st.Size() < 64<<10 {

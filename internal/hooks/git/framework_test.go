@@ -130,9 +130,13 @@ func TestPreCommitFramework(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(sample, "code.py")); string(b) != code {
 			t.Errorf("code.py (a carrier in a string literal) changed: %q", b)
 		}
-		// Clean now: the hook passes.
-		if out, err := tryRepo("prosewash-clean", "--files", "notes.md", "code.py"); err != nil {
-			t.Fatalf("clean hook on clean files: %v\n%s", err, out)
+		// Clean now: the hook passes. A file prosewash refuses (a NUL byte)
+		// never blocks it, as in prosewash's own git hook, and the refusal
+		// is printed though the hook passed (verbose).
+		os.WriteFile(filepath.Join(sample, "bad.md"), []byte("# T\x00itle\n\nhello\u200bworld\n"), 0o644)
+		out, err = tryRepo("prosewash-clean", "--files", "notes.md", "code.py", "bad.md")
+		if err != nil || !strings.Contains(out, "refused bad.md: contains a NUL byte") {
+			t.Fatalf("clean hook on clean files and a refused one: %v, want a pass showing the refusal\n%s", err, out)
 		}
 		// TypeScript, YAML and a Dockerfile reach the hook through types_or
 		// and lose only their comments' carriers.
