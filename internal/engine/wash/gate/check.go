@@ -22,29 +22,48 @@ type Drop struct {
 	// Source names the file the line belongs to when the original was several files (merges,
 	// deletes); empty for a single-file check.
 	Source string
-	// Note adds detail that is not file content: e.g. where a swapped line sits in the result.
+	// Note adds detail that is not file content: e.g. where a swapped line sits in the result,
+	// or what changed in a statement ("must → may", "condition (only) ... missing").
 	Note string
+	// Statement is the original statement the drop was found in (shortened), Result the result
+	// statement aligned with it and ResultLine that statement's first line (none when the
+	// statement was removed).
+	Statement, Result string
+	ResultLine        int
 }
 
 // Key returns the approval key "type:value".
 func (d Drop) Key() string { return d.Token.Key() }
 
-// String renders one drop as "type:value (line N, ...)".
+// String renders one drop: its key, where it is, the original statement and the result
+// statement it was compared with, and what changed: `condition:... (line 24 "Commits nur wenn
+// explizit angefragt" → line 24 "Commits wenn sinnvoll"; condition "nur wenn ..." missing)`.
 func (d Drop) String() string {
 	var b strings.Builder
 	b.WriteString(d.Key())
 	var parts []string
-	if d.Line > 0 {
-		if d.Source != "" {
-			parts = append(parts, fmt.Sprintf("%s:%d", d.Source, d.Line))
-		} else {
-			parts = append(parts, fmt.Sprintf("line %d", d.Line))
-		}
-	} else if d.Source != "" {
-		parts = append(parts, d.Source)
+	loc := ""
+	switch {
+	case d.Line > 0 && d.Source != "":
+		loc = fmt.Sprintf("%s:%d", d.Source, d.Line)
+	case d.Line > 0:
+		loc = fmt.Sprintf("line %d", d.Line)
+	case d.Source != "":
+		loc = d.Source
 	}
-	if d.Occurrences[1] > 0 {
-		parts = append(parts, fmt.Sprintf("counted %d by section, now %d", d.Occurrences[0], d.Occurrences[1]))
+	if d.Statement != "" {
+		loc += fmt.Sprintf(" %q", d.Statement)
+		if d.ResultLine > 0 {
+			loc += fmt.Sprintf(" → line %d %q", d.ResultLine, d.Result)
+		} else {
+			loc += " → removed"
+		}
+	}
+	if loc != "" {
+		parts = append(parts, strings.TrimSpace(loc))
+	}
+	if d.Statement == "" && d.Occurrences[1] > 0 {
+		parts = append(parts, fmt.Sprintf("counted %d, now %d", d.Occurrences[0], d.Occurrences[1]))
 	}
 	if d.Note != "" {
 		parts = append(parts, d.Note)
@@ -78,13 +97,6 @@ type checks struct {
 	noPolarityMatch bool
 	// noNameWords counts a name only where it is a name in the result, not as any word.
 	noNameWords bool
-	// noNameSection lets the word in another section stand for a name a section dropped.
-	noNameSection bool
-	// noContradiction ignores a rule's words restated without its rule word.
-	noContradiction bool
-	// noSubstitution lets a mention be replaced by a new value when another mention of the
-	// value stays in its section.
-	noSubstitution bool
 }
 
 // Check compares the inventories of an original and a result and returns what the result lost,
@@ -119,63 +131,11 @@ func checkWith(orig, result []byte, cfg checks) []Drop {
 // checkInv compares two inventories. extra holds distinct lines of the original that survive
 // verbatim elsewhere in the same transaction; their tokens count as kept.
 func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
-	kept := make(map[lineKey]bool, len(r.lines)+len(extra))
-	for k := range r.lines {
-		kept[k] = true
-	}
-	var moved map[Token]int
-	if len(extra) > 0 {
-		moved = map[Token]int{}
-		for k := range extra {
-			if kept[k] {
-				continue
-			}
-			kept[k] = true
-			if dl := o.lines[k]; dl != nil {
-				for _, t := range dl.toks {
-					moved[t]++
-				}
-			}
-		}
-	}
-	var drops []Drop
-	subst := &substitutes{o: o, r: r, moved: moved}
-	for t, oc := range o.counts {
-		if cfg.skipType[t.Type] || t.Type == TypePolarity || t.Type == TypeOrder {
-			continue
-		}
-		rc := r.counts[t] + moved[t]
-		if t.Type == TypeName && !cfg.noNameWords {
-			// A name may come back as a plain word: "Move" at a label, "move" in the summary.
-			// Per section, though: a section of the result that keeps its heading must still
-			// say the word ("Windows" become "Linux" under a heading is lost even when a list
-			// item of another section still opens with "Windows").
-			rc = max(rc, r.wordCounts()[t.Value]+moved[t])
-			if moved[t] == 0 && !cfg.noNameSection && o.nameLeftSection(t, r) {
-				rc = min(rc, oc-1)
-			}
-		}
-		if setSemantics(t.Type) || cfg.noMultiset {
-			if rc > 0 {
-				continue
-			}
-		} else if o.keptWhole(t, r, extra) || rc >= oc && (cfg.noSubstitution || subst.of(t) == "") {
-			continue
-		}
-		dl := o.locate(t, kept)
-		d := Drop{Token: t, Line: dl.line(), Source: o.source(dl), Occurrences: [2]int{oc, rc}}
-		if setSemantics(t.Type) {
-			d.Occurrences = [2]int{1, 0}
-		} else if ln := o.sectionLost(t, r); ln > 0 && rc > 0 {
-			d.Line = ln
-		}
-		if rc >= oc {
-			d.Note = "a mention became " + subst.of(t)
-		}
-		drops = append(drops, d)
-	}
-	if !cfg.skipType[TypePolarity] {
-		drops = append(drops, polarityDrops(o, r, cfg, kept)...)
+	drops := setDrops(o, r, cfg, extra)
+	if cfg.noMultiset {
+		drops = append(drops, presenceDrops(o, r, cfg)...)
+	} else {
+		drops = append(drops, statementDrops(o, r, cfg, extra)...)
 	}
 	if !cfg.skipType[TypeOrder] {
 		drops = append(drops, orderDrops(o, r)...)
@@ -193,6 +153,71 @@ func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 	}
 	sortDrops(drops)
 	return drops
+}
+
+// setDrops reports the set classes (code lines, front matter keys and values) the result no
+// longer holds anywhere, except lines that moved verbatim to another file of the transaction.
+func setDrops(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
+	var drops []Drop
+	for t := range o.counts {
+		if !setSemantics(t.Type) || cfg.skipType[t.Type] || t.Type == TypePolarity || t.Type == TypeOrder || r.counts[t] > 0 {
+			continue
+		}
+		kept := map[lineKey]bool{}
+		moved := false
+		for _, k := range o.where[t] {
+			if extra[k] {
+				moved = true
+			}
+			kept[k] = r.lines[k] != nil || extra[k]
+		}
+		if moved {
+			continue
+		}
+		dl := o.locate(t, kept)
+		drops = append(drops, Drop{Token: t, Line: dl.line(), Source: o.source(dl), Occurrences: [2]int{1, 0}})
+	}
+	return drops
+}
+
+// presenceDrops compares the prose tokens by presence in the whole file only: the gate as it
+// was before values were compared per statement (a mutation test's baseline).
+func presenceDrops(o, r *Inv, cfg checks) []Drop {
+	var drops []Drop
+	words := r.wordCounts()
+	for t := range o.counts {
+		if setSemantics(t.Type) || cfg.skipType[t.Type] || t.Type == TypePolarity || t.Type == TypeOrder || r.counts[t] > 0 {
+			continue
+		}
+		if t.Type == TypeName && words[t.Value] > 0 {
+			continue
+		}
+		dl := o.locate(t, nil)
+		drops = append(drops, Drop{Token: t, Line: dl.line(), Source: o.source(dl), Occurrences: [2]int{o.counts[t], 0}})
+	}
+	return drops
+}
+
+// movedKeys returns the keys of the original's statements whose every line survives verbatim
+// in another file of the transaction.
+func movedKeys(o *Inv, extra map[lineKey]bool) map[string]bool {
+	if len(extra) == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, s := range o.stmts {
+		all := true
+		for _, li := range s.lines {
+			if !extra[o.keys[li]] {
+				all = false
+				break
+			}
+		}
+		if all {
+			out[s.key] = true
+		}
+	}
+	return out
 }
 
 // bindingSwaps finds result lines that carry exactly the values and subject words of an
@@ -250,59 +275,6 @@ func swapsOf(o *Inv, rb *binding, first int, seen map[string]bool, drops []Drop)
 	return drops
 }
 
-// substitutes finds a value the result introduces in place of a mention of another: when a
-// section says a value less often and a value of its kind that the original never had appears
-// in the same section, one mention was replaced ("every ~30 min" becoming "every ~3 min" while
-// "30 minutes" stays elsewhere in the section), not merged. Kinds are token types; a number's
-// kinds are its unit and its digits ("30s" becoming "30 minutes").
-type substitutes struct {
-	o, r  *Inv
-	moved map[Token]int
-}
-
-func kindsOf(t Token) []string {
-	if t.Type == TypeNumber {
-		u := unitOf(t.Value)
-		return []string{"u\x00" + u, "d\x00" + strings.TrimSuffix(t.Value, u)}
-	}
-	return []string{t.Type}
-}
-
-// of returns the value that replaced a mention of t, or "".
-func (s *substitutes) of(t Token) string {
-	if setSemantics(t.Type) || t.Type == TypeName && !fixedName(t.Value) || s.moved[t] > 0 {
-		// Whether a word is a name mostly depends on its place in the sentence (a capital at the
-		// start of a sentence or a label is none): restyling alone changes name counts. Tool and
-		// language names are names anywhere.
-		return ""
-	}
-	kinds := kindsOf(t)
-	for _, sec := range s.o.sectOrder {
-		if s.o.sectOcc[sec][t] <= s.r.sectOcc[sec][t] {
-			continue
-		}
-		best := ""
-		for n, c := range s.r.sectOcc[sec] {
-			// A value the original never had, or one the section now says more often: "always
-			// in English" become "always in Chinese" where Chinese was already named once.
-			if c == 0 || n.Type != t.Type || s.o.raw[n] > 0 && c <= s.o.sectOcc[sec][n] || best != "" && n.Value >= best ||
-				n.Type == TypeName && !fixedName(n.Value) {
-				continue
-			}
-			for _, k := range kindsOf(n) {
-				if slices.Contains(kinds, k) {
-					best = n.Value
-					break
-				}
-			}
-		}
-		if best != "" {
-			return best
-		}
-	}
-	return ""
-}
-
 // fixedName reports a name that is one wherever it stands: a tool or a language.
 func fixedName(v string) bool {
 	return lex().tools[v] || slices.Contains(cjkLanguages, v)
@@ -311,58 +283,6 @@ func fixedName(v string) bool {
 // unitOf returns the unit part of a number value ("30min" -> "min", "-43%" -> "%").
 func unitOf(v string) string {
 	return strings.TrimLeft(v, "+-$\u20ac\u00a3\u00a5~0123456789.,:/")
-}
-
-// polarityDrops finds the rules of the original that the result lost or flipped. A rule is kept
-// by a result rule of the same class carrying most of its words (see polIndex.keeps), or by its
-// line moving verbatim to another file of the transaction; it is lost anyway when the result
-// states its words in more clauses without its class than the original did (a rule word
-// stripped or swapped while a copy of the rule survives elsewhere).
-func polarityDrops(o, r *Inv, cfg checks, kept map[lineKey]bool) []Drop {
-	var drops []Drop
-	rx, ox := r.polIndex(), o.polIndex()
-	for i, f := range o.pol {
-		moved := kept[o.polAt[i]] && !cfg.noMoved && r.lines[o.polAt[i]] == nil
-		if moved {
-			continue
-		}
-		note := ""
-		switch {
-		case r.counts[f.tok] > 0 || !cfg.noPolarityMatch && rx.keeps(f):
-			if cfg.noContradiction || rx.contradicting(f) <= ox.contradicting(f) {
-				continue
-			}
-			note = "the result also states it without its rule word"
-		default:
-			if n := flipped(f, r.pol); n != "" {
-				note = "result says " + n
-			}
-		}
-		dl := o.lines[o.polAt[i]]
-		drops = append(drops, Drop{Token: f.tok, Line: dl.line(), Source: o.source(dl), Note: note})
-	}
-	return drops
-}
-
-// flipped names a result rule with most of the same words but another class ("not" become
-// "must").
-func flipped(f polFact, res []polFact) string {
-	if len(f.stems) == 0 {
-		return ""
-	}
-	for _, g := range res {
-		if g.class == f.class {
-			continue
-		}
-		have := map[string]bool{}
-		for _, s := range g.sent {
-			have[s] = true
-		}
-		if hits(f.stems, have) >= need(len(f.stems)) {
-			return g.tok.Value
-		}
-	}
-	return ""
 }
 
 // orderDrops reports an ordered pair the result states the other way round ("prefer `==`

@@ -44,7 +44,7 @@ func TestHandEditsI18n(t *testing.T) {
 			if len(drops) > 0 {
 				s.caught++
 			}
-			if hasType(drops, c.class) {
+			if hasClass(drops, c.class) {
 				s.byClass++
 			}
 		case "pass":

@@ -67,13 +67,6 @@ type Inv struct {
 	// one line of the section; counts are their sums. A value said three times in one section
 	// counts once, so a summary may say it once.
 	sect map[string]map[Token]int
-	// sectFirst is the 1-based line where a token first occurs in a section; sectOrder lists
-	// the sections in file order. Both only serve to point a drop at the section that lost it.
-	sectFirst map[string]map[Token]int
-	sectOrder []string
-	// sectOcc counts a token's occurrences over the distinct lines of a section (see
-	// substitutes): removing an exact duplicate line changes no count.
-	sectOcc map[string]map[Token]int
 	// words counts every prose word (lowercased) the same way, so a name the original spelled
 	// "Move" survives as "move" in the result; built on first use (see wordCounts).
 	words    map[string]int
@@ -81,15 +74,15 @@ type Inv struct {
 	dls      []*distinctLine           // per line, its distinct line
 	kinds    []mdline.Kind             // per line, the kind it is read as
 	secOf    []string                  // per line, its section
-	// raw counts each token over distinct lines, as the gate once did: it tells a value said
-	// less often (fine, per section) from a value replaced by another (see substituted).
-	raw     map[Token]int
-	pol     []polFact    // polarity facts, one per key
-	clauses []clauseFact // every clause group of the prose, for contradictions
-	polx    *polIndex    // built on first use
-	polAt   []lineKey    // the distinct line of each polarity fact
-	pairs   []pairFact   // ordered pairs, one per key
-	stray   []mdline.Stray
+	pol      []polFact                 // polarity facts, one per key
+	clauses  []clauseFact              // every clause group of the prose, for contradictions
+	polx     *polIndex                 // built on first use
+	polAt    []lineKey                 // the distinct line of each polarity fact
+	pairs    []pairFact                // ordered pairs, one per key
+	stray    []mdline.Stray
+	stmts    []*stmt             // the statements (paragraphs, items, rows, headings) in order
+	ctx      [][]Token           // per line, the tokens its paragraph gave it (names)
+	alias    map[string][]string // aliases the text defines (built on first use)
 }
 
 // Inventory extracts the structured tokens of text.
@@ -100,17 +93,14 @@ func Inventory(text []byte) *Inv {
 func inventory(text []byte, cfg checks) *Inv {
 	doc := mdline.Parse(text)
 	inv := &Inv{
-		keys:      make([]lineKey, len(doc.Lines)),
-		lines:     make(map[lineKey]*distinctLine),
-		counts:    make(map[Token]int),
-		where:     make(map[Token][]lineKey),
-		binds:     make(map[string][]*binding),
-		fm:        doc.FM,
-		sect:      make(map[string]map[Token]int),
-		sectFirst: make(map[string]map[Token]int),
-		sectOcc:   make(map[string]map[Token]int),
-		raw:       make(map[Token]int),
-		stray:     doc.StrayFences(),
+		keys:   make([]lineKey, len(doc.Lines)),
+		lines:  make(map[lineKey]*distinctLine),
+		counts: make(map[Token]int),
+		where:  make(map[Token][]lineKey),
+		binds:  make(map[string][]*binding),
+		fm:     doc.FM,
+		sect:   make(map[string]map[Token]int),
+		stray:  doc.StrayFences(),
 	}
 	kinds := readKinds(doc, text, cfg)
 	dls := make([]*distinctLine, len(doc.Lines)) // per line, its distinct line
@@ -174,6 +164,8 @@ func inventory(text []byte, cfg checks) *Inv {
 		frontValues(doc, text, func(i int, t Token) { ctx[i] = append(ctx[i], t) })
 	}
 	inv.count(doc, text, kinds, dls, ctx)
+	inv.ctx = ctx
+	inv.finishStatements(doc, text, ctx)
 	if doc.FM.State == frontmatter.Closed {
 		for _, k := range doc.FM.Keys {
 			t := Token{TypeFrontKey, k}
@@ -254,6 +246,8 @@ func (inv *Inv) readSentences(doc *mdline.Doc, text []byte, kinds []mdline.Kind,
 			key.WriteByte(',')
 		}
 		first := para[0].idx
+		kind := kinds[first]
+		inv.addStatement(para, kind, para[0].item)
 		if c, ok := cache[key.String()]; ok {
 			para = para[:0]
 			for _, n := range c.f.names {
@@ -299,7 +293,7 @@ func (inv *Inv) readSentences(doc *mdline.Doc, text []byte, kinds []mdline.Kind,
 			if k != mdline.Text || prev != mdline.Text || item {
 				flush()
 			}
-			para = append(para, paraLine{idx: i, text: dl.scan.masked, codes: dl.scan.codes, quotes: dl.scan.quotes, from: from, table: k == mdline.TableRow, heading: k == mdline.Heading})
+			para = append(para, paraLine{idx: i, text: dl.scan.masked, codes: dl.scan.codes, quotes: dl.scan.quotes, from: from, table: k == mdline.TableRow, heading: k == mdline.Heading, item: item})
 			if k != mdline.Text {
 				flush()
 			}
@@ -365,9 +359,6 @@ func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, dls []*
 		dl := dls[i]
 		if dl.first == i+1 {
 			dl.toks = append(append([]Token(nil), dl.local...), ctx[i]...)
-			for _, t := range dl.toks {
-				inv.raw[t]++
-			}
 		}
 		inv.secOf[i] = sec
 		if len(ctx[i]) == 0 && seenIn[sec][dl] {
@@ -393,22 +384,13 @@ func (inv *Inv) count(doc *mdline.Doc, text []byte, kinds []mdline.Kind, dls []*
 			}
 		}
 		if len(lineCount) > 0 {
-			m, first, occ := inv.sect[sec], inv.sectFirst[sec], inv.sectOcc[sec]
+			m := inv.sect[sec]
 			if m == nil {
-				m, first, occ = map[Token]int{}, map[Token]int{}, map[Token]int{}
-				inv.sect[sec], inv.sectFirst[sec], inv.sectOcc[sec] = m, first, occ
-				inv.sectOrder = append(inv.sectOrder, sec)
+				m = map[Token]int{}
+				inv.sect[sec] = m
 			}
 			for t, n := range lineCount {
-				if n > m[t] {
-					m[t] = n
-				}
-				if !seenIn[sec][dl] {
-					occ[t] += n
-				}
-				if first[t] == 0 {
-					first[t] = i + 1
-				}
+				m[t] = max(m[t], n)
 			}
 		}
 		if len(lineCount) > 0 {
@@ -472,59 +454,12 @@ func (inv *Inv) wordCounts() map[string]int {
 	return inv.words
 }
 
-// nameLeftSection reports a name of inv that a section of r with the same heading path no
-// longer says, as a name or as a word.
-func (inv *Inv) nameLeftSection(t Token, r *Inv) bool {
-	r.wordCounts()
-	for _, sec := range inv.sectOrder {
-		if inv.sect[sec][t] == 0 || r.sect[sec] == nil && r.wordSect[sec] == nil {
-			continue
-		}
-		if r.sect[sec][t] == 0 && r.wordSect[sec][t.Value] == 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // polIndex returns the inventory's polarity index, building it once.
 func (inv *Inv) polIndex() *polIndex {
 	if inv.polx == nil {
 		inv.polx = newPolIndex(inv.pol, inv.clauses)
 	}
 	return inv.polx
-}
-
-// keptWhole reports that every line of the original carrying t survives verbatim in r as often
-// as it occurred (or moved to another file of the transaction): t's count can then only have
-// dropped because sections were merged or renamed around unchanged statements, which loses no
-// statement.
-func (inv *Inv) keptWhole(t Token, r *Inv, extra map[lineKey]bool) bool {
-	w := inv.where[t]
-	if len(w) == 0 {
-		return false
-	}
-	for _, k := range w {
-		if extra[k] {
-			continue
-		}
-		rl := r.lines[k]
-		if rl == nil || rl.n < inv.lines[k].n {
-			return false
-		}
-	}
-	return true
-}
-
-// sectionLost returns the line where t first occurs in the first section (in file order) that
-// counts it less in r, or 0 when no section of the same heading path does.
-func (inv *Inv) sectionLost(t Token, r *Inv) int {
-	for _, sec := range inv.sectOrder {
-		if inv.sect[sec][t] > r.sect[sec][t] {
-			return inv.sectFirst[sec][t]
-		}
-	}
-	return 0
 }
 
 // sumSections derives counts from the per-section tallies (set classes count 1).

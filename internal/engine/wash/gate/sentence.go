@@ -49,6 +49,7 @@ type paraLine struct {
 	table  bool // a table row: cell bars end sentences
 	// heading: its capitals are a title's, as in a bold label ("## Build Commands").
 	heading bool
+	item    bool // the line opens a list item
 }
 
 // sentenceFacts are what the reader found in one paragraph.
@@ -972,17 +973,6 @@ func isASCIIWord(w string) bool {
 
 // need is how many of n words a rewording must keep: two thirds, rounded up.
 func need(n int) int { return (2*n + 2) / 3 }
-
-// hits counts how many of want are in have.
-func hits(want []string, have map[string]bool) int {
-	n := 0
-	for _, s := range want {
-		if have[s] {
-			n++
-		}
-	}
-	return n
-}
 
 // polIndex finds, among an inventory's polarity facts and clauses, those a rule of the other
 // side survives in or is contradicted by. Both lookups go through a stem index: a file with

@@ -229,12 +229,19 @@ func union(parts []*Inv, names []string) *Inv {
 		fm:     parts[0].fm,
 		srcOf:  map[*distinctLine]string{},
 		sect:   map[string]map[Token]int{},
-		raw:    map[Token]int{},
 	}
 	seenPol, seenPair := map[string]bool{}, map[string]bool{}
 	for pi, p := range parts {
 		if p.fm.State == frontmatter.Unverifiable {
 			u.fm = p.fm
+		}
+		for _, s := range p.stmts {
+			c := *s
+			c.id, c.src = len(u.stmts), names[pi]
+			if c.list >= 0 {
+				c.list = -1 - pi*1_000_000 - s.list // lists of different sources stay apart
+			}
+			u.stmts = append(u.stmts, &c)
 		}
 		for _, k := range p.order {
 			dl := p.lines[k]
@@ -291,11 +298,6 @@ func union(parts []*Inv, names []string) *Inv {
 			if t.Type == TypeFrontKey {
 				u.counts[t] = 1
 			}
-		}
-	}
-	for _, dl := range u.lines {
-		for _, t := range dl.toks {
-			u.raw[t]++
 		}
 	}
 	u.sumSections()

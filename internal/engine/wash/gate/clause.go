@@ -1,0 +1,766 @@
+package gate
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The clause reader is the statement stage's lexer: it cuts a statement's text into sentences and
+// clauses and reads, per clause, its modality level, its negation, its conditions, its place in
+// a sequence and its content stems, from the lexicon of langs.go. It reads raw line text (code
+// spans kept as operands), so it can run on any statement on demand: only statements a rewrite
+// changed are read.
+
+// Token kinds of the clause reader.
+const (
+	tWord   uint8 = iota // a Latin, Cyrillic or other spaced-script word, lowercased
+	tHangul              // a Korean word (particles attached)
+	tCJK                 // a run of Han, kana or katakana text
+	tCode                // an inline code span
+	tNum                 // a run of digits (with . , separators)
+	tArrow               // →, ->, ⇒: a step of a chain
+	tColon               // a colon ending a lead ("Order:")
+)
+
+// ctok is one token of a clause.
+type ctok struct {
+	kind uint8
+	text string // lowercased words; code and CJK as written
+}
+
+// clauseInfo is what the clause reader found in one clause.
+type clauseInfo struct {
+	toks     []ctok
+	text     string // as written, for messages
+	sentence int    // index of its sentence in the statement
+	level    int    // modality: +3..-3, 0 for none (an assertion or imperative)
+	weak     bool   // a modality word other than the strongest of its direction
+	conds    []string
+	// condWords are the stems of a condition of kind "if" without its rule: the words after the
+	// condition word (before it in Chinese, Japanese and Korean).
+	condWords []string
+	seq       int // seqFirst/Then/Last, or -1
+	lead      bool
+	comma     bool // the clause follows a comma of its sentence (a list goes on)
+	stems     []string
+	sentStems []string // the stems of the clause's whole sentence
+	negWords  []string // the modality words read, for messages
+	modal     string
+	always    bool // a binding word of frequency (always, immer, 항상)
+	mixed     bool // both a binding and a forbidding word: two rules in one clause
+}
+
+// stmtLexicon is the compiled statement lexicon (see langs.go).
+type stmtLexicon struct {
+	modal       map[string]int // phrase -> level
+	cond        map[string]string
+	seq         map[string]int
+	lead        map[string]bool
+	antonym     map[string]antonym
+	number      map[string]string
+	unit        map[string]string
+	langName    map[string]string // exact form -> canonical language
+	langStem    []langStem        // Russian and Korean stems of language names
+	omission    map[string]bool
+	stop        map[string]bool
+	cjkModal    []cjkEntry // Chinese and Japanese entries, longest first
+	cjkCond     []cjkEntry
+	cjkSeq      []cjkEntry
+	cjkNumber   []cjkEntry
+	every       map[string]bool
+	descriptive map[string]bool
+	pronoun     map[string]bool
+	always      map[string]bool
+	antonymStem map[string]antonym // antonyms by stem
+	jaModal     map[string]bool    // Japanese modality entries, to tell them from Chinese ones
+	zhModal     map[string]bool
+	maxWords    int
+}
+
+type antonym struct{ other, typ string }
+
+type cjkEntry struct {
+	text  string
+	level int
+	kind  string
+	lang  string
+}
+
+type langStem struct{ stem, lang string }
+
+// omissionText are verbs of leaving something out: negated ("never skip the tests"), they make an
+// obligation, not a prohibition.
+var omissionText = "skip skips skipped skipping omit omits omitted omitting ignore ignores ignored leave_out exclude " +
+	"überspringen auslassen weglassen ignorieren sauter omettre ignorer saltar omitir ignorar pular " +
+	"пропускать пропускай пропускайте игнорировать 跳过 忽略 省略 スキップ 無視 생략 건너뛰 무시"
+
+var slex = sync.OnceValue(buildStmtLexicon)
+
+func buildStmtLexicon() *stmtLexicon {
+	x := &stmtLexicon{
+		modal: map[string]int{}, cond: map[string]string{}, seq: map[string]int{}, lead: map[string]bool{},
+		antonym: map[string]antonym{}, number: map[string]string{}, unit: map[string]string{},
+		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), pronoun: set(pronounText), antonymStem: map[string]antonym{}, descriptive: set(descriptiveText),
+		always: phrases(alwaysText),
+	}
+	phrase := func(w string) string { return strings.ReplaceAll(w, "_", " ") }
+	addWords := func(w string) {
+		if n := strings.Count(w, "_") + 1; n > x.maxWords {
+			x.maxWords = n
+		}
+	}
+	for lang, levels := range modalText {
+		for level, words := range levels {
+			for _, w := range strings.Fields(words) {
+				if lang == "zh" || lang == "ja" {
+					x.cjkModal = append(x.cjkModal, cjkEntry{text: w, level: level, lang: lang})
+					continue
+				}
+				x.modal[phrase(w)] = level
+				addWords(w)
+			}
+		}
+	}
+	for lang, kinds := range condText {
+		for kind, words := range kinds {
+			for _, w := range strings.Fields(words) {
+				if lang == "zh" || lang == "ja" {
+					x.cjkCond = append(x.cjkCond, cjkEntry{text: w, kind: kind, lang: lang})
+					continue
+				}
+				x.cond[phrase(w)] = kind
+				addWords(w)
+			}
+		}
+	}
+	for lang, ranks := range seqText {
+		for rank, words := range ranks {
+			for _, w := range strings.Fields(words) {
+				if lang == "zh" || lang == "ja" {
+					x.cjkSeq = append(x.cjkSeq, cjkEntry{text: w, level: rank})
+					continue
+				}
+				x.seq[phrase(w)] = rank
+				addWords(w)
+			}
+		}
+	}
+	for _, words := range seqLeadText {
+		for _, w := range strings.Fields(words) {
+			x.lead[w] = true
+		}
+	}
+	for _, pairs := range antonymText {
+		for _, p := range strings.Fields(pairs) {
+			f := strings.Split(p, "|")
+			typ := TypePolarity
+			if len(f) == 3 {
+				typ = TypeOrder
+			}
+			x.antonym[f[0]] = antonym{f[1], typ}
+			x.antonym[f[1]] = antonym{f[0], typ}
+			x.antonymStem[wordStem(f[0])] = antonym{f[1], typ}
+			x.antonymStem[wordStem(f[1])] = antonym{f[0], typ}
+		}
+	}
+	for lang, pairs := range numberText {
+		for _, p := range strings.Fields(pairs) {
+			w, v, _ := strings.Cut(p, "=")
+			if lang == "zh" || lang == "ja" {
+				x.cjkNumber = append(x.cjkNumber, cjkEntry{text: w, kind: v})
+				continue
+			}
+			x.number[phrase(w)] = v
+			addWords(w)
+		}
+	}
+	for _, pairs := range unitText {
+		for _, p := range strings.Fields(pairs) {
+			w, u, _ := strings.Cut(p, "=")
+			x.unit[w] = u
+		}
+	}
+	for canon, forms := range langNameText {
+		for _, f := range strings.Fields(forms) {
+			r, _ := utf8.DecodeRuneInString(f)
+			if unicode.Is(unicode.Cyrillic, r) && !strings.HasPrefix(f, "по-") || unicode.Is(unicode.Hangul, r) {
+				x.langStem = append(x.langStem, langStem{f, canon})
+				continue
+			}
+			x.langName[f] = canon
+		}
+	}
+	for _, w := range strings.Fields(omissionText) {
+		x.omission[phrase(w)] = true
+	}
+	for _, w := range strings.Fields(stopText) {
+		x.stop[w] = true
+	}
+	for _, words := range stopText2 {
+		for _, w := range strings.Fields(words) {
+			x.stop[w] = true
+		}
+	}
+	x.jaModal, x.zhModal = map[string]bool{}, map[string]bool{}
+	for _, e := range x.cjkModal {
+		if e.lang == "ja" {
+			x.jaModal[e.text] = true
+		} else {
+			x.zhModal[e.text] = true
+		}
+	}
+	for _, l := range []*[]cjkEntry{&x.cjkModal, &x.cjkCond, &x.cjkSeq, &x.cjkNumber} {
+		e := *l
+		sort.SliceStable(e, func(i, j int) bool {
+			if len(e[i].text) != len(e[j].text) {
+				return len(e[i].text) > len(e[j].text)
+			}
+			return e[i].text < e[j].text
+		})
+	}
+	return x
+}
+
+// isHangul reports a Korean syllable or jamo.
+func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
+
+// stmtLine is one line of a statement for the clause reader: its text after the block prefix
+// and its code spans (offsets in text).
+type stmtLine struct {
+	text  string
+	codes []codeSpan
+}
+
+// readClauses cuts a statement's lines into clauses.
+func readClauses(lines []stmtLine) []clauseInfo {
+	var out []clauseInfo
+	cur := clauseInfo{seq: -1}
+	var raw strings.Builder
+	sentence, depth := 0, 0
+	end := func(brk int) {
+		if len(cur.toks) > 0 {
+			cur.text = strings.TrimSpace(raw.String())
+			cur.sentence = sentence
+			out = append(out, cur)
+		}
+		cur = clauseInfo{seq: -1, comma: brk == breakComma}
+		raw.Reset()
+		if brk == breakSentence {
+			sentence++
+		}
+	}
+	for _, ln := range lines {
+		clauseTokens(ln, &cur, &raw, &depth, end)
+	}
+	end(breakSentence)
+	for i := range out {
+		analyseClause(&out[i])
+	}
+	inheritHedges(out)
+	for i := 0; i < len(out); {
+		j := i
+		var st []string
+		for j < len(out) && out[j].sentence == out[i].sentence {
+			for _, s := range out[j].stems {
+				if !containsStr(st, s) {
+					st = append(st, s)
+				}
+			}
+			j++
+		}
+		for k := i; k < j; k++ {
+			out[k].sentStems = st
+		}
+		i = j
+	}
+	return out
+}
+
+// clauseTokens appends the tokens of one line to the clause being read, ending clauses at
+// commas, semicolons, dashes and sentence ends outside parentheses.
+func clauseTokens(ln stmtLine, cur *clauseInfo, raw *strings.Builder, depth *int, end func(int)) {
+	s := ln.text
+	ci := 0
+	if raw.Len() > 0 {
+		raw.WriteByte(' ')
+	}
+	for i := 0; i < len(s); {
+		if ci < len(ln.codes) && ln.codes[ci].start == i {
+			cur.toks = append(cur.toks, ctok{tCode, ln.codes[ci].text})
+			raw.WriteString(s[i:ln.codes[ci].end])
+			i = ln.codes[ci].end
+			ci++
+			continue
+		}
+		for ci < len(ln.codes) && ln.codes[ci].start < i {
+			ci++
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		j := i + n
+		switch {
+		case isCJK(r):
+			for j < len(s) {
+				r2, n2 := utf8.DecodeRuneInString(s[j:])
+				if !isCJK(r2) {
+					break
+				}
+				j += n2
+			}
+			cur.toks = append(cur.toks, ctok{tCJK, s[i:j]})
+		case isHangul(r):
+			for j < len(s) {
+				r2, n2 := utf8.DecodeRuneInString(s[j:])
+				if !isHangul(r2) {
+					break
+				}
+				j += n2
+			}
+			cur.toks = append(cur.toks, ctok{tHangul, s[i:j]})
+		case r >= '0' && r <= '9':
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || (s[j] == '.' || s[j] == ',') && j+1 < len(s) && s[j+1] >= '0' && s[j+1] <= '9') {
+				j++
+			}
+			cur.toks = append(cur.toks, ctok{tNum, s[i:j]})
+		case unicode.IsLetter(r):
+			for j < len(s) {
+				r2, n2 := utf8.DecodeRuneInString(s[j:])
+				if unicode.IsLetter(r2) && !isCJK(r2) && !isHangul(r2) || unicode.IsDigit(r2) || unicode.Is(unicode.Mn, r2) || r2 == '_' {
+					j += n2
+					continue
+				}
+				if strings.ContainsRune("-'’", r2) && j+n2 < len(s) {
+					if r3, _ := utf8.DecodeRuneInString(s[j+n2:]); unicode.IsLetter(r3) && !isCJK(r3) {
+						j += n2
+						continue
+					}
+				}
+				break
+			}
+			w := strings.ToLower(strings.ReplaceAll(s[i:j], "’", "'"))
+			if strings.HasPrefix(w, "http") && j < len(s) && s[j] == ':' {
+				for j < len(s) && s[j] != ' ' && s[j] != ')' {
+					j++
+				}
+				break
+			}
+			cur.toks = append(cur.toks, ctok{tWord, w})
+		default:
+			if stop := clauseBreak(s, i, r, *depth); stop != 0 {
+				raw.WriteString(s[i:j])
+				end(stop)
+				i = j
+				continue
+			}
+			switch {
+			case r == '(' || r == '（':
+				// A parenthesis is a clause of its own ("(it does not need to be removed)").
+				end(breakClause)
+				*depth++
+			case r == ')' || r == '）':
+				raw.WriteString(s[i:j])
+				end(breakClause)
+				*depth = max(0, *depth-1)
+				i = j
+				continue
+			case r == '[':
+				*depth++
+			case r == ']':
+				*depth = max(0, *depth-1)
+			case r == '→' || r == '⇒' || r == '-' && j < len(s) && s[j] == '>':
+				cur.toks = append(cur.toks, ctok{kind: tArrow})
+				if r == '-' {
+					j++
+				}
+			case (r == ':' || r == '：') && len(cur.toks) > 0:
+				cur.toks = append(cur.toks, ctok{kind: tColon})
+			}
+		}
+		raw.WriteString(s[i:j])
+		i = j
+	}
+}
+
+// inheritHedges carries a preference or a permission over the clauses of its sentence that follow
+// it without a modality word of their own ("PREFER integration tests, e.g., at `it/...` over unit
+// tests"): a list after "prefer" is preferred. A negation is not carried: "never X, use Y".
+func inheritHedges(out []clauseInfo) {
+	for i := 1; i < len(out); i++ {
+		p := out[i-1]
+		if out[i].sentence == p.sentence && out[i].comma && out[i].modal == "" && p.level > 0 && p.level < 3 {
+			out[i].level, out[i].weak, out[i].modal = p.level, true, p.modal
+		}
+	}
+}
+
+// Clause breaks: a comma continues a list, a semicolon or dash starts a new clause, a full stop a
+// new sentence.
+const (
+	breakNone = iota
+	breakComma
+	breakClause
+	breakSentence
+)
+
+// clauseBreak classifies the punctuation at i.
+func clauseBreak(s string, i int, r rune, depth int) int {
+	switch {
+	case r == '!' || r == '?' || r == '。' || r == '！' || r == '？':
+		return breakSentence
+	case r == '.':
+		if i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '*' || s[i+1] == ')' {
+			return breakSentence
+		}
+	case r == '|' || r == ';' || r == '；':
+		return breakClause
+	case depth > 0:
+		return breakNone
+	case r == ',' || r == '，' || r == '、':
+		return breakComma
+	case r == '—' || r == '–':
+		return breakClause
+	case r == '-' && i > 0 && s[i-1] == ' ' && i+1 < len(s) && s[i+1] == ' ':
+		return breakClause
+	}
+	return breakNone
+}
+
+// analyseClause reads a clause's modality, conditions, sequence mark and stems.
+func analyseClause(c *clauseInfo) {
+	x := slex()
+	var levels []int
+	omission := false
+	words := clauseWordsOf(c.toks)
+	lastIf := -10
+	for i := 0; i < len(words); i++ {
+		n, level, kind, rank, omit := matchWords(x, words, i)
+		if n == 0 {
+			continue
+		}
+		if level < 0 && i-lastIf <= 3 {
+			// "if you don't", "if not", "wenn nicht": the negation belongs to the condition.
+			level = 0
+		}
+		if kind == condIf {
+			lastIf = i + n - 1
+		}
+		if level != 0 {
+			levels = append(levels, level)
+			p := strings.Join(words[i:i+n], " ")
+			c.negWords = append(c.negWords, p)
+			c.always = c.always || x.always[p]
+		}
+		if kind != "" && !containsStr(c.conds, kind) {
+			c.conds = append(c.conds, kind)
+			if kind == condIf {
+				c.condWords = clauseStems(c.toks[i+n:])
+			}
+		}
+		if rank >= 0 && c.seq < 0 {
+			c.seq = rank
+		}
+		if omit {
+			omission = true
+			c.negWords = append(c.negWords, strings.Join(words[i:i+n], " "))
+		}
+		i += n - 1
+	}
+	for i, t := range c.toks {
+		switch t.kind {
+		case tCJK:
+			had := containsStr(c.conds, condIf)
+			cjkMarks(x, t.text, c, &levels, &omission)
+			if !had && containsStr(c.conds, condIf) {
+				c.condWords = clauseStems(c.toks[:i+1])
+			}
+		case tHangul:
+			if k := hangulCond(t.text); k != "" && !containsStr(c.conds, k) {
+				c.conds = append(c.conds, k)
+				if k == condIf {
+					c.condWords = clauseStems(c.toks[:i+1])
+				}
+			}
+		}
+	}
+	if len(c.toks) >= 2 && c.toks[1].kind == tColon && c.toks[0].kind == tWord && x.lead[c.toks[0].text] {
+		c.lead = true
+	}
+	if len(c.toks) >= 2 && c.toks[1].kind == tColon && c.toks[0].kind == tCJK && x.lead[c.toks[0].text] {
+		c.lead = true
+	}
+	c.level, c.weak = combineLevels(levels, omission)
+	hasPos, hasNeg := false, false
+	for _, l := range levels {
+		hasPos = hasPos || l >= 2
+		hasNeg = hasNeg || l <= -2
+	}
+	c.mixed = hasPos && hasNeg
+	if len(c.negWords) > 0 {
+		c.modal = strings.Join(c.negWords, " ")
+	}
+	c.stems = clauseStems(c.toks)
+}
+
+// clauseWordsOf returns the word tokens of a clause (Latin, Cyrillic, Hangul), with "" standing
+// for any other token so phrases never match across an operand.
+func clauseWordsOf(toks []ctok) []string {
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		if t.kind == tWord || t.kind == tHangul {
+			out[i] = t.text
+		}
+	}
+	return out
+}
+
+// matchWords matches the longest lexicon phrase at words[i]: its length in words, and what it
+// is (a modality level, a condition kind, a sequence rank, an omission verb).
+func matchWords(x *stmtLexicon, words []string, i int) (n, level int, kind string, rank int, omit bool) {
+	rank = -1
+	if words[i] == "" {
+		return 0, 0, "", -1, false
+	}
+	for k := min(x.maxWords, len(words)-i); k >= 1; k-- {
+		p := strings.Join(words[i:i+k], " ")
+		if k > 1 && strings.Contains(p, "  ") || strings.HasPrefix(p, " ") {
+			continue
+		}
+		l, isModal := x.modal[p]
+		kd, isCond := x.cond[p]
+		rk, isSeq := x.seq[p]
+		om := x.omission[p]
+		if !isModal && isHangulWord(words[i]) {
+			l, isModal = hangulModal(words, i, k)
+		}
+		if isModal || isCond || isSeq || om {
+			if !isSeq {
+				rk = -1
+			}
+			return k, l, kd, rk, om
+		}
+	}
+	return 0, 0, "", -1, false
+}
+
+func isHangulWord(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return isHangul(r)
+}
+
+// hangulModal reads Korean modality on word stems: a word starting with a modality word
+// (금지됨, 허용된다, 필수적), and "-해도 됨/된다" (may).
+func hangulModal(words []string, i, k int) (int, bool) {
+	w := words[i]
+	if k == 2 && i+1 < len(words) && strings.HasSuffix(w, "도") && (strings.HasPrefix(words[i+1], "됨") || strings.HasPrefix(words[i+1], "된다") || strings.HasPrefix(words[i+1], "돼")) {
+		return 1, true
+	}
+	if k != 1 {
+		return 0, false
+	}
+	for _, e := range []struct {
+		stem  string
+		level int
+	}{{"금지", -3}, {"허용", 1}, {"필수", 3}, {"권장", 2}, {"절대", -3}, {"않", -3}, {"반드시", 3}, {"항상", 3}, {"피해", -2}, {"피하", -2}} {
+		if strings.HasPrefix(w, e.stem) {
+			return e.level, true
+		}
+	}
+	return 0, false
+}
+
+// hangulCond reads a Korean condition on a word's ending: "-면" (if), "-만" (only).
+func hangulCond(w string) string {
+	switch {
+	case utf8.RuneCountInString(w) >= 2 && strings.HasSuffix(w, "면") && !containsStr([]string{"화면", "측면", "전면", "표면", "방면", "반면", "이면"}, w):
+		return condIf
+	case utf8.RuneCountInString(w) >= 2 && strings.HasSuffix(w, "만") && !containsStr([]string{"하지만", "이지만", "지만"}, w) && !strings.HasSuffix(w, "지만"):
+		return condOnly
+	case strings.HasPrefix(w, "제외") || strings.HasPrefix(w, "예외"):
+		return condExcept
+	}
+	return ""
+}
+
+// cjkMarks reads modality, conditions and sequence marks inside a run of Chinese or Japanese.
+func cjkMarks(x *stmtLexicon, s string, c *clauseInfo, levels *[]int, omission *bool) {
+	for _, w := range slex().cjkOmission() {
+		if strings.Contains(s, w) {
+			*omission = true
+		}
+	}
+	rest := s
+	for _, w := range lex().cjkNotMarker {
+		rest = strings.ReplaceAll(rest, w, "　")
+	}
+	taken := rest
+	ja := hasKana(s)
+	for _, e := range x.cjkModal {
+		if e.lang == "zh" && ja && x.jaModal[e.text] || e.lang == "ja" && !ja && x.zhModal[e.text] {
+			continue // 不要 is "do not" in Chinese, "not needed" in Japanese
+		}
+		if strings.Contains(taken, e.text) {
+			*levels = append(*levels, e.level)
+			c.negWords = append(c.negWords, e.text)
+			c.always = c.always || x.always[e.text]
+			taken = strings.ReplaceAll(taken, e.text, "　")
+		}
+	}
+	for _, e := range x.cjkCond {
+		if strings.Contains(taken, e.text) && !containsStr(c.conds, e.kind) {
+			c.conds = append(c.conds, e.kind)
+		}
+	}
+	for _, e := range x.cjkSeq {
+		if c.seq < 0 && strings.Contains(taken, e.text) {
+			c.seq = e.level
+		}
+	}
+}
+
+// hasKana reports hiragana or katakana: Japanese, not Chinese.
+func hasKana(s string) bool {
+	for _, r := range s {
+		if r >= 0x3040 && r <= 0x30ff {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkOmission returns the Chinese and Japanese verbs of omission.
+func (x *stmtLexicon) cjkOmission() []string {
+	var out []string
+	for w := range x.omission {
+		if r, _ := utf8.DecodeRuneInString(w); isCJK(r) {
+			out = append(out, w)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// combineLevels turns the modality words of a clause into its level: a negation wins and keeps
+// its strongest form; a negated verb of omission is an obligation ("never skip"), a plain one a
+// prohibition ("skip the tests"); otherwise the
+// weakest explicit word decides ("always, if possible" permits). weak reports an explicit word
+// below the strongest of its direction.
+func combineLevels(levels []int, omission bool) (int, bool) {
+	if len(levels) == 0 {
+		if omission {
+			return -3, false // "skip the tests": leave them out
+		}
+		return 0, false
+	}
+	if omission {
+		// A verb of omission turns the rule round: "never skip" binds, "you can skip" permits
+		// leaving out.
+		l, w := combineLevels(levels, false)
+		return -l, w
+	}
+	neg := 0
+	pos := 0
+	for _, l := range levels {
+		switch {
+		case l < 0 && l < neg:
+			neg = l
+		case l > 0 && (pos == 0 || l < pos):
+			pos = l
+		}
+	}
+	if neg < 0 {
+		return neg, neg > -3
+	}
+	return pos, pos < 3
+}
+
+// clauseStems returns a clause's distinct content stems: words that are not function or rule
+// words, stemmed; code spans and numbers as written; Chinese and Japanese characters.
+func clauseStems(toks []ctok) []string {
+	x := slex()
+	var out []string
+	add := func(s string) {
+		if s != "" && !containsStr(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, t := range toks {
+		switch t.kind {
+		case tWord:
+			if x.stop[t.text] || lex().stop[t.text] || x.modal[t.text] != 0 || x.cond[t.text] != "" {
+				continue
+			}
+			add(wordStem(t.text))
+		case tHangul:
+			add(hangulStem(t.text))
+		case tCode:
+			add("`" + t.text + "`")
+		case tNum:
+			add(t.text)
+		case tCJK:
+			for _, g := range cjkUnits(t.text) {
+				add(g)
+			}
+		}
+	}
+	return out
+}
+
+// cjkUnits splits a run of Chinese or Japanese into comparable units: katakana words whole, Han
+// characters one by one (function characters left out), hiragana (particles, endings) dropped.
+func cjkUnits(s string) []string {
+	var out []string
+	var kata strings.Builder
+	flush := func() {
+		if kata.Len() > 0 {
+			out = append(out, kata.String())
+			kata.Reset()
+		}
+	}
+	for _, r := range s {
+		switch {
+		case r >= 0x30a0 && r <= 0x30ff:
+			kata.WriteRune(r)
+		case unicode.Is(unicode.Han, r):
+			flush()
+			if !strings.ContainsRune(hanFunction, r) {
+				out = append(out, string(r))
+			}
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// wordStem stems a word of any spaced script: English by its inflections (stem), other Latin and
+// Cyrillic words by their first five letters, which most inflections of one word share.
+func wordStem(w string) string {
+	if isASCIIWord(w) {
+		return stem(trimPossessive(w))
+	}
+	if n := utf8.RuneCountInString(w); n > 5 {
+		return string([]rune(w)[:5])
+	}
+	return w
+}
+
+// hangulStem drops a Korean word's particles roughly: its first two syllables carry the noun.
+func hangulStem(w string) string {
+	rs := []rune(w)
+	if len(rs) > 2 {
+		return string(rs[:2])
+	}
+	return w
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

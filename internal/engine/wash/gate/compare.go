@@ -1,0 +1,1173 @@
+package gate
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The statement comparison: each original statement against its counterparts in the result
+// (see align.go), by passes. valuesPass: the statement's values (with their units and
+// qualifiers, equivalences allowed) and names must be in its counterparts. rulesPass: each
+// clause's rule keeps its direction and strength (must > should > may; never > avoid > rarely),
+// and its conditions. antonymPass: a word of the clause is not exchanged for its antonym.
+// sequencePass: what the clause puts first stays first. bindingPass: the same words and
+// operands, paired differently, are a swap. A dropped statement's facts and rules must be stated
+// by another statement of the result (droppedPass); listOrderPass keeps numbered steps in order.
+
+// Statement-level drop types.
+const (
+	// TypeCondition is a condition or exception of a rule the result lost or changed: "only on
+	// macOS", "unless asked", 除非明确要求.
+	TypeCondition = "condition"
+	// TypeModality is a rule the result states more weakly: must becoming may, always becoming
+	// if needed, never becoming rarely.
+	TypeModality = "modality"
+)
+
+// stmtCompare holds one comparison's state.
+type stmtCompare struct {
+	o, r  *Inv
+	a     *alignment
+	cfg   checks
+	drops []Drop
+	// scope is the result's facts by section (built on first use for dropped statements).
+	scope map[string]*factSet
+	whole *factSet
+	extra map[lineKey]bool // lines that moved verbatim to another file of the transaction
+	// byLine maps a result line to the result statements holding it (built on first use).
+	byLine map[lineKey][]*stmt
+}
+
+// factSet is a set of canonical fact keys and of words.
+type factSet struct {
+	facts map[string]bool
+	words map[string]bool
+}
+
+// statementDrops compares o's statements with r's.
+func statementDrops(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
+	c := &stmtCompare{o: o, r: r, a: align(o, r, movedKeys(o, extra)), cfg: cfg, extra: extra}
+	for _, s := range o.stmts {
+		if c.a.same[s.id] || c.a.repeat[s.id] {
+			continue
+		}
+		if gone, ok := c.linesRemoved(s); ok {
+			c.removedLinesPass(s, gone)
+			continue
+		}
+		if to := c.a.to[s.id]; to != nil {
+			c.alignedPass(s, to)
+		} else {
+			c.droppedPass(s)
+		}
+	}
+	if !cfg.skipType[TypeOrder] {
+		c.listOrderPass()
+	}
+	c.swapPass()
+	return c.drops
+}
+
+// linesRemoved reports a statement edited only by removing whole lines: its other lines survive
+// verbatim in result statements made of original lines only (a duplicate or dead entry cut from
+// a paragraph, a line moved out of it). It returns the removed lines.
+func (c *stmtCompare) linesRemoved(s *stmt) ([]int, bool) {
+	var gone []int
+	kept := 0
+	own := s.owner
+	for _, li := range s.lines {
+		if c.r.lines[own.keys[li]] != nil {
+			kept++
+		} else {
+			gone = append(gone, li)
+		}
+	}
+	if kept == 0 || len(gone) == 0 {
+		return nil, false
+	}
+	if c.byLine == nil {
+		c.byLine = map[lineKey][]*stmt{}
+		for _, u := range c.r.stmts {
+			for _, li := range u.lines {
+				k := c.r.keys[li]
+				c.byLine[k] = append(c.byLine[k], u)
+			}
+		}
+	}
+	for _, li := range s.lines {
+		for _, u := range c.byLine[own.keys[li]] {
+			for _, ul := range u.lines {
+				if c.o.lines[c.r.keys[ul]] == nil {
+					return nil, false // a rewritten line: compare the statement as a whole
+				}
+			}
+		}
+	}
+	return gone, true
+}
+
+// removedLinesPass checks the lines removed from a statement as a removed statement: their facts
+// and rules must be stated elsewhere, unless the line moved verbatim to another file.
+func (c *stmtCompare) removedLinesPass(s *stmt, gone []int) {
+	part := &stmt{id: s.id, kind: s.kind, list: -1, sect: s.sect, src: s.src, owner: s.owner}
+	own := s.owner
+	for k, li := range s.lines {
+		if containsInt(gone, li) && !c.extra[own.keys[li]] {
+			part.lines = append(part.lines, li)
+			part.from = append(part.from, s.from[k])
+			if dl := own.dls[li]; dl != nil {
+				part.facts = append(part.facts, dl.local...)
+			}
+			part.facts = append(part.facts, own.ctx[li]...)
+		}
+	}
+	if len(part.lines) == 0 {
+		return
+	}
+	part.key = s.key
+	c.droppedPass(part)
+}
+
+func containsInt(list []int, x int) bool {
+	for _, v := range list {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// drop records a drop found on original statement s, aligned with u (nil when dropped).
+func (c *stmtCompare) drop(t Token, s *stmt, u *stmt, note string) {
+	d := Drop{Token: t, Line: s.firstLine(), Source: s.src, Statement: s.text(), Note: note}
+	if u != nil {
+		d.Result, d.ResultLine = u.text(), u.firstLine()
+	}
+	if !setSemantics(t.Type) {
+		d.Occurrences = [2]int{c.o.counts[t], c.r.counts[t]}
+	}
+	for _, e := range c.drops {
+		if e.Token == t && e.Line == d.Line && e.Source == d.Source {
+			return
+		}
+	}
+	c.drops = append(c.drops, d)
+}
+
+// alignedPass compares a statement with its counterparts.
+func (c *stmtCompare) alignedPass(s *stmt, to []*stmt) {
+	have := c.factsOf(to)
+	c.valuesPass(s, to, have)
+	oc := c.o.clausesOf(s)
+	var uc []clauseInfo
+	for _, u := range to {
+		uc = append(uc, c.r.clausesOf(u)...)
+	}
+	if !c.cfg.skipType[TypePolarity] {
+		c.rulesPass(s, to[0], oc, uc)
+		c.antonymPass(s, to[0], oc, uc)
+	}
+	if !c.cfg.skipType[TypeCondition] {
+		c.conditionsPass(s, to[0], oc, uc)
+	}
+	if !c.cfg.skipType[TypeOrder] {
+		c.sequencePass(s, to[0], oc, uc)
+	}
+	if !c.cfg.noBinding && !c.cfg.skipType[TypeBindingSwap] && len(to) == 1 {
+		c.bindingPass(s, to[0], oc, uc)
+	}
+}
+
+// factsOf returns the facts and words of result statements.
+func (c *stmtCompare) factsOf(list []*stmt) *factSet {
+	fs := &factSet{facts: map[string]bool{}, words: map[string]bool{}}
+	for _, u := range list {
+		c.addFacts(fs, c.r, u)
+	}
+	return fs
+}
+
+// addFacts adds a statement's facts (in canonical form), its number words and its words.
+func (c *stmtCompare) addFacts(fs *factSet, inv *Inv, s *stmt) {
+	for _, t := range s.facts {
+		for _, k := range factKeys(t) {
+			fs.facts[k] = true
+		}
+	}
+	cl := inv.clausesOf(s)
+	for _, t := range wordFacts(cl) {
+		for _, k := range factKeys(t) {
+			fs.facts[k] = true
+		}
+	}
+	for _, cls := range cl {
+		for _, t := range cls.toks {
+			switch t.kind {
+			case tWord, tHangul:
+				fs.words[trimPossessive(t.text)] = true
+				if l := langOf(t.text); l != "" {
+					fs.words[l] = true
+				}
+			case tCJK:
+				for _, n := range cjkNames(t.text) {
+					fs.words[langOf(n)] = true
+				}
+			}
+		}
+	}
+}
+
+// isStmtFact reports the token types a statement's values are compared by.
+func (c *stmtCompare) isStmtFact(t Token) bool {
+	if setSemantics(t.Type) || c.cfg.skipType[t.Type] {
+		return false
+	}
+	switch t.Type {
+	case TypeBindingSwap, TypeStrayFence, TypeFrontIncomplete:
+		return false
+	}
+	return true
+}
+
+// valuesPass reports each value and name of s that its counterparts do not state, and a value
+// they state less often while stating a new one of its kind in its place ("Japanese ... in
+// Japanese" become "English ... in Japanese").
+func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
+	facts := append(append([]Token(nil), s.facts...), wordFacts(c.o.clausesOf(s))...)
+	aliases := c.o.aliases()
+	var ufacts []Token
+	for _, u := range to {
+		ufacts = append(ufacts, u.facts...)
+		ufacts = append(ufacts, wordFacts(c.r.clausesOf(u))...)
+	}
+	for _, t := range facts {
+		if !c.isStmtFact(t) {
+			continue
+		}
+		if keptFact(t, have, aliases) {
+			if n := replacedBy(t, facts, ufacts); n != "" {
+				c.drop(t, s, to[0], fmt.Sprintf("%s became %s", t.Value, n))
+			}
+			continue
+		}
+		if c.impliedName(t, s, to) || c.impliedByContext(t, s, to, facts, ufacts) {
+			continue
+		}
+		c.drop(t, s, to[0], fmt.Sprintf("%s missing", t.Value))
+	}
+}
+
+// replacedBy returns a value of t's kind that the result statement says and s does not, when it
+// says t fewer times than s: one of t's mentions was replaced, not merged.
+func replacedBy(t Token, facts, ufacts []Token) string {
+	if t.Type != TypeName && t.Type != TypeNumber {
+		return ""
+	}
+	on, un := 0, 0
+	for _, f := range facts {
+		if f == t {
+			on++
+		}
+	}
+	for _, f := range ufacts {
+		if f == t {
+			un++
+		}
+	}
+	if un >= on || un == 0 {
+		return ""
+	}
+	if n := newOfKind(t, facts, ufacts); n != "" {
+		return n
+	}
+	return ""
+}
+
+// newOfKind returns a fact of t's kind (a language for a language, a number with t's unit) that
+// ufacts states and facts does not.
+func newOfKind(t Token, facts, ufacts []Token) string {
+	for _, f := range ufacts {
+		if f.Type != t.Type || containsTok(facts, f) {
+			continue
+		}
+		switch {
+		case t.Type == TypeName && langOf(t.Value) != "" && langOf(f.Value) != "":
+			return f.Value
+		case t.Type == TypeName && fixedName(t.Value) && fixedName(f.Value):
+			return f.Value
+		case t.Type == TypeNumber && unitOf(f.Value) == unitOf(t.Value):
+			return f.Value
+		}
+	}
+	return ""
+}
+
+func containsTok(list []Token, t Token) bool {
+	for _, x := range list {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// impliedByContext reports a fact the result statement leaves to its context: a name it omits
+// (no other name of its kind in its place) that its section still says ("Lucide React" said
+// "Lucide" where the State line names React), or an operand it refers back to with a pronoun
+// ("use it also for") that the statement before it names.
+func (c *stmtCompare) impliedByContext(t Token, s *stmt, to []*stmt, facts, ufacts []Token) bool {
+	u := to[0]
+	if t.Type == TypeName && newOfKind(t, facts, ufacts) == "" {
+		if keptFact(t, c.sectionFacts(u.sect), nil) {
+			return true
+		}
+	}
+	if !hasPronoun(c.r.clausesOf(u)) {
+		return false
+	}
+	for _, p := range c.r.stmts {
+		if p.id == u.id-1 && p.sect == u.sect {
+			return containsTok(p.facts, t)
+		}
+	}
+	return false
+}
+
+// sectionFacts returns the facts of the result's section sect.
+func (c *stmtCompare) sectionFacts(sect string) *factSet {
+	c.scopeOf(sect)
+	if fs := c.scope[sect]; fs != nil {
+		return fs
+	}
+	return &factSet{facts: map[string]bool{}, words: map[string]bool{}}
+}
+
+// pronounText are the words that refer back to something named before.
+var pronounText = "it them this that these those its their es sie ihn il elle ils elles le lo la los las ele ela eles " +
+	"его её их он она оно они это 它 它们 其 该 これ それ 그것 이것"
+
+// hasPronoun reports a pronoun among clauses' words.
+func hasPronoun(cls []clauseInfo) bool {
+	x := slex()
+	for _, cl := range cls {
+		for _, t := range cl.toks {
+			if (t.kind == tWord || t.kind == tHangul) && x.pronoun[t.text] {
+				return true
+			}
+			if t.kind == tCJK && (strings.Contains(t.text, "它") || strings.Contains(t.text, "其") || strings.Contains(t.text, "これ") || strings.Contains(t.text, "それ")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keptFact reports whether a fact, or an equivalent, is in a fact set.
+func keptFact(t Token, have *factSet, aliases map[string][]string) bool {
+	for _, k := range factKeys(t) {
+		if have.facts[k] {
+			return true
+		}
+	}
+	if t.Type == TypeName {
+		v := t.Value
+		if have.words[v] || have.words[langOf(v)] && langOf(v) != "" {
+			return true
+		}
+	}
+	if t.Type != TypeName && t.Type != TypeCode {
+		return false
+	}
+	for _, al := range aliases[strings.ToLower(t.Value)] {
+		if have.facts[TypeName+":"+al] || have.facts[TypeCode+":"+al] || have.words[al] {
+			return true
+		}
+	}
+	return false
+}
+
+// impliedName reports a name the result implies: its section heading names it, or it is one
+// side of a pair of alternatives the result restates by the other side ("`a` (Linux/macOS) or
+// `b` (Windows)" said as "`a` (`b` on Windows)": the platform left unnamed is the other one).
+func (c *stmtCompare) impliedName(t Token, s *stmt, to []*stmt) bool {
+	for _, u := range to {
+		if strings.Contains(strings.ToLower(lastHeading(u.sect)), t.Value) {
+			return true
+		}
+	}
+	fam := complementFamily(t.Value)
+	if fam < 0 {
+		return false
+	}
+	have := c.factsOf(to)
+	oFacts := map[string]bool{}
+	for _, f := range s.facts {
+		oFacts[f.Key()] = true
+	}
+	otherSide := false
+	for _, f := range s.facts {
+		if f.Type == TypeCode && !have.facts[f.Key()] {
+			return false // an operand is gone: nothing is restated
+		}
+		if f.Type == TypeName && complementFamily(f.Value) == fam && complementSide(f.Value) != complementSide(t.Value) && (have.facts[f.Key()] || have.words[f.Value]) {
+			otherSide = true
+		}
+	}
+	return otherSide
+}
+
+// lastHeading returns the last heading of a section path.
+func lastHeading(sect string) string {
+	if i := strings.LastIndexByte(sect, 0); i >= 0 {
+		return sect[i+1:]
+	}
+	return sect
+}
+
+// rulesPass reports a clause whose rule the counterparts flip or state more weakly. A clause is
+// kept by any counterpart clause carrying half its stems with the same direction and at least
+// its strength; it is flipped when every such clause points the other way.
+func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
+	for _, cl := range oc {
+		if len(cl.stems) == 0 {
+			continue
+		}
+		matches := overlapping(cl, uc)
+		if len(matches) == 0 {
+			if cl.level != 0 && cl.modal != "" && !c.ruleStatedElsewhere(cl, uc) {
+				c.drop(Token{TypePolarity, ruleKey(cl)}, s, u, fmt.Sprintf("rule %s missing", levelWord(cl)))
+			}
+			continue
+		}
+		lo := effLevel(cl.level)
+		kept, weaker := false, clauseInfo{}
+		flipped := true
+		for _, m := range matches {
+			lu := effLevel(m.level)
+			if sign(lu) == sign(lo) || m.mixed {
+				flipped = false
+				if strength(m) >= strength(cl) || m.mixed {
+					kept = true
+					break
+				}
+				weaker = m
+			}
+		}
+		if kept && cl.level == 3 && conditioned(cl, best(cl, matches)) {
+			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → only under a condition", levelWord(cl)))
+			continue
+		}
+		if flipped && cl.modal == "" && minLevel(matches) > -2 {
+			flipped = false // "it is very rare that X" said "X rarely": a description, no rule
+			kept = true
+		}
+		switch {
+		case kept:
+		case flipped:
+			c.drop(Token{TypePolarity, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(matches[0])))
+		default:
+			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(weaker)))
+		}
+	}
+}
+
+// conditioned reports a counterpart clause that adds a condition of its own to an unconditional
+// "always" or "must" ("Always run X" become "Run X when convenient").
+func conditioned(cl, m clauseInfo) bool {
+	for _, k := range m.conds {
+		if !containsStr(cl.conds, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// minLevel returns the lowest level of clauses.
+func minLevel(cls []clauseInfo) int {
+	m := 3
+	for _, c := range cls {
+		m = min(m, effLevel(c.level))
+	}
+	return m
+}
+
+// ruleStatedElsewhere reports a rule clause whose words the counterparts carry across clauses.
+func (c *stmtCompare) ruleStatedElsewhere(cl clauseInfo, uc []clauseInfo) bool {
+	var all []string
+	for _, u := range uc {
+		all = append(all, u.stems...)
+	}
+	return shared(cl.stems, all) >= need(len(cl.stems))
+}
+
+// overlapping returns the counterpart clauses that carry half of cl's stems.
+func overlapping(cl clauseInfo, uc []clauseInfo) []clauseInfo {
+	var out []clauseInfo
+	want := max(1, need(len(cl.stems)))
+	if cl.modal == "" {
+		// A plain clause is judged only against a clause that is clearly its restatement.
+		want = max(2, need(len(cl.stems)))
+	}
+	for _, u := range uc {
+		if shared(cl.stems, u.stems) >= want {
+			out = append(out, u)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	// A clause the result cut differently: judged against the sentences that carry its words.
+	for _, u := range uc {
+		if shared(cl.stems, u.sentStems) >= want && len(u.stems) > 0 {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// strength orders a clause's binding force within its direction: always (3) over must, a plain
+// statement or an imperative (2.5), which bind more than should and prefer (2), than may and
+// if needed (1). Dropping "always" weakens a rule; so does adding "preferably".
+func strength(cl clauseInfo) float64 {
+	switch {
+	case cl.level == 0 || cl.level == 3 && !cl.always:
+		return 2.5 // "must be relative" and "is relative" bind alike
+	}
+	return float64(absInt(cl.level))
+}
+
+// effLevel reads an unmarked clause (an assertion or imperative) as binding.
+func effLevel(l int) int {
+	if l == 0 {
+		return 3
+	}
+	return l
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// levelWord names a clause's modality for a message: its rule words quoted, or "plain" for an
+// assertion or an imperative.
+func levelWord(cl clauseInfo) string {
+	if cl.modal != "" {
+		return strconv.Quote(cl.modal)
+	}
+	return "plain"
+}
+
+// condWordsText is what a message quotes of a condition: the clause from its condition word on.
+func condWordsText(cl clauseInfo, kind string) string {
+	t := cl.text
+	if r := []rune(t); len(r) > 60 {
+		t = string(r[:57]) + "..."
+	}
+	return t
+}
+
+// ruleKey is a rule drop's approval value: its clause's text, shortened.
+func ruleKey(cl clauseInfo) string {
+	t := cl.text
+	if r := []rune(t); len(r) > 80 {
+		t = string(r[:77]) + "..."
+	}
+	return t
+}
+
+// conditionsPass reports a condition of a clause that no counterpart clause keeps: one of a
+// compatible kind (if/when, only, unless/except) carrying half the clause's stems.
+func (c *stmtCompare) conditionsPass(s, u *stmt, oc, uc []clauseInfo) {
+	for _, cl := range oc {
+		for _, kind := range cl.conds {
+			if kind == condIf && cl.modal == "" && descriptive(cl) || len(cl.stems) == 0 {
+				// "This file provides guidance ... when working with code": no rule; "if not,"
+				// and "if you don't,": an elliptical condition, its content is the next clause.
+				continue
+			}
+			if !conditionKept(cl, kind, uc) {
+				c.drop(Token{TypeCondition, ruleKey(cl)}, s, u, fmt.Sprintf("condition %q missing", condWordsText(cl, kind)))
+			}
+		}
+	}
+}
+
+// descriptiveText are the words a statement about something opens with (a determiner or a
+// pronoun), not a rule: its "when" describes, it does not restrict.
+var descriptiveText = "this the it these those that a an its there here we our " +
+	"dieser diese dieses der die das es ce cette cet ces le la les il elle este esta el los las esto " +
+	"o os as isso это этот эта эти он она оно они"
+
+// descriptive reports a clause that opens like a description rather than a rule.
+func descriptive(cl clauseInfo) bool {
+	for _, t := range cl.toks {
+		return t.kind == tWord && slex().descriptive[t.text]
+	}
+	return false
+}
+
+func conditionKept(cl clauseInfo, kind string, uc []clauseInfo) bool {
+	want := max(1, (len(cl.stems)+1)/2)
+	for _, u := range uc {
+		if containsStr(u.conds, kind) && (shared(cl.stems, u.stems) >= want || shared(cl.stems, u.sentStems) >= want) {
+			return true
+		}
+	}
+	if kind != condIf || len(cl.condWords) == 0 {
+		return false
+	}
+	// An "if" restated in other words ("when in need of a temporary directory" as "for a
+	// temporary directory"): kept while the result says most of the condition's own words.
+	for _, u := range uc {
+		if shared(cl.condWords, u.sentStems) >= need(len(cl.condWords)) {
+			return true
+		}
+	}
+	return false
+}
+
+// antonymPass reports a clause word exchanged for its antonym (manual for automatic, private for
+// public, 相对 for 绝对), or a pair of antonyms exchanged in place ("top to bottom" become
+// "bottom to top"). The counterpart clause is the one saying the antonym with the clause's
+// other words.
+func (c *stmtCompare) antonymPass(s, u *stmt, oc, uc []clauseInfo) {
+	for _, cl := range oc {
+		if w, an, ok := antonymIn(cl, uc); ok && !c.cfg.skipType[an.typ] {
+			c.drop(Token{an.typ, ruleKey(cl)}, s, u, fmt.Sprintf("%q → %q", w, an.other))
+			continue
+		}
+		ms := overlapping(cl, uc)
+		if len(ms) == 0 {
+			continue
+		}
+		if a, b, ok := cjkAntonym(cl, best(cl, ms)); ok {
+			typ := TypePolarity
+			if an, ok := slex().antonym[a]; ok {
+				typ = an.typ
+			}
+			if !c.cfg.skipType[typ] {
+				c.drop(Token{typ, ruleKey(cl)}, s, u, fmt.Sprintf("%q → %q", a, b))
+			}
+		}
+	}
+}
+
+// antonymIn finds a word of cl whose antonym a counterpart clause says instead, with most of
+// cl's other stems.
+func antonymIn(cl clauseInfo, uc []clauseInfo) (string, antonym, bool) {
+	x := slex()
+	for _, t := range cl.toks {
+		if t.kind != tWord && t.kind != tHangul {
+			continue
+		}
+		an, ok := antonymOf(x, t.text)
+		if !ok || clauseSays(cl, an.other) {
+			continue
+		}
+		rest := without(cl.stems, wordStem(t.text))
+		for _, u := range uc {
+			if !clauseSays(u, an.other) || clauseSays(u, t.text) {
+				continue
+			}
+			if shared(rest, u.stems) >= max(min(1, len(rest)), need(len(rest))) {
+				return t.text, an, true
+			}
+		}
+	}
+	return "", antonym{}, false
+}
+
+// clauseSays reports a clause word that is w or has w's stem (Korean: starts with w).
+func clauseSays(cl clauseInfo, w string) bool {
+	ws := wordStem(w)
+	for _, t := range cl.toks {
+		if t.kind != tWord && t.kind != tHangul {
+			continue
+		}
+		if t.text == w || wordStem(t.text) == ws || t.kind == tHangul && strings.HasPrefix(t.text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func without(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// best returns the clause of ms sharing most stems with cl.
+func best(cl clauseInfo, ms []clauseInfo) clauseInfo {
+	b, bn := ms[0], -1
+	for _, m := range ms {
+		if n := shared(cl.stems, m.stems); n > bn {
+			b, bn = m, n
+		}
+	}
+	return b
+}
+
+// antonymOf finds a word's antonym entry: by the word, by its stem (excluded, exclude), or
+// (Russian, Korean) by an entry it starts with.
+func antonymOf(x *stmtLexicon, w string) (antonym, bool) {
+	if an, ok := x.antonym[w]; ok {
+		return an, true
+	}
+	if an, ok := x.antonymStem[wordStem(w)]; ok {
+		return an, true
+	}
+	if isASCIIWord(w) {
+		return antonym{}, false
+	}
+	for k, an := range x.antonym {
+		if strings.HasPrefix(w, k) && !isASCIIWord(k) && (isHangulWord(k) || len([]rune(k)) >= 5) {
+			return an, true
+		}
+	}
+	return antonym{}, false
+}
+
+// cjkAntonym finds a run of Chinese or Japanese that the counterpart writes with the same
+// characters but one or two exchanged for their antonyms (相对 for 绝对, 前 for 后).
+func cjkAntonym(cl, m clauseInfo) (string, string, bool) {
+	x := slex()
+	for _, t := range cl.toks {
+		if t.kind != tCJK {
+			continue
+		}
+		or := []rune(t.text)
+		for _, v := range m.toks {
+			if v.kind != tCJK || v.text == t.text {
+				continue
+			}
+			ur := []rune(v.text)
+			if len(ur) != len(or) {
+				continue
+			}
+			var a, b []rune
+			ok := true
+			for i := range or {
+				if or[i] == ur[i] {
+					if len(a) > 0 && len(a) < 2 {
+						// keep a two-character word together (相对/绝对)
+					}
+					continue
+				}
+				a, b = append(a, or[i]), append(b, ur[i])
+			}
+			if len(a) == 0 || len(a) > 2 {
+				continue
+			}
+			if an, found := x.antonym[string(a)]; found && an.other == string(b) {
+				return string(a), string(b), ok
+			}
+			if len(a) == 2 {
+				if an, found := x.antonym[string(a[:1])]; found && an.other == string(b[:1]) {
+					return string(a[:1]), string(b[:1]), ok
+				}
+			}
+		}
+	}
+	return "", "", false
+}
+
+// sequencePass reports a sequence the counterparts reorder: arrows (A → B → C), a lead's list
+// ("Order: a, b, c") or clauses marked first and then.
+func (c *stmtCompare) sequencePass(s, u *stmt, oc, uc []clauseInfo) {
+	for _, seq := range [][2][][]string{{arrowSegments(oc), arrowSegments(uc)}, {leadSegments(oc), leadSegments(uc)}, {markedSegments(oc), markedSegments(uc)}} {
+		if i, j, ok := reordered(seq[0], seq[1]); ok {
+			c.drop(Token{TypeOrder, strings.Join(seq[0][i], " ") + " before " + strings.Join(seq[0][j], " ")}, s, u,
+				fmt.Sprintf("order of %q and %q reversed", strings.Join(seq[0][i], " "), strings.Join(seq[0][j], " ")))
+			return
+		}
+	}
+}
+
+// arrowSegments cuts clauses at arrows: the stems of each step of a chain.
+func arrowSegments(cls []clauseInfo) [][]string {
+	for _, cl := range cls {
+		n := 0
+		for _, t := range cl.toks {
+			if t.kind == tArrow {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		var out [][]string
+		var cur []ctok
+		for _, t := range append(cl.toks, ctok{kind: tArrow}) {
+			if t.kind == tArrow {
+				if st := clauseStems(cur); len(st) > 0 {
+					out = append(out, st)
+				}
+				cur = nil
+				continue
+			}
+			cur = append(cur, t)
+		}
+		return out
+	}
+	return nil
+}
+
+// leadSegments returns the items after a lead ("Порядок: код, документация, гейты").
+func leadSegments(cls []clauseInfo) [][]string {
+	for i, cl := range cls {
+		if !cl.lead {
+			continue
+		}
+		var out [][]string
+		if st := clauseStems(cl.toks[2:]); len(st) > 0 {
+			out = append(out, st)
+		}
+		for _, n := range cls[i+1:] {
+			if n.sentence != cl.sentence {
+				break
+			}
+			if len(n.stems) > 0 {
+				out = append(out, n.stems)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// markedSegments returns the clauses marked first, then and last, in that order.
+func markedSegments(cls []clauseInfo) [][]string {
+	var marked []clauseInfo
+	for _, cl := range cls {
+		if cl.seq >= 0 {
+			marked = append(marked, cl)
+		}
+	}
+	if len(marked) < 2 {
+		return nil
+	}
+	sort.SliceStable(marked, func(i, j int) bool { return marked[i].seq < marked[j].seq })
+	var out [][]string
+	for _, cl := range marked {
+		out = append(out, cl.stems)
+	}
+	return out
+}
+
+// reordered maps each segment of o to the segment of u sharing most of its stems and reports
+// the first two whose places are exchanged.
+func reordered(o, u [][]string) (int, int, bool) {
+	if len(o) < 2 || len(u) < 2 {
+		return 0, 0, false
+	}
+	pos := make([]int, len(o))
+	for i, seg := range o {
+		pos[i] = -1
+		bestN := 0
+		for j, v := range u {
+			if n := shared(seg, v); n > bestN {
+				pos[i], bestN = j, n
+			}
+		}
+	}
+	last := -1
+	lastI := -1
+	for i, p := range pos {
+		if p < 0 {
+			continue
+		}
+		if p < last {
+			return lastI, i, true
+		}
+		last, lastI = p, i
+	}
+	return 0, 0, false
+}
+
+// bindingPass reports a statement its counterpart rewrites with the same words and operands
+// but pairs differently ("`--head N` for the first lines, `--tail N` for the last" with first
+// and last exchanged): each operand's next content word must stay with it.
+func (c *stmtCompare) bindingPass(s, u *stmt, oc, uc []clauseInfo) {
+	if !sameBag(oc, uc) {
+		return
+	}
+	if a, b, ok := clausesRegrouped(oc, uc); ok {
+		c.drop(Token{TypeBindingSwap, a}, s, u, fmt.Sprintf("the words of %q now read %q", a, b))
+		return
+	}
+	ob, ub := operandPairs(oc), operandPairs(uc)
+	if len(ob) < 2 {
+		return
+	}
+	for k, v := range ob {
+		if w, ok := ub[k]; ok && w != v {
+			c.drop(Token{TypeBindingSwap, k + "=" + v}, s, u, fmt.Sprintf("%s now goes with %q, not %q", k, w, v))
+			return
+		}
+	}
+}
+
+// clausesRegrouped reports clauses whose words trade places between clauses while the statement
+// keeps every word ("Cast = async, Call = sync" become "Cast = sync, Call = async"); clauses moved
+// whole (a list reordered) regroup nothing.
+func clausesRegrouped(oc, uc []clauseInfo) (string, string, bool) {
+	if len(oc) != len(uc) {
+		return "", "", false // cut differently (a parenthesis, a merge): nothing regrouped
+	}
+	count := map[string]int{}
+	for _, cl := range uc {
+		count[strings.Join(sortedStems(cl), " ")]++
+	}
+	for _, cl := range oc {
+		k := strings.Join(sortedStems(cl), " ")
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		for _, u := range uc {
+			if shared(cl.stems, u.stems) > 0 && strings.Join(sortedStems(u), " ") != k {
+				return cl.text, u.text, true
+			}
+		}
+		return cl.text, "", true
+	}
+	return "", "", false
+}
+
+func sortedStems(cl clauseInfo) []string {
+	s := append([]string(nil), cl.stems...)
+	sort.Strings(s)
+	return s
+}
+
+// operandPairs pairs each operand (code span, number) of the clauses with the content word after
+// it.
+func operandPairs(cls []clauseInfo) map[string]string {
+	x := slex()
+	out := map[string]string{}
+	for _, cl := range cls {
+		for i, t := range cl.toks {
+			if t.kind != tCode && t.kind != tNum {
+				continue
+			}
+			key := t.text
+			if _, dup := out[key]; dup {
+				out[key] = "\x00" // an operand said twice pairs with nothing certain
+				continue
+			}
+			for _, n := range cl.toks[i+1:] {
+				if n.kind == tWord && (x.stop[n.text] || lex().stop[n.text]) {
+					continue
+				}
+				if n.kind == tCode || n.kind == tNum {
+					break
+				}
+				out[key] = n.text
+				break
+			}
+		}
+	}
+	for k, v := range out {
+		if v == "\x00" || v == "" {
+			delete(out, k)
+		}
+	}
+	return out
+}
+
+// sameBag reports two clause lists with the same tokens, counted.
+func sameBag(a, b []clauseInfo) bool {
+	count := map[ctok]int{}
+	for _, cl := range a {
+		for _, t := range cl.toks {
+			count[t]++
+		}
+	}
+	for _, cl := range b {
+		for _, t := range cl.toks {
+			count[t]--
+		}
+	}
+	for _, n := range count {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// droppedPass checks a statement no result statement carries: each of its facts must be stated
+// in its section of the result (anywhere when the result has no such section), and each of its
+// rules and conditions by some result clause.
+func (c *stmtCompare) droppedPass(s *stmt) {
+	scope := c.scopeOf(s.sect)
+	aliases := c.o.aliases()
+	facts := append(append([]Token(nil), s.facts...), wordFacts(c.o.clausesOf(s))...)
+	for _, t := range facts {
+		if !c.isStmtFact(t) || keptFact(t, scope, aliases) {
+			continue
+		}
+		c.drop(t, s, nil, fmt.Sprintf("%s not said elsewhere in its section", t.Value))
+	}
+	if c.cfg.skipType[TypePolarity] {
+		return
+	}
+	var rc []clauseInfo
+	for _, cl := range c.o.clausesOf(s) {
+		// A removed statement's rule must be stated elsewhere when it forbids, binds or prefers
+		// explicitly, or restricts ("only", "unless"); a hedge or a bare "if" is no rule.
+		strong := cl.level < 0 || cl.level >= 2 && !cl.weak || cl.level == 2 || containsStr(cl.conds, condOnly) || containsStr(cl.conds, condExcept)
+		if cl.modal == "" && !containsStr(cl.conds, condOnly) && !containsStr(cl.conds, condExcept) || !strong || len(cl.stems) < 2 {
+			continue
+		}
+		if rc == nil {
+			rc = c.scopeClauses(s.sect)
+		}
+		if !ruleKept(cl, rc) {
+			c.drop(Token{TypePolarity, ruleKey(cl)}, s, nil, fmt.Sprintf("rule %s not restated", levelWord(cl)))
+		}
+	}
+}
+
+// ruleKept reports a result clause restating a rule: two thirds of its stems, its direction and
+// at least its strength.
+func ruleKept(cl clauseInfo, rc []clauseInfo) bool {
+	lo := effLevel(cl.level)
+	for _, u := range rc {
+		if shared(cl.stems, u.stems) < need(len(cl.stems)) {
+			continue
+		}
+		lu := effLevel(u.level)
+		if sign(lu) == sign(lo) && (absInt(lu) >= absInt(lo) || cl.modal == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeOf returns the facts and words of the result's section sect, or of the whole result when
+// it has no such section.
+func (c *stmtCompare) scopeOf(sect string) *factSet {
+	if c.scope == nil {
+		c.scope = map[string]*factSet{}
+		c.whole = &factSet{facts: map[string]bool{}, words: map[string]bool{}}
+		for _, u := range c.r.stmts {
+			fs := c.scope[u.sect]
+			if fs == nil {
+				fs = &factSet{facts: map[string]bool{}, words: map[string]bool{}}
+				c.scope[u.sect] = fs
+			}
+			c.addFacts(fs, c.r, u)
+			c.addFacts(c.whole, c.r, u)
+		}
+	}
+	if fs := c.scope[sect]; fs != nil {
+		return fs
+	}
+	return c.whole
+}
+
+// scopeClauses returns the clauses of the result's section sect (of the whole result without it).
+func (c *stmtCompare) scopeClauses(sect string) []clauseInfo {
+	var out, all []clauseInfo
+	for _, u := range c.r.stmts {
+		cl := c.r.clausesOf(u)
+		all = append(all, cl...)
+		if u.sect == sect {
+			out = append(out, cl...)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// listOrderPass reports two steps of a numbered list the result puts in the other order.
+func (c *stmtCompare) listOrderPass() {
+	lists := map[int][]*stmt{}
+	var ids []int
+	for _, s := range c.o.stmts {
+		if s.list < 0 {
+			continue
+		}
+		if _, ok := lists[s.list]; !ok {
+			ids = append(ids, s.list)
+		}
+		lists[s.list] = append(lists[s.list], s)
+	}
+	for _, id := range ids {
+		var prev *stmt
+		for _, s := range lists[id] {
+			to := c.a.to[s.id]
+			if len(to) == 0 {
+				continue
+			}
+			if prev != nil {
+				pu := c.a.to[prev.id][0]
+				if to[0] != pu && to[0].id < pu.id {
+					c.drop(Token{TypeOrder, fmt.Sprintf("step %q before %q", shortKey(prev), shortKey(s))}, s, to[0],
+						fmt.Sprintf("steps at lines %d and %d now in the other order", prev.firstLine(), s.firstLine()))
+					break
+				}
+			}
+			prev = s
+		}
+	}
+}
+
+func shortKey(s *stmt) string {
+	t := s.key
+	if r := []rune(t); len(r) > 40 {
+		t = string(r[:37]) + "..."
+	}
+	return t
+}
+
+// swapPass turns two value drops that trade places into one binding swap: a statement lost v
+// and its counterpart says w, while another lost w and says v (`DISK_FULL` (exit 28) and
+// `QUOTA_EXCEEDED` (exit 30) becoming 30 and 28).
+func (c *stmtCompare) swapPass() {
+	if c.cfg.noBinding || c.cfg.skipType[TypeBindingSwap] {
+		return
+	}
+	var keep []Drop
+	used := map[int]bool{}
+	for i, d := range c.drops {
+		if used[i] || d.Type != TypeNumber || d.Result == "" {
+			continue
+		}
+		for j := i + 1; j < len(c.drops); j++ {
+			e := c.drops[j]
+			if used[j] || e.Type != TypeNumber || e.Result == "" || e.Line == d.Line {
+				continue
+			}
+			if strings.Contains(d.Result, e.Value) && strings.Contains(e.Result, d.Value) {
+				used[i], used[j] = true, true
+				keep = append(keep, Drop{Token: Token{TypeBindingSwap, d.Value + "<->" + e.Value}, Line: d.Line, Source: d.Source,
+					Statement: d.Statement, Result: d.Result, ResultLine: d.ResultLine,
+					Note: fmt.Sprintf("%s and %s trade places with line %d", d.Value, e.Value, e.Line)})
+				break
+			}
+		}
+	}
+	for i, d := range c.drops {
+		if !used[i] {
+			keep = append(keep, d)
+		}
+	}
+	c.drops = keep
+}

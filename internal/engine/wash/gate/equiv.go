@@ -1,0 +1,304 @@
+package gate
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Equivalences that are facts, not guesses: two values are one when their units convert (60 s
+// = 1 min = every minute; 秒, 分钟, 小时; 초, 분, 시간; сек, мин, час), a number word states a
+// number (three = 3, zwei = 2, twice = 2x), a language has one name in every language (English =
+// Englisch = inglés = 英文 = по-английски), an alias the original defines ("rg (ripgrep)") or a
+// common one (k8s, kubernetes) names the same thing, and one side of a pair of alternatives is
+// implied by the other (Windows and the rest). Each is data with a test per entry
+// (TestEquivalences).
+
+// unitScale converts a unit to its dimension's base (seconds, bytes) and names the dimension.
+var unitScale = map[string]struct {
+	dim   string
+	scale float64
+}{
+	"ns": {"t", 1e-9}, "us": {"t", 1e-6}, "ms": {"t", 1e-3}, "s": {"t", 1}, "min": {"t", 60}, "h": {"t", 3600},
+	"d": {"t", 86400}, "w": {"t", 604800},
+	"B": {"b", 1}, "KB": {"b", 1e3}, "MB": {"b", 1e6}, "GB": {"b", 1e9}, "TB": {"b", 1e12},
+	"KiB": {"b", 1024}, "MiB": {"b", 1 << 20}, "GiB": {"b", 1 << 30}, "TiB": {"b", 1 << 40},
+	"%": {"%", 1},
+}
+
+// aliasText are common aliases, one group a line's worth per entry: names of one thing.
+var aliasText = "rg=ripgrep k8s=kubernetes js=javascript ts=typescript py=python pg=postgres=postgresql " +
+	"golang=go nodejs=node=node.js md=markdown yml=yaml gh=github mac=macos osx=macos"
+
+// complementText are families of alternatives whose sides exclude each other: naming one side
+// for one alternative implies the other side for the rest.
+var complementText = []string{"windows|linux macos mac unix posix osx"}
+
+// everyText are the words that, before a unit, state one of it: "every minute" is 1 min.
+var everyText = "every each jede jeden jedes chaque cada каждую каждый каждые каждое"
+
+// factKeys returns the keys a fact matches by: its own, and its canonical forms.
+func factKeys(t Token) []string {
+	keys := []string{t.Key()}
+	switch t.Type {
+	case TypeNumber:
+		if k := canonicalNumber(t.Value); k != "" {
+			keys = append(keys, k)
+		}
+	case TypeName:
+		if l := langOf(t.Value); l != "" {
+			keys = append(keys, "lang:"+l)
+		}
+		for _, a := range builtinAliases()[t.Value] {
+			keys = append(keys, TypeName+":"+a)
+		}
+	}
+	return keys
+}
+
+// canonicalNumber writes a number with a convertible unit in its dimension's base unit
+// ("300s" and "5min" are both "num:t:300"), or "" when it has no such unit.
+func canonicalNumber(v string) string {
+	u := unitOf(v)
+	sc, ok := unitScale[u]
+	if !ok {
+		return ""
+	}
+	body := strings.TrimSuffix(v, u)
+	prefix := ""
+	for len(body) > 0 && strings.ContainsRune("+-$€£¥~≥≤<>", rune(body[0])) {
+		r, n := utf8.DecodeRuneInString(body)
+		prefix += string(r)
+		body = body[n:]
+	}
+	lo, hi, isRange := strings.Cut(body, "-")
+	a, err := strconv.ParseFloat(lo, 64)
+	if err != nil {
+		return ""
+	}
+	out := "num:" + sc.dim + ":" + prefix + strconv.FormatFloat(a*sc.scale, 'g', 12, 64)
+	if isRange {
+		b, err := strconv.ParseFloat(hi, 64)
+		if err != nil {
+			return ""
+		}
+		out += "-" + strconv.FormatFloat(b*sc.scale, 'g', 12, 64)
+	}
+	return out
+}
+
+// langOf returns the canonical language a word names ("inglés" -> "english"), or "".
+func langOf(w string) string {
+	x := slex()
+	if l, ok := x.langName[w]; ok {
+		return l
+	}
+	if _, ok := langNameText[w]; ok {
+		return w
+	}
+	for _, st := range x.langStem {
+		if strings.HasPrefix(w, st.stem) {
+			return st.lang
+		}
+	}
+	return ""
+}
+
+// wordFacts returns the values a statement states in words: number and frequency words, "every
+// minute", 每分钟, language names in any language and script.
+func wordFacts(cls []clauseInfo) []Token {
+	x := slex()
+	every := x.every
+	var out []Token
+	for _, cl := range cls {
+		words := clauseWordsOf(cl.toks)
+		for i := 0; i < len(words); i++ {
+			w := words[i]
+			if w == "" {
+				continue
+			}
+			if v, n := numberPhrase(x, words, i); n > 0 {
+				out = append(out, Token{TypeNumber, v})
+				i += n - 1
+				continue
+			}
+			if every[w] && i+1 < len(words) {
+				if u, ok := unitWord(words[i+1], false); ok {
+					out = append(out, Token{TypeNumber, "1" + u})
+				} else if u, ok := x.unit[words[i+1]]; ok {
+					out = append(out, Token{TypeNumber, "1" + u})
+				}
+			}
+			if l := langOf(w); l != "" {
+				out = append(out, Token{TypeName, l})
+			}
+		}
+		for _, t := range cl.toks {
+			if t.kind == tCJK {
+				out = append(out, cjkWordFacts(x, t.text)...)
+			}
+		}
+	}
+	return out
+}
+
+// numberPhrase reads a number word at words[i]: the value and its length in words. "one" counts
+// only before a word it counts ("one commit"), not as a pronoun ("one of", "the one").
+func numberPhrase(x *stmtLexicon, words []string, i int) (string, int) {
+	for k := min(3, len(words)-i); k >= 1; k-- {
+		p := strings.Join(words[i:i+k], " ")
+		v, ok := x.number[p]
+		if !ok {
+			continue
+		}
+		if p == "one" {
+			next, prev := "", ""
+			if i+1 < len(words) {
+				next = words[i+1]
+			}
+			if i > 0 {
+				prev = words[i-1]
+			}
+			if next == "" || next == "of" || next == "another" || next == "or" || next == "by" || next == "more" ||
+				prev == "the" || prev == "no" || prev == "any" || prev == "each" || prev == "every" || prev == "this" || prev == "that" || prev == "which" {
+				return "", 0
+			}
+		}
+		return v, k
+	}
+	return "", 0
+}
+
+// cjkWordFacts reads number words (一个, 两次, 一つ), "every unit" (每分钟, 毎分) and language
+// names in a run of Chinese or Japanese.
+func cjkWordFacts(x *stmtLexicon, s string) []Token {
+	var out []Token
+	rest := s
+	for _, e := range x.cjkNumber {
+		if strings.Contains(rest, e.text) {
+			out = append(out, Token{TypeNumber, e.kind})
+			rest = strings.ReplaceAll(rest, e.text, "　")
+		}
+	}
+	for _, ev := range []string{"每", "毎"} {
+		for i := strings.Index(s, ev); i >= 0 && i < len(s); {
+			tail := s[i+len(ev):]
+			for w, u := range x.unit {
+				if r, _ := utf8.DecodeRuneInString(w); isCJK(r) && strings.HasPrefix(tail, w) {
+					out = append(out, Token{TypeNumber, "1" + u})
+					break
+				}
+			}
+			j := strings.Index(tail, ev)
+			if j < 0 {
+				break
+			}
+			i += len(ev) + j
+		}
+	}
+	for _, n := range cjkNames(s) {
+		if l := langOf(n); l != "" {
+			out = append(out, Token{TypeName, l})
+		}
+	}
+	return out
+}
+
+// builtinAliases maps each common alias to the other names of its thing, built once from
+// aliasText.
+var builtinAliases = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for _, g := range strings.Fields(aliasText) {
+		names := strings.Split(g, "=")
+		for _, a := range names {
+			for _, b := range names {
+				if a != b {
+					m[a] = append(m[a], b)
+				}
+			}
+		}
+	}
+	return m
+})
+
+// aliases returns the aliases an inventory defines, "a (b)" with a and b single names, code
+// spans or words, both ways, and the common ones.
+func (inv *Inv) aliases() map[string][]string {
+	if inv.alias != nil {
+		return inv.alias
+	}
+	inv.alias = map[string][]string{}
+	for k, v := range builtinAliases() {
+		inv.alias[k] = append([]string(nil), v...)
+	}
+	for _, s := range inv.stmts {
+		key := s.key
+		for i := strings.Index(key, " ("); i > 0; {
+			j := strings.IndexByte(key[i+2:], ')')
+			if j < 0 {
+				break
+			}
+			inner := strings.Trim(key[i+2:i+2+j], "` ")
+			outer := key[:i]
+			if k := strings.LastIndexAny(outer, " ([,;:"); k >= 0 {
+				outer = outer[k+1:]
+			}
+			outer = strings.Trim(outer, "`*")
+			if aliasWord(inner) && aliasWord(outer) {
+				a, b := strings.ToLower(outer), strings.ToLower(inner)
+				inv.alias[a] = append(inv.alias[a], b)
+				inv.alias[b] = append(inv.alias[b], a)
+			}
+			n := strings.Index(key[i+2:], " (")
+			if n < 0 {
+				break
+			}
+			i += 2 + n
+		}
+	}
+	return inv.alias
+}
+
+// aliasWord reports a word that can be an alias: letters, digits, "-" and "_", and at most
+// 30 bytes (not a URL, a path or a phrase).
+func aliasWord(w string) bool {
+	if w == "" || len(w) > 30 {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// complementFamily returns the family of alternatives a name belongs to, or -1.
+func complementFamily(name string) int {
+	for i, f := range complementText {
+		for _, side := range strings.Split(f, "|") {
+			for _, w := range strings.Fields(side) {
+				if w == name {
+					return i
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// complementSide returns which side of its family a name is on.
+func complementSide(name string) int {
+	for _, f := range complementText {
+		for si, side := range strings.Split(f, "|") {
+			for _, w := range strings.Fields(side) {
+				if w == name {
+					return si
+				}
+			}
+		}
+	}
+	return -1
+}
