@@ -91,7 +91,7 @@ func (a *alignment) exactPass(matched []bool, extra map[string]bool) {
 		k := ks{s.key, s.sect}
 		if rs := take(bySect[k]); rs != nil {
 			a.to[s.id], a.same[s.id] = []*stmt{rs}, true
-		} else if seenIn[k] && len(bySect[k]) > 0 || extra[s.key] {
+		} else if seenIn[k] || extra[s.key] {
 			a.repeat[s.id] = true
 		} else {
 			rest = append(rest, s)

@@ -38,6 +38,50 @@ type stmtCompare struct {
 	extra map[lineKey]bool // lines that moved verbatim to another file of the transaction
 	// byLine maps a result line to the result statements holding it (built on first use).
 	byLine map[lineKey][]*stmt
+	// rules indexes the result's clauses by section and stem, for removed statements' rules.
+	rules map[string]*clauseIndex
+	seen  map[dropKey]bool
+}
+
+// dropKey identifies a drop: one per token, line and file.
+type dropKey struct {
+	t    Token
+	line int
+	src  string
+}
+
+// clauseIndex finds clauses by their stems.
+type clauseIndex struct {
+	clauses []clauseInfo
+	byStem  map[string][]int
+}
+
+func newClauseIndex(cls []clauseInfo) *clauseIndex {
+	x := &clauseIndex{clauses: cls, byStem: map[string][]int{}}
+	for i, c := range cls {
+		for _, s := range c.stems {
+			x.byStem[s] = append(x.byStem[s], i)
+		}
+	}
+	return x
+}
+
+// candidates returns the clauses sharing at least n of stems.
+func (x *clauseIndex) candidates(stems []string, n int) []clauseInfo {
+	count := map[int]int{}
+	for _, s := range stems {
+		for _, i := range x.byStem[s] {
+			count[i]++
+		}
+	}
+	var out []clauseInfo
+	for i, k := range count {
+		if k >= n {
+			out = append(out, x.clauses[i])
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].text < out[j].text })
+	return out
 }
 
 // factSet is a set of canonical fact keys and of words.
@@ -148,11 +192,14 @@ func (c *stmtCompare) drop(t Token, s *stmt, u *stmt, note string) {
 	if !setSemantics(t.Type) {
 		d.Occurrences = [2]int{c.o.counts[t], c.r.counts[t]}
 	}
-	for _, e := range c.drops {
-		if e.Token == t && e.Line == d.Line && e.Source == d.Source {
-			return
-		}
+	k := dropKey{t, d.Line, d.Source}
+	if c.seen[k] {
+		return
 	}
+	if c.seen == nil {
+		c.seen = map[dropKey]bool{}
+	}
+	c.seen[k] = true
 	c.drops = append(c.drops, d)
 }
 
@@ -255,6 +302,10 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 		if c.impliedName(t, s, to) || c.impliedByContext(t, s, to, facts, ufacts) {
 			continue
 		}
+		if n := newOfKind(t, facts, ufacts); n != "" {
+			c.drop(t, s, to[0], fmt.Sprintf("%s became %s", t.Value, n))
+			continue
+		}
 		c.drop(t, s, to[0], fmt.Sprintf("%s missing", t.Value))
 	}
 }
@@ -297,8 +348,8 @@ func newOfKind(t Token, facts, ufacts []Token) string {
 			return f.Value
 		case t.Type == TypeName && fixedName(t.Value) && fixedName(f.Value):
 			return f.Value
-		case t.Type == TypeNumber && unitOf(f.Value) == unitOf(t.Value):
-			return f.Value
+		case t.Type == TypeNumber && (unitOf(f.Value) == unitOf(t.Value) || strings.TrimSuffix(f.Value, unitOf(f.Value)) == strings.TrimSuffix(t.Value, unitOf(t.Value))):
+			return f.Value // the same unit, or the same digits: "30s" became "30ms", "25 MB" "25 GB"
 		}
 	}
 	return ""
@@ -1025,7 +1076,7 @@ func (c *stmtCompare) droppedPass(s *stmt) {
 	if c.cfg.skipType[TypePolarity] {
 		return
 	}
-	var rc []clauseInfo
+	var rc *clauseIndex
 	for _, cl := range c.o.clausesOf(s) {
 		// A removed statement's rule must be stated elsewhere when it forbids, binds or prefers
 		// explicitly, or restricts ("only", "unless"); a hedge or a bare "if" is no rule.
@@ -1036,7 +1087,7 @@ func (c *stmtCompare) droppedPass(s *stmt) {
 		if rc == nil {
 			rc = c.scopeClauses(s.sect)
 		}
-		if !ruleKept(cl, rc) {
+		if !ruleKept(cl, rc.candidates(cl.stems, need(len(cl.stems)))) {
 			c.drop(Token{TypePolarity, ruleKey(cl)}, s, nil, fmt.Sprintf("rule %s not restated", levelWord(cl)))
 		}
 	}
@@ -1080,20 +1131,27 @@ func (c *stmtCompare) scopeOf(sect string) *factSet {
 	return c.whole
 }
 
-// scopeClauses returns the clauses of the result's section sect (of the whole result without it).
-func (c *stmtCompare) scopeClauses(sect string) []clauseInfo {
-	var out, all []clauseInfo
-	for _, u := range c.r.stmts {
-		cl := c.r.clausesOf(u)
-		all = append(all, cl...)
-		if u.sect == sect {
-			out = append(out, cl...)
+// scopeClauses returns the clauses of the result's section sect (of the whole result without it),
+// indexed by stem; built once per section.
+func (c *stmtCompare) scopeClauses(sect string) *clauseIndex {
+	if c.rules == nil {
+		c.rules = map[string]*clauseIndex{}
+		by := map[string][]clauseInfo{}
+		var all []clauseInfo
+		for _, u := range c.r.stmts {
+			cl := c.r.clausesOf(u)
+			all = append(all, cl...)
+			by[u.sect] = append(by[u.sect], cl...)
 		}
+		for s, cls := range by {
+			c.rules[s] = newClauseIndex(cls)
+		}
+		c.rules["\x00all"] = newClauseIndex(all)
 	}
-	if len(out) == 0 {
-		return all
+	if x := c.rules[sect]; x != nil && sect != "\x00all" {
+		return x
 	}
-	return out
+	return c.rules["\x00all"]
 }
 
 // listOrderPass reports two steps of a numbered list the result puts in the other order.
