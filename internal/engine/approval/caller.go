@@ -18,6 +18,11 @@ type Caller struct {
 	// Ancestors lists the parent of this process, its parent, and so on
 	// towards init; nil means the platform cannot tell (see RealCaller).
 	Ancestors func() ([]Process, error)
+	// Surroundings lists the signs that an agent can type into this
+	// process's terminal without being its ancestor: under the same tmux
+	// or screen server, in the same session, feeding the program that
+	// holds the terminal (see surround.go). nil looks at none.
+	Surroundings func() []Signal
 }
 
 // Process is one ancestor.
@@ -44,67 +49,133 @@ func (s Signal) String() string { return s.Agent + ": " + s.What }
 // Linux and from sysctl (kern.proc.pid, kern.procargs2) on macOS; on
 // other platforms only the environment is looked at.
 func RealCaller() Caller {
-	return Caller{Environ: os.Environ(), Ancestors: func() ([]Process, error) { return ancestors(os.Getppid()) }}
+	return Caller{Environ: os.Environ(), Ancestors: func() ([]Process, error) { return ancestors(os.Getppid()) }, Surroundings: realSurroundings}
 }
 
 // envMarker is an environment variable an agent CLI sets for the commands
-// it runs. Verified: Claude Code 2.1.197 (CLAUDECODE=1 in every shell it
-// spawns, CLAUDE_CODE_ENTRYPOINT inherited), Codex 0.169.0 (CODEX_THREAD_ID,
-// CODEX_CI, CODEX_TOOL_CALL_ID seen in an exec_command's environment;
-// CODEX_SANDBOX* under its sandboxes), Gemini CLI 0.61.0 (GEMINI_CLI=1 in its
-// shell tool's environment, from its bundle), Copilot CLI 1.0.102
-// (COPILOT_CLI=1 and COPILOT_AGENT_SESSION_ID seen in a shell command's
-// environment). Cursor: CURSOR_AGENT (its CLI agent) and CURSOR_TRACE_ID
-// (every Cursor terminal, the person's too), as third-party detectors
-// document them; not verified here. AI_AGENT is a vendor-neutral proposal
-// that Claude Code sets for its subagents.
-type envMarker struct{ name, agent string }
+// it runs: set to anything (value ""), or to value; with also, only
+// together with that other variable and value. Verified: Claude Code
+// 2.1.197 (CLAUDECODE=1 in every shell it spawns, CLAUDE_CODE_ENTRYPOINT
+// inherited), Codex 0.169.0 (CODEX_THREAD_ID, CODEX_CI, CODEX_TOOL_CALL_ID
+// seen in an exec_command's environment; CODEX_SANDBOX* under its
+// sandboxes), Gemini CLI 0.61.0 (GEMINI_CLI=1 in its shell tool's
+// environment, from its bundle), Copilot CLI 1.0.102 (COPILOT_CLI=1 and
+// COPILOT_AGENT_SESSION_ID seen in a shell command's environment). The
+// others come from third-party detectors (@vercel/detect-agent,
+// ascorbic/am-i-vibing at 39a2d13) and are not verified here: Cursor's
+// CURSOR_AGENT and CURSOR_CLI (its CLI agent) and CURSOR_TRACE_ID (every
+// Cursor terminal, the person's too), OpenCode, Antigravity, Amp, Auggie,
+// Qwen Code, Crush, Warp's agent, pi, Windsurf's editor (every terminal of
+// it), Zed's and VS Code's agents (their terminals with the pager their
+// agent sets), Replit (every shell there). AI_AGENT is a vendor-neutral
+// proposal that Claude Code sets for its subagents.
+type envMarker struct {
+	name, value, agent string
+	also               [2]string // another variable and value that must be set with it
+}
 
 func envMarkers() []envMarker {
 	return []envMarker{
-		{"CLAUDECODE", "Claude Code"},
-		{"CLAUDE_CODE_ENTRYPOINT", "Claude Code"},
-		{"CLAUDE_CODE_SESSION_ID", "Claude Code"},
-		{"CODEX_THREAD_ID", "Codex"},
-		{"CODEX_CI", "Codex"},
-		{"CODEX_TOOL_CALL_ID", "Codex"},
-		{"CODEX_SANDBOX", "Codex"},
-		{"CODEX_SANDBOX_NETWORK_DISABLED", "Codex"},
-		{"GEMINI_CLI", "Gemini CLI"},
-		{"COPILOT_CLI", "Copilot CLI"},
-		{"COPILOT_AGENT_SESSION_ID", "Copilot CLI"},
-		{"CURSOR_AGENT", "Cursor"},
-		{"CURSOR_TRACE_ID", "Cursor"},
-		{"AI_AGENT", "an agent (AI_AGENT)"},
+		{name: "CLAUDECODE", agent: "Claude Code"},
+		{name: "CLAUDE_CODE_ENTRYPOINT", agent: "Claude Code"},
+		{name: "CLAUDE_CODE_SESSION_ID", agent: "Claude Code"},
+		{name: "CODEX_THREAD_ID", agent: "Codex"},
+		{name: "CODEX_CI", agent: "Codex"},
+		{name: "CODEX_TOOL_CALL_ID", agent: "Codex"},
+		{name: "CODEX_SANDBOX", agent: "Codex"},
+		{name: "CODEX_SANDBOX_NETWORK_DISABLED", agent: "Codex"},
+		{name: "GEMINI_CLI", agent: "Gemini CLI"},
+		{name: "COPILOT_CLI", agent: "Copilot CLI"},
+		{name: "COPILOT_AGENT_SESSION_ID", agent: "Copilot CLI"},
+		{name: "CURSOR_AGENT", agent: "Cursor"},
+		{name: "CURSOR_CLI", agent: "Cursor"},
+		{name: "CURSOR_TRACE_ID", agent: "Cursor"},
+		{name: "OPENCODE", agent: "OpenCode"},
+		{name: "OPENCODE_BIN_PATH", agent: "OpenCode"},
+		{name: "OPENCODE_SERVER", agent: "OpenCode"},
+		{name: "ANTIGRAVITY_AGENT", agent: "Antigravity"},
+		{name: "AMP_CURRENT_THREAD_ID", agent: "Amp"},
+		{name: "AGENT", value: "amp", agent: "Amp"},
+		{name: "AUGMENT_AGENT", agent: "Auggie"},
+		{name: "QWEN_CODE", agent: "Qwen Code"},
+		{name: "CRUSH", value: "1", agent: "Crush"},
+		{name: "AGENT", value: "crush", agent: "Crush"},
+		{name: "OZ_RUN_ID", agent: "Warp's agent"},
+		{name: "PI_CODING_AGENT", agent: "pi"},
+		{name: "CODEIUM_EDITOR_APP_ROOT", agent: "Windsurf"},
+		{name: "TERM_PROGRAM", value: "zed", agent: "Zed's agent", also: [2]string{"PAGER", "cat"}},
+		{name: "TERM_PROGRAM", value: "vscode", agent: "Copilot in VS Code", also: [2]string{"GIT_PAGER", "cat"}},
+		{name: "REPL_ID", agent: "Replit"},
+		{name: "AI_AGENT", agent: "an agent (AI_AGENT)"},
 	}
 }
 
-// agentPrograms names the agent CLIs by their executable, and by the npm
-// package path a Node-run one shows in its command line.
+// String names the marker as it is matched.
+func (m envMarker) String() string {
+	s := m.name
+	if m.value != "" {
+		s += "=" + m.value
+	}
+	if m.also[0] != "" {
+		s += " with " + m.also[0] + "=" + m.also[1]
+	}
+	return s
+}
+
+// example is an environment the marker matches.
+func (m envMarker) example() []string {
+	v := m.value
+	if v == "" {
+		v = "1"
+	}
+	env := []string{m.name + "=" + v}
+	if m.also[0] != "" {
+		env = append(env, m.also[0]+"="+m.also[1])
+	}
+	return env
+}
+
+// agentPrograms names the agent CLIs by their executable, and by a path
+// (an npm package, an install directory) a Node-run one shows in its
+// command line. Cursor's CLI is installed as "agent" and "cursor-agent".
 func agentPrograms() []struct{ name, pkg, agent string } {
 	return []struct{ name, pkg, agent string }{
 		{"claude", "@anthropic-ai/claude-code", "Claude Code"},
 		{"codex", "@openai/codex", "Codex"},
 		{"gemini", "@google/gemini-cli", "Gemini CLI"},
 		{"copilot", "@github/copilot", "Copilot CLI"},
-		{"cursor-agent", "", "Cursor"},
+		{"cursor-agent", "cursor-agent", "Cursor"},
+		{"agent", "", "Cursor"},
 		{"cursor", "", "Cursor"},
+		{"opencode", "opencode-ai", "OpenCode"},
+		{"amp", "@sourcegraph/amp", "Amp"},
+		{"auggie", "@augmentcode/auggie", "Auggie"},
+		{"qwen", "@qwen-code/qwen-code", "Qwen Code"},
+		{"crush", "", "Crush"},
+		{"aider", "", "Aider"},
+		{"devin", "", "Devin"},
+		{"droid", "", "Factory Droid"},
 	}
 }
 
-// markersIn returns the markers set (non-empty) in env.
+// markersIn returns the markers set in env.
 func markersIn(env []string) []envMarker {
-	set := map[string]bool{}
+	set := map[string]string{}
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok && v != "" {
-			set[k] = true
+			set[k] = v
 		}
 	}
 	var out []envMarker
 	for _, m := range envMarkers() {
-		if set[m.name] {
-			out = append(out, m)
+		v, ok := set[m.name]
+		if !ok || m.value != "" && v != m.value {
+			continue
 		}
+		if m.also[0] != "" && set[m.also[0]] != m.also[1] {
+			continue
+		}
+		out = append(out, m)
 	}
 	return out
 }
@@ -144,24 +215,28 @@ func agentProgram(p Process) (string, bool) {
 
 // AgentSignals lists every sign that an agent CLI is asking: markers in the
 // environment, an ancestor that is an agent CLI (a script, pty or shell in
-// between does not hide it), markers in an ancestor's environment. An
-// ancestry that cannot be read is not a signal (the environment still is).
+// between does not hide it), markers in an ancestor's environment, and an
+// agent that can type into the terminal from outside the ancestry (see
+// Surroundings). An ancestry that cannot be read is not a signal (the
+// environment still is).
 func (c Caller) AgentSignals() []Signal {
 	var out []Signal
 	for _, m := range markersIn(c.Environ) {
-		out = append(out, Signal{Agent: m.agent, What: m.name + " is set in the environment"})
+		out = append(out, Signal{Agent: m.agent, What: m.String() + " is set in the environment"})
 	}
-	if c.Ancestors == nil {
-		return out
+	if c.Ancestors != nil {
+		procs, _ := c.Ancestors()
+		for _, p := range procs {
+			if agent, ok := agentProgram(p); ok {
+				out = append(out, Signal{Agent: agent, What: fmt.Sprintf("ancestor process %d is %s", p.PID, describe(p))})
+			}
+			for _, m := range markersIn(p.Environ) {
+				out = append(out, Signal{Agent: m.agent, What: fmt.Sprintf("ancestor process %d (%s) has %s in its environment", p.PID, p.Name, m)})
+			}
+		}
 	}
-	procs, _ := c.Ancestors()
-	for _, p := range procs {
-		if agent, ok := agentProgram(p); ok {
-			out = append(out, Signal{Agent: agent, What: fmt.Sprintf("ancestor process %d is %s", p.PID, describe(p))})
-		}
-		for _, m := range markersIn(p.Environ) {
-			out = append(out, Signal{Agent: m.agent, What: fmt.Sprintf("ancestor process %d (%s) has %s in its environment", p.PID, p.Name, m.name)})
-		}
+	if c.Surroundings != nil {
+		out = append(out, c.Surroundings()...)
 	}
 	return out
 }

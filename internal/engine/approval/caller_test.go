@@ -20,16 +20,17 @@ func tree(ps ...Process) func() ([]Process, error) {
 // and unrelated variables are not.
 func TestAgentSignalsFromEnvironment(t *testing.T) {
 	for _, m := range envMarkers() {
-		c := Caller{Environ: []string{"HOME=/home/u", m.name + "=1"}}
+		c := Caller{Environ: append([]string{"HOME=/home/u"}, m.example()...)}
 		s := c.AgentSignals()
 		if len(s) != 1 || s[0].Agent != m.agent || !strings.Contains(s[0].What, m.name) {
-			t.Errorf("%s: signals %v", m.name, s)
+			t.Errorf("%s: signals %v", m, s)
 		}
 		if err := c.CheckPerson(); err == nil {
-			t.Errorf("%s: CheckPerson let it through", m.name)
+			t.Errorf("%s: CheckPerson let it through", m)
 		}
 	}
-	for _, env := range [][]string{nil, {"CLAUDECODE="}, {"TERM=xterm", "CLAUDE_CONFIG_DIR=/x", "CODEX_HOME=/y", "SHELL=/bin/bash"}} {
+	for _, env := range [][]string{nil, {"CLAUDECODE="}, {"TERM=xterm", "CLAUDE_CONFIG_DIR=/x", "CODEX_HOME=/y", "SHELL=/bin/bash"},
+		{"AGENT=ssh", "CRUSH=0", "TERM_PROGRAM=vscode", "PAGER=less"}, {"TERM_PROGRAM=zed"}} {
 		if s := (Caller{Environ: env}).AgentSignals(); len(s) != 0 {
 			t.Errorf("%q: unexpected signals %v", env, s)
 		}
