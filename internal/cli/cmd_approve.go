@@ -14,21 +14,26 @@ import (
 	"github.com/prosewash/prosewash/internal/install"
 )
 
-const approveHelp = `Shows what the Stop hook would run (the pipeline, each stage with its region scope, each
-provider with its version and content hash, the rewrite limit, the validation level and
-commands) and asks you on the terminal to approve it for a mode:
+const approveHelp = `Plans the run the Stop hook would make for a mode, shows every line of that plan (the
+mode and project, the pipeline, each stage with its region scope, each provider bound to
+what it runs by hash, the variables, the validation, the allow and include patterns, the
+files next to a provider's code) and asks you on the terminal to approve it:
 
   automatic  the Stop hook cleans the files this session wrote when a turn ends
   confirm    the Stop hook asks the agent to ask you before cleaning them
   manual     only runs you start; nothing to approve
 
-The approval is kept in the state directory with a fingerprint of all of that; any
-change (a provider script edited, a pipeline stage added, another validation command)
-lapses it and the mode drops to manual until you approve again. The mode is written to
-[clean] mode in .prosewash.toml. Without a terminal approve refuses, and so it does
-under an agent CLI (Claude Code, Codex, Gemini CLI, Cursor, Copilot: their environment
-markers, or one of them among the parent processes, whatever pty sits in between):
-an agent cannot approve itself. Run it from a terminal of your own.
+The approval is kept in the state directory with a fingerprint of those lines; any change
+(a provider script edited, a pipeline stage added, another validation command, the mode)
+lapses it and the mode drops to manual until you approve again, and a provider changed
+after the check is refused when it is about to start. The mode is written to [clean] mode
+in .prosewash.toml. Without a terminal approve refuses, and so it does when an agent is in
+sight: an agent CLI's environment markers, one of them among the parent processes whatever
+pty sits in between, or (on Linux) an agent in the same session, feeding the terminal, or
+running under the same tmux or screen server: an agent cannot approve itself. Run it from a
+terminal of your own, outside any multiplexer an agent runs in. The record holds no secret:
+it guards against an agent approving on its own, not one that writes your state directory
+(see docs/safety.md).
 
   --mode M    automatic, confirm or manual (default: the configured mode)
   --revoke    remove the approval (needs no terminal)`

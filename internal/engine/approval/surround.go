@@ -138,15 +138,19 @@ func (s *surroundings) sorted() []int {
 
 // neighbours: an agent in the same session, or on the same terminal, can
 // type into it (it may be the job the person suspended, or a background
-// job that writes to the terminal's input queue).
+// job that writes to the terminal's input queue). Only a process with a
+// terminal has neighbours: without one the session can be everything a
+// daemon started, and such a process is refused for want of a terminal.
 func (s *surroundings) neighbours(me *proc) {
+	if me.TTY < 0 {
+		return
+	}
 	for _, pid := range s.sorted() {
 		p := s.t.procs[pid]
 		if pid == me.PID {
 			continue
 		}
-		same := me.SID > 0 && p.SID == me.SID
-		if !same && !(me.TTY >= 0 && p.TTY == me.TTY) {
+		if !(me.SID > 0 && p.SID == me.SID) && p.TTY != me.TTY {
 			continue
 		}
 		if agent, ok := agentIn(p.Process); ok {

@@ -61,7 +61,7 @@ func TestSurroundings(t *testing.T) {
 			procs: append(person(), server(), pane(), approve(), withTTY(pr(21, 20, 21, "bash", "bash"), 2, "/dev/pts/2")), clients: attached(12),
 		},
 		"screen window, agent in another": {
-			procs: []*proc{masters(pr(20, 1, 20, "screen", "SCREEN", "-dmS", "x"), 2, 3), pane(), approve(), agentPane[0], agentPane[1], withTTY(pr(13, 11, 11, "screen", "screen", "-r"), 1, "/dev/pts/1")},
+			procs:   []*proc{masters(pr(20, 1, 20, "screen", "SCREEN", "-dmS", "x"), 2, 3), pane(), approve(), agentPane[0], agentPane[1], withTTY(pr(13, 11, 11, "screen", "screen", "-r"), 1, "/dev/pts/1")},
 			clients: attached(13), want: "runs under the same screen server (process 20)",
 		},
 		"a detached server nobody attached to": {
@@ -83,7 +83,11 @@ func TestSurroundings(t *testing.T) {
 		"a relay fed through a pipe by a detached agent": {
 			procs: []*proc{
 				withTTY(pr(50, 1, 50, "node", "node", "/usr/lib/node_modules/@google/gemini-cli/bundle/gemini.js"), -1, "/dev/null"),
-				func() *proc { p := pr(51, 50, 50, "sh", "sh", "-c", "echo y"); p.Writes = []string{"pipe:[77]"}; return p }(),
+				func() *proc {
+					p := pr(51, 50, 50, "sh", "sh", "-c", "echo y")
+					p.Writes = []string{"pipe:[77]"}
+					return p
+				}(),
 				masters(withTTY(pr(30, 1, 30, "script", "script", "-qc", "prosewash approve"), -1, "pipe:[77]"), 3),
 				withTTY(pr(31, 30, 31, "sh", "sh", "-c", "prosewash approve"), 3, "/dev/pts/3"), approve(),
 			},
@@ -92,6 +96,9 @@ func TestSurroundings(t *testing.T) {
 		"an agent holding the terminal itself (its own pty)": {
 			procs: []*proc{masters(pr(40, 1, 40, "node", "node", "/opt/x/node_modules/@openai/codex/bin/codex.js"), 3), pane(), approve()},
 			want:  "Codex: process 40",
+		},
+		"no terminal, an agent in the same session (a daemon's)": {
+			procs: []*proc{pr(32, 1, 31, "claude", "claude"), pr(100, 1, 31, "prosewash", "prosewash", "approve")},
 		},
 		"an agent's marker under the server": {
 			procs: []*proc{server(), pane(), approve(), func() *proc {
