@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,6 +80,7 @@ func TestScripts(t *testing.T) {
 			"fakeollama":     cmdFakeOllama,
 			"waitfile":       cmdWaitFile,
 			"gentranscripts": cmdGenTranscripts,
+			"nest":           cmdNest,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -131,6 +133,27 @@ func cmdGenTranscripts(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Setenv("STORE", st.Dir)
+}
+
+// cmdNest writes a file nested N levels deep: HEAD, OPEN N times, BODY,
+// CLOSE N times, TAIL (each taken literally, with \n for a line break), so
+// a script can feed a crash-sized input without carrying it:
+//
+//	nest deep.sh 200000 '' '(' 'echo a' ')' '\n'
+func cmdNest(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 7 {
+		ts.Fatalf("usage: nest FILE N HEAD OPEN BODY CLOSE TAIL")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	lit := func(s string) string { return strings.ReplaceAll(s, `\n`, "\n") }
+	var b strings.Builder
+	b.WriteString(lit(args[2]))
+	b.WriteString(strings.Repeat(lit(args[3]), n))
+	b.WriteString(lit(args[4]))
+	b.WriteString(strings.Repeat(lit(args[5]), n))
+	b.WriteString(lit(args[6]))
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644))
 }
 
 // cmdExits runs a program and asserts its exit status:

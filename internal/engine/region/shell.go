@@ -2,6 +2,7 @@ package region
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -143,9 +144,7 @@ const maxShellParse = 8 << 20
 
 func classifyShell(path string, src []byte) (*Map, error) {
 	if len(src) > maxShellParse {
-		return nil, &RefusedError{Path: path, Pos: "1:1", Reason: fmt.Sprintf(
-			"a shell script of %.1f MiB is more than the %d MiB the shell parser is given (its syntax tree needs about 80 times the script's size)",
-			float64(len(src))/(1<<20), maxShellParse>>20)}
+		return nil, &RefusedError{Path: path, Pos: "1:1", Reason: (&ShellTooLargeError{Size: len(src)}).Error()}
 	}
 	shell, variants := shellVariants(path, src)
 	comments, hdocs, err := shellParse(src, variants)
@@ -174,6 +173,10 @@ func classifyShell(path string, src []byte) (*Map, error) {
 func shellRefusal(path string, src []byte, shell string, err error) error {
 	pos, msg := "1:1", err.Error()
 	var off = -1
+	var ne *ShellNestingError
+	if errors.As(err, &ne) {
+		return &RefusedError{Path: path, Pos: lineCol(src, ne.Offset), Reason: ne.reason()}
+	}
 	switch e := err.(type) {
 	case syntax.ParseError:
 		off = int(e.Pos.Offset())
@@ -246,8 +249,7 @@ func shellParse(src []byte, variants []syntax.LangVariant) ([]shComment, [][2]in
 func shellParseVariant(src []byte, v syntax.LangVariant) ([]shComment, [][2]int, error) {
 	cur, cloned := src, false
 	for range maxShellReparse {
-		p := syntax.NewParser(syntax.KeepComments(true), syntax.Variant(v))
-		f, err := p.Parse(bytes.NewReader(cur), "")
+		f, err := parseShellBounded(cur, v, syntax.KeepComments(true))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/prosewash/prosewash/internal/engine/region"
 )
 
 // PatchPaths returns the files an apply_patch envelope writes, in order:
@@ -78,7 +80,9 @@ func ShellPaths(command, dir string) []session.Written {
 			add(w.Raw)
 		}
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	// region.ParseShell refuses a command too large or nested too deep
+	// for the parser's stack (a fatal error, not a panic) before parsing.
+	f, err := region.ParseShell([]byte(command), syntax.LangBash)
 	if err != nil {
 		return out
 	}
