@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
 
@@ -142,8 +140,9 @@ func mainWith(cmds []command, args []string, stdin io.Reader, stdout, stderr io.
 		printHelp(stderr, "")
 		return exitUsage
 	}
-	ctx, stop := interruptible(u)
-	defer stop()
+	in := interruptible(u, holdsLocks)
+	defer in.stop()
+	ctx := in.ctx
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, ui: u, color: colour}
 	name := args[0]
 	if name == "help" {
@@ -168,34 +167,39 @@ func mainWith(cmds []command, args []string, stdin io.Reader, stdout, stderr io.
 			printHelp(stdout, name)
 			return exitOK
 		}
-		defer func() {
-			// A bug must not turn into a Go stack trace in a user's terminal
-			// or a hook's stdout; report it and exit with its own status.
-			if r := recover(); r != nil {
-				u.errorf("internal error in %s: %v", name, r)
-				u.hintf("this is a bug in prosewash %s; please report it with the command you ran", Version())
-				code = exitInternal
-			}
-		}()
-		err := c.run(e, args[1:])
-		if err != nil && !silent(err) && err.Error() != "" {
-			var ue *usageError
-			u.errorf("%s", err)
-			if errors.As(err, &ue) {
-				u.hintf("run 'prosewash help %s'", name)
-			}
-		}
-		if ctx.Err() != nil {
-			// The command finished what it had started (a rollback, a
-			// report) after the interrupt: it did not complete.
-			u.warnf("interrupted: stopped at a safe point; what this run had changed is put back")
-			return exitInterrupted
-		}
-		return exitCode(err)
+		return in.wait(func() int { return runCommand(e, u, c, name, args[1:]) })
 	}
 	u.errorf("unknown command %q", name)
 	u.hintf("run 'prosewash --help'")
 	return exitUsage
+}
+
+// runCommand runs one command and maps its outcome to the exit status.
+func runCommand(e *env, u *ui, c command, name string, args []string) (code int) {
+	defer func() {
+		// A bug must not turn into a Go stack trace in a user's terminal
+		// or a hook's stdout; report it and exit with its own status.
+		if r := recover(); r != nil {
+			u.errorf("internal error in %s: %v", name, r)
+			u.hintf("this is a bug in prosewash %s; please report it with the command you ran", Version())
+			code = exitInternal
+		}
+	}()
+	err := c.run(e, args)
+	if err != nil && !silent(err) && err.Error() != "" {
+		var ue *usageError
+		u.errorf("%s", err)
+		if errors.As(err, &ue) {
+			u.hintf("run 'prosewash help %s'", name)
+		}
+	}
+	if e.ctx.Err() != nil {
+		// The command finished what it had started (a rollback, a
+		// report) after the interrupt: it did not complete.
+		u.warnf("interrupted: stopped at a safe point; what this run had changed is put back")
+		return exitInterrupted
+	}
+	return exitCode(err)
 }
 
 // wantsHelp reports whether args ask for help: -h, --help or -help (which
@@ -276,37 +280,3 @@ const envHelp = `ENVIRONMENT
   PROSEWASH=0           installed git hooks skip prosewash for one command
   PROSEWASH_FAILPOINT   for tests: kill the process at a named transaction step
                         (see internal/engine/txn/failpoint.go); never set it otherwise`
-
-// interruptible returns a context that the first SIGINT or SIGTERM
-// cancels. Commands then stop at their next safe point and roll back what
-// they started, the way a failed validation does, so no interrupt leaves a
-// journal for recover. Later signals are answered with a message and
-// otherwise ignored until the rollback is done; only SIGKILL cuts it short,
-// and that is what 'prosewash recover' is for.
-func interruptible(u *ui) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, interruptSignals()...)
-	done := make(chan struct{})
-	go func() {
-		n := 0
-		for {
-			select {
-			case <-done:
-				return
-			case <-sigs:
-				n++
-				if n == 1 {
-					cancel()
-					continue
-				}
-				u.warnf("interrupted again: still putting files back, wait (kill -9 would leave the run for 'prosewash recover')")
-			}
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel()
-	}
-}

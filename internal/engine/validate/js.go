@@ -83,7 +83,8 @@ func jsMode(path string) string {
 			var pkg struct {
 				Type string `json:"type"`
 			}
-			if json.Unmarshal(data, &pkg) == nil && pkg.Type == "module" {
+			// node reads past a byte order mark in package.json; so do we.
+			if json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &pkg) == nil && pkg.Type == "module" {
 				return "module"
 			}
 			return "commonjs"

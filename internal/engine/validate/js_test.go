@@ -77,3 +77,15 @@ func TestMinimumJSNode(t *testing.T) {
 		t.Errorf("without node: %s %q", res[0].Status, res[0].Reason)
 	}
 }
+
+// A package.json saved with a byte order mark still says "module" (node
+// reads past the mark).
+func TestJSModeReadsPastAByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte("\xef\xbb\xbf{\"type\": \"module\"}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := jsMode(filepath.Join(dir, "a.js")); got != "module" {
+		t.Fatalf("jsMode = %q, want module", got)
+	}
+}

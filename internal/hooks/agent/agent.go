@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,7 +32,8 @@ func ReadPayload(r io.Reader, title string) ([]byte, error) {
 // unmarshal decodes a payload into v with an error fit for a one-line
 // message.
 func unmarshal(data []byte, v any) error {
-	if err := json.Unmarshal(data, v); err != nil {
+	// A byte order mark a Windows pipe put first is not part of the JSON.
+	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), v); err != nil {
 		return fmt.Errorf("invalid hook input: %v", err)
 	}
 	return nil

@@ -255,6 +255,17 @@ func TestMalformedPayloadsKeepTheContract(t *testing.T) {
 	}
 }
 
+// A payload that starts with a byte order mark is read past it, on every
+// platform.
+func TestPayloadByteOrderMark(t *testing.T) {
+	for _, p := range Platforms() {
+		in, err := p.Decode([]byte("\xef\xbb\xbf"+unionPayload("/tmp")), SessionStart, func(string) string { return "" })
+		if err != nil || in.Session == "" {
+			t.Errorf("%s: %+v, %v", p.Name, in, err)
+		}
+	}
+}
+
 // The table itself: every platform names its events uniquely, gives each
 // a kind and a configuration entry, ends turns and records writes, and
 // its no-opinion answer is JSON or nothing.

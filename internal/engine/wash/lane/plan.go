@@ -68,7 +68,9 @@ type Source struct {
 // Unknown fields are refused: a typo must not silently drop an approval or a source.
 func ParsePlan(b []byte, baseDir string) (Plan, error) {
 	var p Plan
-	dec := json.NewDecoder(bytes.NewReader(b))
+	// A byte order mark an editor put before a hand-edited plan is not
+	// part of it.
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
 		return p, fmt.Errorf("plan: %w", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -189,6 +190,19 @@ func TestParsePlanRejects(t *testing.T) {
 		if _, err := ParsePlan([]byte(js), t.TempDir()); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// A hand-edited plan saved with a byte order mark reads as the same plan.
+func TestParsePlanReadsPastAByteOrderMark(t *testing.T) {
+	js := `{"version":1,"judge":"x","actions":[{"type":"delete","path":"a","expect":"00","reason":"r"}]}`
+	want, err := ParsePlan([]byte(js), "/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParsePlan([]byte("\xef\xbb\xbf"+js), "/b")
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("with a BOM: %+v, %v; want %+v", got, err, want)
 	}
 }
 
