@@ -18,6 +18,7 @@ var carriers = []string{
 	"\u202e",                         // RIGHT-TO-LEFT OVERRIDE
 	"\U000E0068\U000E0069\U000E0021", // tag characters spelling "hi!"
 	"\u00a0",                         // NO-BREAK SPACE
+	"\x1b[31m",                       // an ANSI escape sequence (CSI SGR), removed whole
 }
 
 // Where an injection was made, judged on the original file's regions.

@@ -320,7 +320,7 @@ func withoutProseCarriers(h string) string {
 func dockerfileOracle(t *testing.T, paths []string) []reading {
 	bin := filepath.Join(t.TempDir(), "buildkit-oracle")
 	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".")
-	cmd.Dir = filepath.Join(testtool.RepoRoot(t), "engine", "region", "testdata", "buildkit")
+	cmd.Dir = filepath.Join(testtool.RepoRoot(t), "internal", "engine", "region", "testdata", "buildkit")
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		testtool.Missing(t, "go-module-proxy", fmt.Sprintf("build the BuildKit oracle: %v\n%s", err, out))

@@ -61,6 +61,12 @@ type tally struct {
 	files, injected, prose, removed, reported, neverRemoved      int
 	refusedValid, refusedX, oracleCompared, oracleNA, mismatches int
 	refusals, kept                                               []string
+	// Per file of the "c" variant (carriers in prose and literals only):
+	// exact (every prose carrier gone, nothing else touched), conservative
+	// (a prose carrier kept), refused; damaged counts files of either
+	// variant where clean touched what it must not, or did other than
+	// check predicted, or the language's own tools read another program.
+	exact, conservative, damaged, refusedFiles int
 }
 
 // TestRealWorld runs the real prosewash binary over real third-party files
@@ -93,6 +99,14 @@ func TestRealWorld(t *testing.T) {
 		})
 	}
 	var b strings.Builder
+	fmt.Fprintf(&b, "\n| language | files | exact | conservative | damaged | refused |\n|---|---:|---:|---:|---:|---:|\n")
+	var sum tally
+	for _, name := range order {
+		r := rows[name]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", name, r.files, r.exact, r.conservative, r.damaged, r.refusedFiles)
+		sum.files, sum.exact, sum.conservative, sum.damaged, sum.refusedFiles = sum.files+r.files, sum.exact+r.exact, sum.conservative+r.conservative, sum.damaged+r.damaged, sum.refusedFiles+r.refusedFiles
+	}
+	fmt.Fprintf(&b, "| all | %d | %d | %d | %d | %d |\n", sum.files, sum.exact, sum.conservative, sum.damaged, sum.refusedFiles)
 	fmt.Fprintf(&b, "\n| language | files | carriers injected | in prose | removed | reported | refused (valid / with code carriers) | oracle compared | oracle n/a | oracle mismatches |\n")
 	fmt.Fprintf(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, name := range order {
@@ -132,6 +146,8 @@ type sample struct {
 	inj      []injection
 	valid    bool // the original classifies
 	lang     string
+	damaged  bool // clean touched what it must not, or did other than predicted
+	kept     bool // a prose carrier stayed
 }
 
 func pick(t *testing.T, l language, n int) []entry {
@@ -221,6 +237,7 @@ func runLanguage(t *testing.T, bin string, l language, n int, tl *tally) {
 			oracleAfter = append(oracleAfter, filepath.Join(repo, s.rel))
 		}
 	}
+	defer countFiles(samples, report, tl)
 	if l.oracle == nil {
 		return
 	}
@@ -236,11 +253,30 @@ func runLanguage(t *testing.T, bin string, l language, n int, tl *tally) {
 		tl.oracleCompared++
 		if a[i] != b[i] {
 			tl.mismatches++
+			s.damaged = true
 			t.Errorf("%s (%s): the program changed:\n%s", s.rel, s.e.src, firstDiff(a[i].program+a[i].err, b[i].program+b[i].err))
 		}
 	}
 	if tl.oracleCompared < tl.files/2 {
 		t.Errorf("the oracle compared only %d of %d files (%d it cannot read)", tl.oracleCompared, tl.files, tl.oracleNA)
+	}
+}
+
+// countFiles sorts each file into exact, conservative, damaged or refused
+// (see tally) once clean, check and the oracle have judged it.
+func countFiles(samples []*sample, report map[string]fileReport, tl *tally) {
+	for _, s := range samples {
+		switch {
+		case s.damaged:
+			tl.damaged++
+		case s.variant != "c":
+		case report[s.rel].Status == "refused":
+			tl.refusedFiles++
+		case s.kept:
+			tl.conservative++
+		default:
+			tl.exact++
+		}
 	}
 }
 
@@ -395,6 +431,9 @@ func judge(t *testing.T, s *sample, after []byte, fs []finding, f fileReport, tl
 		switch {
 		case !ok:
 			tl.reported++
+			if in.where == inProse && recall {
+				s.kept = true
+			}
 			if in.where == inProse && recall && len(tl.kept) < 8 {
 				tl.kept = append(tl.kept, fmt.Sprintf("%s: %+q kept (%s) at %s", s.rel, in.text, why[in.off], where(s.injected, in.off)))
 			}
@@ -404,11 +443,13 @@ func judge(t *testing.T, s *sample, after []byte, fs []finding, f fileReport, tl
 			}
 		case (in.where == inLiteral || in.where == inCode) && !dissolves(s.lang, in.why):
 			tl.neverRemoved++
+			s.damaged = true
 			t.Errorf("%s (%s): check marks %s the carrier %+q injected into %s at %s", s.rel, s.e.src, a.action, in.text, in.where, where(s.injected, in.off))
 		case in.where != inProse && in.where != inAnywhere && restores(s.injected, apply(s.injected, acted), in.off, len(in.text)):
 			// A carrier that broke a directive's (or markup's) shape may
 			// go only when that does not bring it back.
 			tl.neverRemoved++
+			s.damaged = true
 			t.Errorf("%s (%s): cleaning the carrier %+q injected into %s brings the original back: %s", s.rel, s.e.src, in.text, in.where, where(s.injected, in.off))
 		}
 	}
@@ -423,12 +464,14 @@ func judge(t *testing.T, s *sample, after []byte, fs []finding, f fileReport, tl
 			t.Errorf("%s: the refusal names no position: %q", s.rel, f.Reason)
 		}
 		if !bytes.Equal(after, s.injected) {
+			s.damaged = true
 			t.Errorf("%s: refused, yet the file changed", s.rel)
 		}
 		return
 	}
 	want := apply(s.injected, acted)
 	if !bytes.Equal(after, want) {
+		s.damaged = true
 		i := 0
 		for i < len(after) && i < len(want) && after[i] == want[i] {
 			i++

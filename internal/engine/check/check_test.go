@@ -115,6 +115,26 @@ var decideCases = []decideCase{
 	{name: "gfm backslash escape", path: "a.md", src: "a \\\u200b*b* c\u200bd\n", want: "U+200B prose report, U+200B prose remove", out: "a \\\u200b*b* cd\n"},
 	{name: "gfm entity", path: "a.md", src: "a &am\u200bp; b c\u200bd\n", want: "U+200B prose report, U+200B prose remove", out: "a &am\u200bp; b cd\n"},
 
+	// A block comment in which removing one carrier would close it early
+	// keeps only that carrier; the others go.
+	{name: "js comment closing early", path: "a.ts", src: "/** Matches\u200b src/**\u200b/*.ts files. */\nexport const x = 1;\n",
+		want: "U+200B prose remove, U+200B prose report", out: "/** Matches src/**\u200b/*.ts files. */\nexport const x = 1;\n", reason: "removing it changes the file's structure"},
+	{name: "css comment closing early", path: "a.css", src: "/* a\u200b *\u200b/ b */\na { color: red; }\n",
+		want: "U+200B prose remove, U+200B prose report", out: "/* a *\u200b/ b */\na { color: red; }\n"},
+	{name: "scss comment that would interpolate", path: "a.scss", src: "$x: 1;\n/* c\u200bd #\u200b{$x} */\n",
+		want: "U+200B prose remove, U+200B prose report", out: "$x: 1;\n/* cd #\u200b{$x} */\n"},
+	{name: "html comment closing early", path: "a.html", src: "<p>x</p>\n<!-- a\u200b -\u200b-> b -->\n",
+		want: "U+200B prose remove, U+200B prose report", out: "<p>x</p>\n<!-- a -\u200b-> b -->\n"},
+
+	// A comment in a template literal's hole is the hole expression's.
+	{name: "comment in a template hole", path: "a.js", src: "let s = `a\u200b ${b /* c\u200bd */}`;\n", want: "U+200B runtime report, U+200B prose remove", out: "let s = `a\u200b ${b /* cd */}`;\n"},
+
+	// Front matter: its values stay runtime, its own language's comments
+	// are prose (or directives) as in a file of that language.
+	{name: "yaml front matter comment", path: "a.md", src: "---\ntitle: \"A\u200b\"\n# a com\u200bment\n# yamllint disable\u200b\n---\n\nText\u200b.\n",
+		want: "U+200B runtime report, U+200B prose remove, U+200B directive report, U+200B prose remove", out: "---\ntitle: \"A\u200b\"\n# a comment\n# yamllint disable\u200b\n---\n\nText.\n"},
+	{name: "toml front matter comment", path: "a.md", src: "+++\ntitle = \"x\u200b\"\n# c\u200bd\n+++\nT.\n", want: "U+200B runtime report, U+200B prose remove", out: "+++\ntitle = \"x\u200b\"\n# cd\n+++\nT.\n"},
+
 	// 7-bit escape sequences go whole too, in Markdown prose and Rust doc
 	// comments (where "[" may open a link) as everywhere else.
 	{name: "csi in markdown", path: "a.md", src: "Fast \x1b[31mred\x1b[0m text.\n", want: "U+001B prose remove, U+001B prose remove", out: "Fast red text.\n"},

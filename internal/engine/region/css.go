@@ -579,17 +579,11 @@ func (s *cssScanner) blockComment(i int) (int, error) {
 		s.b.Mark(i, end, Runtime, "comment with interpolation")
 		return end, nil
 	}
-	// The forms of the text between the markers must not hold a "*/"
-	// (the comment would close early) or, for Sass, a "#{".
-	inner := carrierForms(src[i+2 : end-2])
-	if inner.contains([]byte("*/")) {
-		s.b.Mark(i, end, Runtime, "comment that could close early")
-		return end, nil
-	}
-	if s.d == cssSCSS && inner.contains([]byte("#{")) {
-		s.b.Mark(i, end, Runtime, "comment that could interpolate")
-		return end, nil
-	}
+	// A carrier whose removal would make a "*/" (closing the comment
+	// early) or, in Sass, a "#{" (an interpolation, which Sass evaluates)
+	// appear is prose like the rest: the engine classifies the file again
+	// without it, sees the rest become code or the comment interpolate, and
+	// keeps that one carrier while the others go.
 	body, _ := goCommentBody(src[i:end]) // the same /* */ markers
 	kind, why := Prose, commentWhy(body)
 	if w, ok := matchAfterRemoval(src[i:end], cssDirective); ok {

@@ -156,16 +156,6 @@ func (fs *forms) match(m func([]byte) (string, bool)) (string, bool) {
 	return "", false
 }
 
-// contains reports whether sub occurs in any form.
-func (fs *forms) contains(sub []byte) bool {
-	for _, s := range fs.f[:fs.n] {
-		if bytes.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
-}
-
 // matchAfterRemoval runs match on s as written and on every form s could take
 // once carriers were removed, and returns the first hit.
 func matchAfterRemoval(s []byte, match func([]byte) (string, bool)) (string, bool) {

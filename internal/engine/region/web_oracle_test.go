@@ -238,13 +238,17 @@ func inject(src []byte, at []int, seed int) ([]byte, []int) {
 
 // cleanInjected removes the injected carriers that lie in prose regions of
 // m, as a clean would.
+//
+// A carrier whose removal would join the bytes around it into a comment
+// closer stays, as the engine keeps it (its structure proof sees the
+// comment end early).
 func cleanInjected(src []byte, m *Map) []byte {
 	out := make([]byte, 0, len(src))
 	for i := 0; i < len(src); {
 		if m.At(i).Kind == Prose {
 			hit := false
 			for _, c := range injected {
-				if bytes.HasPrefix(src[i:], []byte(c)) && m.At(i+len(c)-1).Kind == Prose {
+				if bytes.HasPrefix(src[i:], []byte(c)) && m.At(i+len(c)-1).Kind == Prose && !closerAround(src, i, i+len(c)) {
 					i += len(c)
 					hit = true
 					break
@@ -258,6 +262,28 @@ func cleanInjected(src []byte, m *Map) []byte {
 		i++
 	}
 	return out
+}
+
+// closerAround reports whether src[:i] and src[j:] would join into "*/",
+// "-->", "--!>", "<!-->" or Sass's "#{" once src[i:j] and the injected
+// carriers next to it were gone.
+func closerAround(src []byte, i, j int) bool {
+	for moved := true; moved; {
+		moved = false
+		for _, c := range injected {
+			if bytes.HasSuffix(src[:i], []byte(c)) {
+				i, moved = i-len(c), true
+			}
+			if bytes.HasPrefix(src[j:], []byte(c)) {
+				j, moved = j+len(c), true
+			}
+		}
+	}
+	if i == 0 || j >= len(src) {
+		return false
+	}
+	a, b := src[i-1], src[j]
+	return (a == '*' || a == '-' || a == '!') && (b == '/' || b == '-' || b == '>' || b == '!') || a == '#' && b == '{'
 }
 
 // proseInjectionPoints picks, in each prose region, the byte after its
