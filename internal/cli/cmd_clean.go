@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -33,11 +34,15 @@ failure. A file someone else changed meanwhile is never overwritten.
   --accept-reduced     go on when a validation command is missing, at the level that can run
   --json               print the report as JSON on standard output
   --quiet              print only problems
+  --diff               show what would change as a unified diff on standard output
+                       (carriers written <U+XXXX>), writing nothing: the same engine,
+                       proofs and minimum validation run, the validation commands do
+                       not; exit 1 when something would change
   --exit-zero          exit 0 even when a file is refused, a named path is missing or
                        the run cannot start (still reported): for hook managers, so a
                        refusal never blocks a commit, as prosewash's own git hook does
 
-Exit status: 0 cleaned or nothing to do, 2 usage error, invalid configuration or a
+Exit status: 0 cleaned or nothing to do, 1 --diff shows a change, 2 usage error, invalid configuration or a
 named path that does not exist (the other files are still cleaned), 3 a file or the
 run was refused or rolled back.`
 
@@ -48,7 +53,7 @@ passes. The validation commands themselves may still write caches or logs.`
 type cleanFlags struct {
 	pipeline, profile, session string
 	acceptReduced, asJSON      bool
-	quiet, exitZero            bool
+	quiet, exitZero, diff      bool
 }
 
 func runClean(e *env, args []string) error { return cleanOrTest(e, args, false) }
@@ -60,6 +65,9 @@ func failOpen(e *env, err error) error {
 	var ue *usageError
 	if err == nil || errors.As(err, &ue) {
 		return err
+	}
+	if errors.Is(err, errFindings) {
+		return nil // --diff had something to show: nothing went wrong
 	}
 	if !silent(err) && err.Error() != "" {
 		e.ui.errorf("%s", err)
@@ -84,9 +92,15 @@ func cleanOrTest(e *env, args []string, test bool) (err error) {
 	fs.BoolVar(&f.asJSON, "json", false, "")
 	fs.BoolVar(&f.quiet, "quiet", false, "")
 	fs.BoolVar(&f.exitZero, "exit-zero", false, "")
+	if !test {
+		fs.BoolVar(&f.diff, "diff", false, "")
+	}
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if f.diff && f.asJSON {
+		return usagef("--diff and --json: choose one")
 	}
 	if f.exitZero {
 		defer func() { err = failOpen(e, err) }()
@@ -109,6 +123,13 @@ func cleanOrTest(e *env, args []string, test bool) (err error) {
 	if !f.quiet || f.asJSON {
 		req.Notice = func(msg string) { e.ui.infof("%s", msg) }
 	}
+	var diffs bytes.Buffer
+	if f.diff {
+		// Rehearse: every proof and the minimum validation run, nothing
+		// is written; what would be written is shown as a diff.
+		req.DryRun = true
+		req.Rehearsed = func(rel string, before, after []byte) { writeDiff(&diffs, rel, before, after) }
+	}
 	missing := 0
 	if len(paths) > 0 {
 		req.Explicit, req.Scope = true, "explicit targets"
@@ -130,6 +151,9 @@ func cleanOrTest(e *env, args []string, test bool) (err error) {
 	} else {
 		printReport(e, rep, f.quiet)
 	}
+	if _, err := e.stdout.Write(diffs.Bytes()); err != nil {
+		return err
+	}
 	switch {
 	case missing > 0:
 		// A named path that is not there is the caller's mistake (exit 2,
@@ -137,6 +161,9 @@ func cleanOrTest(e *env, args []string, test bool) (err error) {
 		return &exitError{code: exitUsage}
 	case rep.Summary.Refused > 0:
 		return errRefused
+	case diffs.Len() > 0:
+		// --diff found something to clean: "look", as check says it.
+		return errFindings
 	}
 	return nil
 }

@@ -37,6 +37,10 @@ type Request struct {
 	Automatic bool // unattended (the end of an agent's turn)
 	Test      bool // install, validate, always restore
 	DryRun    bool // stop before any write: report what would change
+	// Rehearsed, with DryRun, receives each file the run would change, as
+	// it is and as it would be written (after every proof and the minimum
+	// validation), so a caller can show the change without any write.
+	Rehearsed func(rel string, before, after []byte)
 
 	// AcceptReduced accepts a weaker validation than demanded when a
 	// command is missing, instead of asking (scripts).
@@ -78,6 +82,8 @@ type Batch struct {
 	Skipped []report.Skip
 	Scope   string
 	DryRun  bool
+	// Rehearsed is as in Request.
+	Rehearsed func(rel string, before, after []byte)
 	// Record, RefuseOtherOpeners, AcceptReduced, Ask, Notice and Now are
 	// as in Request.
 	Record             *scope.Record
@@ -90,7 +96,7 @@ type Batch struct {
 
 func (req Request) batch() Batch {
 	return Batch{
-		Targets: req.Targets, Skipped: req.Skipped, Scope: req.Scope, DryRun: req.DryRun, Record: req.Record,
+		Targets: req.Targets, Skipped: req.Skipped, Scope: req.Scope, DryRun: req.DryRun, Rehearsed: req.Rehearsed, Record: req.Record,
 		RefuseOtherOpeners: req.RefuseOtherOpeners, AcceptReduced: req.AcceptReduced, Ask: req.Ask, Notice: req.Notice, Now: req.Now,
 	}
 }
@@ -165,6 +171,11 @@ func Execute(ctx context.Context, plan *Plan, b Batch) (*report.Run, error) {
 	rep.Level = vplan.Applied.String()
 	if guarantee != "" {
 		rep.Guarantee = guarantee
+	}
+	if b.DryRun && b.Rehearsed != nil {
+		for _, f := range changed {
+			b.Rehearsed(f.Rel, f.Orig, f.Cur)
+		}
 	}
 	if b.DryRun || len(changed) == 0 {
 		finish(rep, p, files, nil, b.DryRun || plan.test())
