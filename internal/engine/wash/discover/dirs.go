@@ -3,7 +3,7 @@ package discover
 import "path/filepath"
 
 // ConfigDirs returns the per-user configuration directories the platforms load memory from
-// (Claude Code's config dir, the Codex home, ~/.gemini), as given: the roots outside the
+// (Claude Code's config dir, the Codex home, ~/.gemini, the Copilot home), as given: the roots outside the
 // project in which an owned, always-loaded file can live. Whether they exist is not checked.
 func ConfigDirs(opts Options) []string {
 	getenv := opts.Getenv
@@ -15,7 +15,11 @@ func ConfigDirs(opts Options) []string {
 	if !filepath.IsAbs(codex) {
 		codex = filepath.Join(r.opts.Home, ".codex")
 	}
-	return []string{r.claudeConfigDir(), filepath.Clean(codex), filepath.Join(r.opts.Home, ".gemini")}
+	copilot := getenv("COPILOT_HOME")
+	if !filepath.IsAbs(copilot) {
+		copilot = filepath.Join(r.opts.Home, ".copilot")
+	}
+	return []string{r.claudeConfigDir(), filepath.Clean(codex), filepath.Join(r.opts.Home, ".gemini"), filepath.Clean(copilot)}
 }
 
 // MemoryDir returns the Claude Code auto memory directory of the project

@@ -68,6 +68,10 @@ type Options struct {
 	MaxImportDepth int
 	// MaxRuleFiles caps files read from any rules directory (default 500).
 	MaxRuleFiles int
+	// Overlay replaces files as a planned run would leave them (real path -> content, nil
+	// for a deleted file, a new real path for a created one): discovery then answers what
+	// each platform will load after the run, imports and front matter included.
+	Overlay map[string][]byte
 }
 
 // Entry is one discovered file.
@@ -92,6 +96,11 @@ type Entry struct {
 	ImportedBy string `json:"imported_by,omitempty"`
 	Depth      int    `json:"depth,omitempty"`
 	Size       int64  `json:"size"`
+	// Loaded is how many bytes from the start of the file reach the platform's model when it
+	// is always loaded: Size, unless a truncation or a byte budget stops short (LoadNote says
+	// which). The rest is reported in Result.NeverLoaded.
+	Loaded   int64  `json:"loaded"`
+	LoadNote string `json:"load_note,omitempty"`
 }
 
 // Problem is a candidate that was skipped, with the reason.
@@ -105,6 +114,8 @@ type Problem struct {
 type Result struct {
 	Entries  []Entry   `json:"entries"`
 	Problems []Problem `json:"problems,omitempty"`
+	// NeverLoaded is text written for a platform that never reaches its model.
+	NeverLoaded []Unloaded `json:"never_loaded,omitempty"`
 }
 
 // AlwaysLoadedOwned returns the always-loaded, non-inherited entries: the footprint.
@@ -132,6 +143,10 @@ type run struct {
 	// own are the realpaths of the roots owned files live in (the project, the memory
 	// directory); cfg the platforms' config directories, never owned outside the memory dir.
 	own, cfg []string
+	cache    map[string][]byte // real path -> content, read once per run
+	// treeFiles lists the project's files (slash-separated, relative) for globs.
+	treeFiles        []string
+	treeDone, treeOK bool
 }
 
 // Discover finds the memory and instruction files each platform loads for the project. It
@@ -152,7 +167,7 @@ func Discover(opts Options) (Result, error) {
 	}
 	opts.ProjectRoot = filepath.Clean(opts.ProjectRoot)
 	opts.Home = filepath.Clean(opts.Home)
-	r := &run{opts: opts, seen: map[string]map[string]bool{}, problems: map[string]bool{}, dirs: map[string]string{}}
+	r := &run{opts: opts, seen: map[string]map[string]bool{}, problems: map[string]bool{}, dirs: map[string]string{}, cache: map[string][]byte{}}
 	var err error
 	if r.project, err = filepath.EvalSymlinks(opts.ProjectRoot); err != nil {
 		return Result{}, fmt.Errorf("discover: resolve project root: %w", err)
@@ -235,15 +250,18 @@ func within(real, root string) bool {
 // check resolves a candidate file and verifies it is a regular file inside one of roots.
 // Missing candidates are silently absent; anything else that fails is a reported problem.
 func (r *run) check(path, platform string, roots []string) (string, int64, bool) {
-	if _, err := os.Lstat(path); err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			r.problem(path, platform, "unreadable: "+fsx.Cause(err).Error())
-		}
-		return "", 0, false
-	}
-	real, err := r.realpath(path)
-	if err != nil {
+	real, size, exists, err := r.lookup(path)
+	switch {
+	case errors.Is(err, errDangling):
 		r.problem(path, platform, "dangling or unreadable symlink")
+		return "", 0, false
+	case errors.Is(err, errNotRegular):
+		r.problem(path, platform, "not a regular file")
+		return "", 0, false
+	case err != nil:
+		r.problem(path, platform, "unreadable: "+fsx.Cause(err).Error())
+		return "", 0, false
+	case !exists:
 		return "", 0, false
 	}
 	ok := false
@@ -257,18 +275,7 @@ func (r *run) check(path, platform string, roots []string) (string, int64, bool)
 		r.problem(path, platform, "resolves outside the allowed roots; skipped")
 		return "", 0, false
 	}
-	st, err := os.Stat(real)
-	if err != nil {
-		r.problem(path, platform, "unreadable: "+fsx.Cause(err).Error())
-		return "", 0, false
-	}
-	if !st.Mode().IsRegular() {
-		if !st.IsDir() {
-			r.problem(path, platform, "not a regular file")
-		}
-		return "", 0, false
-	}
-	return real, st.Size(), true
+	return real, size, true
 }
 
 // realpath is filepath.EvalSymlinks with the directory's resolution cached for the run: a
@@ -386,7 +393,7 @@ func (r *run) file(path string, e Entry, roots []string) (Entry, bool) {
 	if !ok {
 		return Entry{}, false
 	}
-	e.Path, e.Real, e.Size = path, real, size
+	e.Path, e.Real, e.Size, e.Loaded = path, real, size, size
 	e.Owned = r.owned(e)
 	return e, r.add(e)
 }
@@ -407,19 +414,6 @@ func (r *run) ancestors() []string {
 		}
 	}
 	return out
-}
-
-// gitRoot returns the nearest directory at or above the project root holding .git, stopping at
-// home, or "" when there is none.
-func (r *run) gitRoot() string {
-	for d := r.opts.ProjectRoot; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		if d == r.opts.Home || d == filepath.Dir(d) {
-			return ""
-		}
-	}
 }
 
 // walkRules lists regular files with one of exts under dir, sorted, capped, never following
@@ -457,17 +451,6 @@ func (r *run) walkRules(dir, platform string, exts []string, recursive bool) []s
 	}
 	sort.Strings(out)
 	return out
-}
-
-func readHead(path string) []byte {
-	f, _, err := fsx.OpenRegular(path, true)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	b := make([]byte, 64<<10)
-	n, _ := f.Read(b)
-	return b[:n]
 }
 
 // frontValue returns the raw value of a top-level key in a leading front matter block.

@@ -32,7 +32,8 @@ func Slug(projectRoot string) string {
 // claude discovers Claude Code's memory: user CLAUDE.md and rules, the CLAUDE.md chain above
 // the project (inherited), the project's CLAUDE.md, .claude/CLAUDE.md, rules and
 // CLAUDE.local.md, every @path import of those to the depth cap, and the auto memory
-// directory (MEMORY.md always loaded, its siblings recall-only). Entries come in load order.
+// directory (the head of MEMORY.md always loaded, its siblings recall-only). Entries come in
+// load order.
 func (r *run) claude() {
 	cfg := r.claudeConfigDir()
 	cfgReal := realRoot(cfg)
@@ -58,44 +59,48 @@ func (r *run) claude() {
 			}
 		}
 	}
-	for _, c := range []struct{ name, scope, why string }{
-		{"CLAUDE.md", ScopeProject, "project memory"},
-		{filepath.Join(".claude", "CLAUDE.md"), ScopeProject, "project memory (.claude/)"},
-	} {
-		if e, ok := r.file(filepath.Join(r.opts.ProjectRoot, c.name), Entry{Platform: ClaudeCode, Kind: Governance, Scope: c.scope, AlwaysLoaded: true, Why: c.why}, proj); ok {
-			r.imports(e, proj, false)
-		}
-	}
-	r.claudeRules(filepath.Join(r.opts.ProjectRoot, ".claude", "rules"), ScopeProject, proj)
-	if e, ok := r.file(filepath.Join(r.opts.ProjectRoot, "CLAUDE.local.md"), Entry{Platform: ClaudeCode, Kind: Governance, Scope: ScopeLocal, AlwaysLoaded: true,
-		Why: "personal project memory"}, proj); ok {
-		r.imports(e, proj, false)
-	}
+	r.claudeDir(r.opts.ProjectRoot, proj, "project memory", "personal project memory")
 	// A session started below the project root loads every directory's memory from the root
 	// down to where it started (Claude Code walks from its working directory up to /).
 	for _, d := range r.belowRoot() {
-		for _, c := range []struct{ name, scope string }{
-			{"CLAUDE.md", ScopeProject},
-			{filepath.Join(".claude", "CLAUDE.md"), ScopeProject},
-		} {
-			if e, ok := r.file(filepath.Join(d, c.name), Entry{Platform: ClaudeCode, Kind: Governance, Scope: c.scope, AlwaysLoaded: true,
-				Why: "memory of the session's starting directory chain"}, proj); ok {
-				r.imports(e, proj, false)
-			}
-		}
-		r.claudeRules(filepath.Join(d, ".claude", "rules"), ScopeProject, proj)
-		if e, ok := r.file(filepath.Join(d, "CLAUDE.local.md"), Entry{Platform: ClaudeCode, Kind: Governance, Scope: ScopeLocal, AlwaysLoaded: true,
-			Why: "personal memory of the session's starting directory chain"}, proj); ok {
-			r.imports(e, proj, false)
+		r.claudeDir(d, proj, "memory of the session's starting directory chain", "personal memory of the session's starting directory chain")
+	}
+	r.claudeAutoMemory(cfg, cfgReal)
+}
+
+// claudeDir adds one project directory's Claude Code memory: CLAUDE.md, .claude/CLAUDE.md,
+// .claude/rules and CLAUDE.local.md, with their imports.
+func (r *run) claudeDir(d string, roots []string, why, localWhy string) {
+	for _, c := range []struct{ name, why string }{
+		{"CLAUDE.md", why},
+		{filepath.Join(".claude", "CLAUDE.md"), why + " (.claude/)"},
+	} {
+		if e, ok := r.file(filepath.Join(d, c.name), Entry{Platform: ClaudeCode, Kind: Governance, Scope: ScopeProject, AlwaysLoaded: true, Why: c.why}, roots); ok {
+			r.imports(e, roots, false)
 		}
 	}
-	// Auto memory.
+	r.claudeRules(filepath.Join(d, ".claude", "rules"), ScopeProject, roots)
+	if e, ok := r.file(filepath.Join(d, "CLAUDE.local.md"), Entry{Platform: ClaudeCode, Kind: Governance, Scope: ScopeLocal, AlwaysLoaded: true,
+		Why: localWhy}, roots); ok {
+		r.imports(e, roots, false)
+	}
+}
+
+// claudeAutoMemory adds the auto memory directory: MEMORY.md, of which Claude Code loads the
+// head every session (the rest never), and the notes beside it, recalled on demand.
+func (r *run) claudeAutoMemory(cfg, cfgReal string) {
 	memDir := filepath.Join(cfg, "projects", Slug(r.opts.ProjectRoot), "memory")
 	if _, err := os.Stat(memDir); err != nil && r.project != r.opts.ProjectRoot {
 		memDir = filepath.Join(cfg, "projects", Slug(r.project), "memory")
 	}
-	r.file(filepath.Join(memDir, "MEMORY.md"), Entry{Platform: ClaudeCode, Kind: MemoryIndex, Scope: ScopeLocal, AlwaysLoaded: true,
-		Why: "auto memory index: first 200 lines or 25 KiB loaded every session"}, []string{cfgReal})
+	if e, ok := r.file(filepath.Join(memDir, "MEMORY.md"), Entry{Platform: ClaudeCode, Kind: MemoryIndex, Scope: ScopeLocal, AlwaysLoaded: true,
+		Why: "auto memory index: its first 200 lines (at most 25,000 characters) load every session"}, []string{cfgReal}); ok {
+		if c, err := r.content(e.Real); err == nil {
+			if n, why := claudeIndexHead(c); n < len(c) {
+				r.truncate(e, c, int64(n), why)
+			}
+		}
+	}
 	for _, p := range r.walkRules(memDir, ClaudeCode, []string{".md"}, false) {
 		if filepath.Base(p) == "MEMORY.md" {
 			continue
@@ -104,117 +109,169 @@ func (r *run) claude() {
 	}
 }
 
+// truncate records that only the first n bytes of an added entry reach the model, and the rest
+// as never loaded (unless it is only whitespace).
+func (r *run) truncate(e Entry, c []byte, n int64, why string) {
+	for i := len(r.res.Entries) - 1; i >= 0; i-- {
+		x := &r.res.Entries[i]
+		if x.Platform == e.Platform && x.Real == e.Real {
+			x.Loaded, x.LoadNote = n, why
+			break
+		}
+	}
+	if !blank(c[n:]) {
+		from := int(n)
+		if c[from] == '\n' {
+			from++ // the line that ends here loaded
+		}
+		r.unloaded(e.Path, e.Platform, c, from, len(c), why)
+	}
+}
+
 // claudeRules adds .claude/rules/**/*.md: always loaded unless a `paths` front matter key
-// scopes the rule to matching files.
+// scopes the rule to matching files; a rule whose paths match no file is never loaded.
 func (r *run) claudeRules(dir, scope string, roots []string) {
 	for _, p := range r.walkRules(dir, ClaudeCode, []string{".md"}, true) {
-		_, scoped := frontValue(readHead(p), "paths")
+		globs, scoped := frontList(r.headOf(p), "paths")
 		e := Entry{Platform: ClaudeCode, Kind: Rules, Scope: scope, AlwaysLoaded: !scoped, Why: "rules file: loaded every session"}
 		if scoped {
 			e.Why = "rules file scoped by paths: loaded when matching files are read"
 		}
-		if e, ok := r.file(p, e, roots); ok && e.AlwaysLoaded {
-			r.imports(e, roots, false)
+		got, ok := r.file(p, e, roots)
+		if !ok {
+			continue
+		}
+		if got.AlwaysLoaded {
+			r.imports(got, roots, false)
+		} else if scope == ScopeProject && r.matchesNothing(globs) {
+			r.unloadedFile(p, got.Real, ClaudeCode, "paths ("+strings.Join(globs, ", ")+") match no file of the project: never loaded")
 		}
 	}
 }
 
-// codex discovers the AGENTS.md chain: the Codex home's AGENTS.override.md or AGENTS.md, then
-// one file per directory from the git root down to the project root (AGENTS.override.md wins
-// over AGENTS.md). Directories above the project root are inherited.
-func (r *run) codex() {
-	home := r.opts.Getenv("CODEX_HOME")
-	if !filepath.IsAbs(home) {
-		home = filepath.Join(r.opts.Home, ".codex")
+// headOf is the front matter head of a candidate path (empty when it cannot be read).
+func (r *run) headOf(p string) []byte {
+	real, _, exists, err := r.lookup(p)
+	if err != nil || !exists {
+		return nil
 	}
-	homeReal := realRoot(home)
-	for _, name := range []string{"AGENTS.override.md", "AGENTS.md"} {
-		if _, ok := r.file(filepath.Join(home, name), Entry{Platform: Codex, Kind: Governance, Scope: ScopeUser, AlwaysLoaded: true,
-			Why: "Codex global instructions"}, []string{homeReal}); ok {
-			break
-		}
-	}
-	for _, d := range r.chainDirs() {
-		inherited := r.above(d)
-		roots := []string{r.project}
-		e := Entry{Platform: Codex, Kind: Governance, Scope: ScopeProject, AlwaysLoaded: true, Why: "AGENTS.md chain (Codex and other agents; 32 KiB combined cap)"}
-		if inherited {
-			roots = []string{realRoot(d)}
-			e.Scope, e.Inherited = ScopeAbove, true
-			e.Why = "AGENTS.md above the project root, below the git root: loaded, never counted or touched"
-		}
-		for _, name := range []string{"AGENTS.override.md", "AGENTS.md"} {
-			if _, ok := r.file(filepath.Join(d, name), e, roots); ok {
-				break
-			}
-		}
-	}
+	return r.head(real)
 }
 
-// above reports a directory strictly above the project root.
-func (r *run) above(d string) bool {
-	return d != r.opts.ProjectRoot && within(r.opts.ProjectRoot, d)
-}
-
-// chainDirs returns the directories from the git root (or the project root when there is no
-// git root above it) down to the session's start directory.
-func (r *run) chainDirs() []string {
-	top := r.gitRoot()
-	if top == "" {
-		top = r.opts.ProjectRoot
-	}
-	var dirs []string
-	for d := r.start; ; d = filepath.Dir(d) {
-		dirs = append(dirs, d)
-		if d == top || d == filepath.Dir(d) {
-			break
-		}
-	}
-	for i, j := 0, len(dirs)-1; i < j; i, j = i+1, j-1 {
-		dirs[i], dirs[j] = dirs[j], dirs[i]
-	}
-	return dirs
-}
-
-// gemini discovers ~/.gemini/GEMINI.md and the GEMINI.md files from the git root down to the
-// project root, with their @path imports (Gemini's memory import processor).
+// gemini discovers Gemini CLI's context files: every name context.fileName gives (GEMINI.md
+// by default) in ~/.gemini and in each directory from the git root down to the session's
+// start directory, with Gemini's own @path imports.
 func (r *run) gemini() {
 	cfg := filepath.Join(r.opts.Home, ".gemini")
 	cfgReal := realRoot(cfg)
-	if e, ok := r.file(filepath.Join(cfg, "GEMINI.md"), Entry{Platform: Gemini, Kind: Governance, Scope: ScopeUser, AlwaysLoaded: true,
-		Why: "Gemini global context"}, []string{cfgReal}); ok {
-		r.imports(e, []string{cfgReal, r.project}, false)
-	}
-	for _, d := range r.chainDirs() {
-		if r.above(d) {
-			dReal := realRoot(d)
-			if e, ok := r.file(filepath.Join(d, "GEMINI.md"), Entry{Platform: Gemini, Kind: Governance, Scope: ScopeAbove, AlwaysLoaded: true, Inherited: true,
-				Why: "GEMINI.md above the project root: loaded, never counted or touched"}, []string{dReal}); ok {
-				r.imports(e, []string{dReal, cfgReal}, true)
-			}
-			continue
+	names, from := r.geminiFileNames()
+	why := func(s string) string {
+		if from != "" {
+			return s + " (context.fileName in " + from + ")"
 		}
-		if e, ok := r.file(filepath.Join(d, "GEMINI.md"), Entry{Platform: Gemini, Kind: Governance, Scope: ScopeProject, AlwaysLoaded: true,
-			Why: "project context"}, []string{r.project}); ok {
-			r.imports(e, []string{r.project, cfgReal}, false)
+		return s
+	}
+	for _, n := range names {
+		if e, ok := r.file(filepath.Join(cfg, n), Entry{Platform: Gemini, Kind: Governance, Scope: ScopeUser, AlwaysLoaded: true,
+			Why: why("Gemini global context")}, []string{cfgReal}); ok {
+			r.importsWith(e, []string{cfgReal}, false, importRules{gemini: true, depth: r.opts.MaxImportDepth, within: cfgReal})
+		}
+	}
+	top := markerRoot(r.start, []string{".git"})
+	dirs := []string{r.start}
+	if top != "" {
+		dirs = chainFrom(top, r.start)
+	}
+	rules := importRules{gemini: true, depth: r.opts.MaxImportDepth, within: realRoot(top)}
+	if top == "" {
+		rules.within = realRoot(r.start)
+	}
+	for _, d := range dirs {
+		if cfgReal != "" && realRoot(d) == cfgReal {
+			continue // Gemini stops its upward walk at ~/.gemini
+		}
+		for _, n := range names {
+			p := filepath.Join(d, n)
+			if r.above(d) {
+				dReal := realRoot(d)
+				if e, ok := r.file(p, Entry{Platform: Gemini, Kind: Governance, Scope: ScopeAbove, AlwaysLoaded: true, Inherited: true,
+					Why: why("context above the project root: loaded, never counted or touched")}, []string{dReal}); ok {
+					r.importsWith(e, []string{dReal}, true, rules)
+				}
+				continue
+			}
+			if e, ok := r.file(p, Entry{Platform: Gemini, Kind: Governance, Scope: ScopeProject, AlwaysLoaded: true,
+				Why: why("project context")}, []string{r.project}); ok {
+				r.importsWith(e, []string{r.project}, false, rules)
+			}
 		}
 	}
 }
 
-// copilot discovers .github/copilot-instructions.md (always) and
-// .github/instructions/**/*.instructions.md (always only when applyTo covers every file).
+// copilot discovers what the GitHub Copilot CLI and coding agent load (verified against the
+// real CLI, 1.0.102): the user's copilot-instructions.md and instructions; in the repository
+// root, .github/copilot-instructions.md, AGENTS.md, CLAUDE.md and GEMINI.md (the last three
+// with their @path imports inside the repository, each file once); the same three (and
+// .github/copilot-instructions.md) in every directory down to the session's start directory;
+// and .github/instructions/**/*.instructions.md, whose whole text loads when applyTo is
+// absent, "**" or "**/*" (the others are listed by name and read when a matching file is
+// worked on). .claude/CLAUDE.md is not read.
 func (r *run) copilot() {
-	roots := []string{r.project}
-	r.file(filepath.Join(r.opts.ProjectRoot, ".github", "copilot-instructions.md"), Entry{Platform: Copilot, Kind: Governance, Scope: ScopeProject,
-		AlwaysLoaded: true, Why: "repository custom instructions"}, roots)
-	for _, p := range r.walkRules(filepath.Join(r.opts.ProjectRoot, ".github", "instructions"), Copilot, []string{".instructions.md"}, true) {
-		v, _ := frontValue(readHead(p), "applyTo")
-		always := v == "**" || v == "**/*"
+	home := r.opts.Getenv("COPILOT_HOME")
+	if !filepath.IsAbs(home) {
+		home = filepath.Join(r.opts.Home, ".copilot")
+	}
+	homeReal := realRoot(home)
+	r.file(filepath.Join(home, "copilot-instructions.md"), Entry{Platform: Copilot, Kind: Governance, Scope: ScopeUser, AlwaysLoaded: true,
+		Why: "Copilot user instructions"}, []string{homeReal})
+	r.copilotInstructions(filepath.Join(home, "instructions"), ScopeUser, []string{homeReal}, false)
+	top := markerRoot(r.start, []string{".git"})
+	if top == "" {
+		top = r.start
+	}
+	repo := realRoot(top)
+	rules := importRules{depth: max(r.opts.MaxImportDepth, 10), within: repo}
+	for i, d := range chainFrom(top, r.start) {
+		scope, roots, inherited := ScopeProject, []string{r.project}, false
+		if r.above(d) {
+			scope, roots, inherited = ScopeAbove, []string{realRoot(d)}, true
+		}
+		why := "repository instructions"
+		if i > 0 {
+			why = "instructions of the session's directory chain"
+		}
+		if i == 0 || d == r.start {
+			r.file(filepath.Join(d, ".github", "copilot-instructions.md"), Entry{Platform: Copilot, Kind: Governance, Scope: scope, AlwaysLoaded: true,
+				Inherited: inherited, Why: why + " (.github/copilot-instructions.md)"}, roots)
+		}
+		for _, n := range []string{"AGENTS.md", "CLAUDE.md", "GEMINI.md"} {
+			if e, ok := r.file(filepath.Join(d, n), Entry{Platform: Copilot, Kind: Governance, Scope: scope, AlwaysLoaded: true, Inherited: inherited,
+				Why: why + " (" + n + ")"}, roots); ok {
+				r.importsWith(e, roots, inherited, rules)
+			}
+		}
+		if i == 0 || d == r.start {
+			r.copilotInstructions(filepath.Join(d, ".github", "instructions"), scope, roots, inherited)
+		}
+	}
+}
+
+// copilotInstructions adds *.instructions.md files: always loaded without applyTo or with
+// applyTo "**" or "**/*"; otherwise loaded for matching files, and never when applyTo matches
+// no file of the project.
+func (r *run) copilotInstructions(dir, scope string, roots []string, inherited bool) {
+	for _, p := range r.walkRules(dir, Copilot, []string{".instructions.md"}, true) {
+		v, has := frontValue(r.headOf(p), "applyTo")
+		globs := splitGlobs(v)
+		always := !has || len(globs) == 1 && (globs[0] == "**" || globs[0] == "**/*")
 		why := "path-specific instructions: loaded for matching files"
 		if always {
 			why = "instructions applying to every file"
 		}
-		r.file(p, Entry{Platform: Copilot, Kind: Rules, Scope: ScopeProject, AlwaysLoaded: always, Why: why}, roots)
+		got, ok := r.file(p, Entry{Platform: Copilot, Kind: Rules, Scope: scope, AlwaysLoaded: always, Inherited: inherited, Why: why}, roots)
+		if ok && !always && scope == ScopeProject && r.matchesNothing(globs) {
+			r.unloadedFile(p, got.Real, Copilot, "applyTo ("+strings.Join(globs, ", ")+") matches no file of the project: never loaded")
+		}
 	}
 }
 
@@ -223,13 +280,20 @@ func (r *run) copilot() {
 func (r *run) cursor() {
 	roots := []string{r.project}
 	for _, p := range r.walkRules(filepath.Join(r.opts.ProjectRoot, ".cursor", "rules"), Cursor, []string{".mdc", ".md"}, true) {
-		v, _ := frontValue(readHead(p), "alwaysApply")
+		head := r.headOf(p)
+		v, _ := frontValue(head, "alwaysApply")
 		always := strings.EqualFold(v, "true")
 		why := "project rule: attached by glob or on request"
 		if always {
 			why = "project rule with alwaysApply"
 		}
-		r.file(p, Entry{Platform: Cursor, Kind: Rules, Scope: ScopeProject, AlwaysLoaded: always, Why: why}, roots)
+		got, ok := r.file(p, Entry{Platform: Cursor, Kind: Rules, Scope: ScopeProject, AlwaysLoaded: always, Why: why}, roots)
+		if g, has := frontList(head, "globs"); ok && !always && has && r.matchesNothing(g) {
+			if d, _ := frontValue(head, "description"); strings.TrimSpace(d) == "" {
+				// Without a description the agent cannot ask for it either.
+				r.unloadedFile(p, got.Real, Cursor, "globs ("+strings.Join(g, ", ")+") match no file of the project and no description lets the agent request it: never loaded")
+			}
+		}
 	}
 	r.file(filepath.Join(r.opts.ProjectRoot, ".cursorrules"), Entry{Platform: Cursor, Kind: Rules, Scope: ScopeProject, AlwaysLoaded: true,
 		Why: "legacy .cursorrules"}, roots)
@@ -261,7 +325,7 @@ func (r *run) windsurf() {
 	r.file(filepath.Join(r.opts.ProjectRoot, ".windsurfrules"), Entry{Platform: Windsurf, Kind: Rules, Scope: ScopeProject, AlwaysLoaded: true,
 		Why: "legacy .windsurfrules"}, roots)
 	for _, p := range r.walkRules(filepath.Join(r.opts.ProjectRoot, ".windsurf", "rules"), Windsurf, []string{".md"}, true) {
-		v, _ := frontValue(readHead(p), "trigger")
+		v, _ := frontValue(r.headOf(p), "trigger")
 		always := v == "always_on"
 		why := "workspace rule: model decision, glob or manual"
 		if always {
@@ -269,4 +333,50 @@ func (r *run) windsurf() {
 		}
 		r.file(p, Entry{Platform: Windsurf, Kind: Rules, Scope: ScopeProject, AlwaysLoaded: always, Why: why}, roots)
 	}
+}
+
+// above reports a directory strictly above the project root.
+func (r *run) above(d string) bool {
+	return d != r.opts.ProjectRoot && within(r.opts.ProjectRoot, d)
+}
+
+// markerRoot returns the nearest directory at or above start that holds one of the markers
+// (".git": a directory, or a file in a worktree or submodule), walking up to the filesystem
+// root as Codex and Gemini CLI do; "" when there is none.
+func markerRoot(start string, markers []string) string {
+	if len(markers) == 0 {
+		return ""
+	}
+	for d := start; ; d = filepath.Dir(d) {
+		for _, m := range markers {
+			if m == "" || filepath.IsAbs(m) || strings.Contains(m, "..") {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(d, m)); err == nil {
+				return d
+			}
+		}
+		if d == filepath.Dir(d) {
+			return ""
+		}
+	}
+}
+
+// chainFrom returns the directories from top down to start, inclusive (start when top is not
+// an ancestor of it).
+func chainFrom(top, start string) []string {
+	var dirs []string
+	for d := start; ; d = filepath.Dir(d) {
+		dirs = append(dirs, d)
+		if d == top || d == filepath.Dir(d) {
+			break
+		}
+	}
+	if dirs[len(dirs)-1] != top {
+		return []string{start}
+	}
+	for i, j := 0, len(dirs)-1; i < j; i, j = i+1, j-1 {
+		dirs[i], dirs[j] = dirs[j], dirs[i]
+	}
+	return dirs
 }
