@@ -168,9 +168,14 @@ func (a *arm) judge(r *rand.Rand, mistakes float64) (judged, error) {
 					all.Write(ln)
 				}
 			}
-			// Approve what the intended cuts drop, never what the mistake drops.
+			// Approve what the intended cuts drop, at each intended line that carried it, never
+			// what the mistake drops: an approval names one place.
 			for _, d := range gate.Check(fc.orig, intendedOnly.Bytes()) {
-				approved[d.Key()] = true
+				for i, l := range doc.Lines {
+					if fc.intended[i+1] && gate.Inventory(fc.orig[l.Start:l.End]).Count(d.Token) > 0 {
+						approved[fmt.Sprintf("%s@%s:%d", d.Key(), fc.path, i+1)] = true
+					}
+				}
 			}
 			content := all.String()
 			p.Actions = append(p.Actions, lane.Action{Type: lane.ActShrink, Path: fc.path, Expect: sha(fc.orig), Content: &content,

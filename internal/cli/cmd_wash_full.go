@@ -250,7 +250,7 @@ func renderBrief(w io.Writer, b lane.Brief) error {
 const planSchemaText = "```json\n" + `{
   "version": 1,
   "judge": "agent:<your name>",
-  "approvedDrops": ["number:5432"],
+  "approvedDrops": ["number:5432@CLAUDE.md:7"],
   "actions": [
     {"type": "delete", "path": "memory:old-note.md", "expect": "<sha256>", "reason": "..."},
     {"type": "shrink", "path": "CLAUDE.md", "expect": "<sha256>", "contentFile": "CLAUDE.new.md", "reason": "..."},
@@ -262,5 +262,6 @@ const planSchemaText = "```json\n" + `{
 }
 ` + "```\n" + `Paths are as listed above; every action needs a reason and the expect hash of its file (of
 every merge source too); contentFile is relative to the plan file; approvedDrops name each
-token that may go, "type:value" as the gate prints it; unknown fields are refused.
+token that may go at its place, "type:value@FILE:LINE" as the gate prints it (the line in the
+file as it is now); unknown fields are refused.
 `

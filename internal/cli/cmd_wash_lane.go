@@ -54,8 +54,10 @@ Every run ends with one receipt line: "cut ~N tok (-P%)". --dry-run shows the pl
 const washApplyHelp = `Applies an adjudicated semantic plan (schema: internal/engine/wash/PLAN.md): delete, merge, shrink
 and rewrite actions, each with a reason and the sha256 of every file as the judge read it.
 Every file must be a memory file this project owns; a changed file, a pinned file, an
-anchored keep that would not survive or an unapproved drop ("approvedDrops": ["type:value"])
-refuses the whole plan before anything is written. The originals go to the plan recovery bin
+anchored keep that would not survive or an unapproved drop refuses the whole plan before
+anything is written. The gate compares what every platform loads before and after (a file no
+longer imported is a drop of all its tokens), and an approval names one token at one place:
+"approvedDrops": ["type:value@FILE:LINE"], as the refusal prints it. The originals go to the plan recovery bin
 (60 days); keeps and the applied plan are recorded in keeps.json in the state dir. With
 [wash] local_only = true only a plan whose judge is "local:..." is applied. No model is
 called by this command.`
@@ -146,9 +148,9 @@ func washError(e *env, err error) error {
 	case errors.As(err, &blocked):
 		e.ui.errorf("refused by the fidelity gate: %d structured token(s) would be lost; nothing was written", len(blocked.Drops))
 		for _, d := range blocked.Drops {
-			e.ui.infof("  %s", d.String())
+			e.ui.infof("  %s: %s", lane.PlaceKey(d), d.String())
 		}
-		e.ui.hintf("keep the tokens, or approve each one deliberately as \"type:value\" in the plan's approvedDrops")
+		e.ui.hintf("keep the tokens, or approve each one deliberately at its place, as the first column shows it (type:value@FILE:LINE), in the plan's approvedDrops")
 		return errRefused
 	case errors.As(err, &pend):
 		e.ui.errorf("%v", err)
@@ -167,6 +169,8 @@ func washError(e *env, err error) error {
 type errorJSON struct {
 	Error   string   `json:"error"`
 	Blocked []string `json:"blocked,omitempty"`
+	// Places are the blocked drops' approval keys (type:value@FILE:LINE), in the same order.
+	Places []string `json:"places,omitempty"`
 }
 
 func jsonError(err error) *errorJSON {
@@ -178,6 +182,7 @@ func jsonError(err error) *errorJSON {
 	if errors.As(err, &blocked) {
 		for _, d := range blocked.Drops {
 			ej.Blocked = append(ej.Blocked, d.String())
+			ej.Places = append(ej.Places, lane.PlaceKey(d))
 		}
 	}
 	return ej
@@ -222,83 +227,7 @@ func runWashGauge(e *env, args []string) error {
 	if err != nil {
 		return washError(e, err)
 	}
-	if *asJSON {
-		return writeJSON(e, g)
-	}
-	v := g.Verdict
-	e.ui.infof("wash gauge: %s (%s) for %s: ~%d tok loaded every session, ~%d tok provable fat, ~%d tok inherited (shown, not counted)", v.Band, v.Reason, orNone(v.Platform), v.Footprint, v.Fat, v.Inherited)
-	for _, pl := range g.Measure.Platforms {
-		e.ui.infof("  %-12s ~%d tok every session in %d file(s), ~%d tok provable fat, ~%d tok inherited", pl.Platform, pl.Footprint, pl.Files, pl.Fat, pl.Inherited)
-	}
-	e.ui.infof("  %7s %6s  %-24s %-13s %s", "tokens", "fat", "loaded by", "kind", "file")
-	for _, f := range g.Files {
-		fat := fmt.Sprint(f.Fat)
-		note := ""
-		switch {
-		case f.Inherited:
-			fat, note = "-", "  (inherited: not counted, never touched)"
-		case !f.AlwaysLoaded:
-			note = "  (recall-only)"
-		}
-		if f.Streamed {
-			note += "  (over the read cap: streamed reading, never rewritten)"
-		}
-		if !f.Owned && !f.Inherited {
-			fat, note = "-", note+"  (measured only: not washed)"
-		}
-		by := strings.Join(f.Platforms, ",")
-		if by == "" {
-			by = f.Platform
-		}
-		e.ui.infof("  %7d %6s  %-24s %-13s %s%s", f.Tokens, fat, by, f.Kind, l.Rel(f.Real), note)
-	}
-	if len(g.Files) == 0 {
-		e.ui.infof("  (no memory or instruction files found)")
-	}
-	e.ui.infof("advice: %s", v.Advice)
-	if src := g.Source; src != nil {
-		switch src.Source {
-		case lane.SourceLoaded:
-			e.ui.infof("claude-code load list: what session %s reported loading (InstructionsLoaded, %d file(s), %s)", src.Session, src.Files, src.At.Format("2006-01-02 15:04 MST"))
-			for _, p := range src.NotLoaded {
-				e.ui.infof("  derived but not reported loaded: %s", l.Rel(p))
-			}
-			for _, p := range src.Extra {
-				e.ui.infof("  reported loaded, not derived (measured only): %s", l.Rel(p))
-			}
-		default:
-			e.ui.infof("claude-code load list: derived from Claude Code's rules (no InstructionsLoaded report recorded for this directory yet)")
-		}
-	}
-	if v.Potential > 0 || v.OverBudget > 0 {
-		e.ui.infof("judgement candidates: ~%d tok superseded, ~%d tok stale, footprint ~%d of a %d-token budget; 'prosewash wash full' briefs a judge", v.Superseded, v.Stale, v.Footprint, v.Budget)
-	}
-	if v.Economical || v.BreakEvenSessions > 0 {
-		e.ui.infof("break-even: a full pass costs ~%d tok, the fat ~%d tok per session: %.1f sessions (horizon %d)", v.RunCost, v.CarryPerSession, v.BreakEvenSessions, v.HorizonSessions)
-	}
-	for _, w := range v.Walls {
-		e.ui.warnf("capacity wall: %s", w)
-	}
-	for _, fl := range g.Flags {
-		where := l.Rel(fl.Path)
-		if fl.Line > 0 {
-			where = fmt.Sprintf("%s:%d", where, fl.Line)
-		}
-		e.ui.warnf("%s: %s: %s", where, fl.Kind, fl.Reason)
-	}
-	for _, p := range g.Problems {
-		e.ui.warnf("%s (%s): %s", l.Rel(p.Path), p.Platform, p.Reason)
-	}
-	for _, er := range g.Errors {
-		e.ui.warnf("%s", er)
-	}
-	if len(g.Drift) > 0 {
-		e.ui.infof("%d always-loaded file(s) changed size since the last recorded gauge", len(g.Drift))
-	}
-	if !g.Recorded {
-		e.ui.infof("limited to %s: the band was not recorded", strings.Join(platforms, ", "))
-	}
-	return nil
+	return newWashWriter(e, l, *asJSON).gauge(g, platforms)
 }
 
 func runWashQuick(e *env, args []string) error {
@@ -326,69 +255,10 @@ func runWashQuick(e *env, args []string) error {
 		o.Terminal = ask(fmt.Sprintf("wash %s, user-level memory every project loads?", strings.Join(user, ", ")))
 	}
 	res, runErr := l.Quick(o)
-	if runErr != nil {
+	if runErr != nil && res.Receipt == "" {
 		res.Receipt = lane.ReceiptLine(res.Before, res.Before, *dry)
 	}
-	if *asJSON {
-		out := struct {
-			lane.QuickResult
-			Refused *errorJSON `json:"refused,omitempty"`
-		}{res, jsonError(runErr)}
-		return writeRunJSON(e, out, runErr)
-	}
-	cuts, files := 0, 0
-	for _, f := range res.Files {
-		if len(f.Cuts) > 0 {
-			files++
-		}
-		for _, c := range f.Cuts {
-			cuts++
-			e.ui.infof("  %s:%d %s (%d line(s), ~%d tok): %s", f.Path, c.Line, c.Kind, c.Lines, c.Tokens, c.Reason)
-		}
-		for _, d := range f.ApprovedDrops {
-			e.ui.infof("  %s: approved drop %s ('prosewash wash verify' on the old and new file reports exactly these)", f.Path, d)
-		}
-	}
-	for _, f := range res.Files {
-		if f.MeasuredOnly {
-			e.ui.infof("  %s: measured only, never cut (not a Markdown memory file this project owns)", f.Path)
-		}
-	}
-	verb := "cut"
-	if *dry {
-		verb = "would cut"
-	}
-	if runErr == nil {
-		e.ui.infof("wash quick: %s %d piece(s) of fat in %d file(s)", verb, cuts, files)
-	}
-	for _, fl := range res.Flags {
-		where := fl.Path
-		if fl.Line > 0 {
-			where = fmt.Sprintf("%s:%d", fl.Path, fl.Line)
-		}
-		e.ui.warnf("flagged %s: %s: %s", where, fl.Kind, fl.Reason)
-	}
-	for _, er := range res.Errors {
-		e.ui.warnf("%s", er)
-	}
-	for _, p := range res.Problems {
-		e.ui.warnf("%s (%s): %s", p.Path, p.Platform, p.Reason)
-	}
-	if len(res.Drift) > 0 {
-		e.ui.infof("%d file(s) changed since the last gauge: planned from their current content", len(res.Drift))
-	}
-	if res.RecallCut > 0 {
-		e.ui.infof("also %s ~%d tok from recall-only notes", verb, res.RecallCut)
-	}
-	var rerr error
-	if runErr != nil {
-		rerr = washError(e, runErr)
-	}
-	printReceipt(e, res.Receipt, res.Event)
-	if res.Destroyed > 0 {
-		e.ui.infof("retention: %d old bin event(s) destroyed (listed in death.log)", res.Destroyed)
-	}
-	return rerr
+	return newWashWriter(e, l, *asJSON).quick(res, *dry, runErr)
 }
 
 func runWashApply(e *env, args []string) error {
@@ -417,34 +287,10 @@ func runWashApply(e *env, args []string) error {
 	}
 	res, runErr := l.ApplyPlan(plan, lane.PlanOptions{DryRun: *dry})
 	if runErr != nil {
+		// A refused plan changes nothing: its receipt says so, whatever it would have done.
 		res.Receipt = lane.ReceiptLine(res.Before, res.Before, *dry)
 	}
-	if *asJSON {
-		out := struct {
-			lane.PlanResult
-			Refused *errorJSON `json:"refused,omitempty"`
-		}{res, jsonError(runErr)}
-		return writeRunJSON(e, out, runErr)
-	}
-	var rerr error
-	if runErr != nil {
-		rerr = washError(e, runErr)
-	} else {
-		for _, a := range res.Actions {
-			e.ui.infof("  %s %s (~%d -> ~%d tok): %s", a.Type, a.Path, a.TokensBefore, a.TokensAfter, a.Reason)
-		}
-		for _, k := range res.Approved {
-			e.ui.infof("  approved drop %s", k)
-		}
-		for _, w := range res.Warnings {
-			e.ui.warnf("%s", w)
-		}
-		if !*dry && res.Keeps > 0 {
-			e.ui.infof("%d keep(s) recorded in keeps.json", res.Keeps)
-		}
-	}
-	printReceipt(e, res.Receipt, res.Event)
-	return rerr
+	return newWashWriter(e, l, *asJSON).apply(res, *dry, runErr)
 }
 
 func runWashBins(e *env, args []string) error {
@@ -457,42 +303,7 @@ func runWashBins(e *env, args []string) error {
 		return err
 	}
 	evs, errs := l.Bins()
-	if asJSON {
-		if evs == nil {
-			evs = []lane.BinEvent{}
-		}
-		return writeJSON(e, struct {
-			Events []lane.BinEvent `json:"events"`
-			Errors []string        `json:"errors,omitempty"`
-		}{evs, errStrings(errs)})
-	}
-	if len(evs) == 0 {
-		e.ui.infof("wash bins: empty")
-	}
-	for _, ev := range evs {
-		state := "committed"
-		if !ev.Committed {
-			state = "not committed (the run was interrupted or rolled back; the files were restored)"
-		}
-		if len(ev.Restored) > 0 {
-			state += fmt.Sprintf(", restored %dx", len(ev.Restored))
-		}
-		e.ui.infof("%s  %s  %s, %d file(s), %d bytes, %s", ev.ID, ev.At.Format("2006-01-02 15:04 MST"), ev.Reason, len(ev.Files), ev.Bytes, state)
-		for _, f := range ev.Files {
-			detail := f.Op
-			if f.RemovedLines > 0 || f.Tokens > 0 {
-				detail += fmt.Sprintf(", %d line(s) cut, ~%d tok", f.RemovedLines, f.Tokens)
-			}
-			if len(f.Cuts) > 0 {
-				detail += " (" + strings.Join(f.Cuts, ", ") + ")"
-			}
-			e.ui.infof("  %s  %s  %s", f.Ref, f.Path, detail)
-		}
-	}
-	for _, er := range errs {
-		e.ui.warnf("%v", er)
-	}
-	return nil
+	return newWashWriter(e, l, asJSON).bins(evs, errs)
 }
 
 func errStrings(errs []error) []string {
@@ -530,21 +341,7 @@ func runWashRestore(e *env, args []string) error {
 	// A user-level memory file (washed before by a person who named it) is written back only
 	// when the restore, too, is asked for on a terminal.
 	res, runErr := l.Restore(rest[0], lane.RestoreOptions{DryRun: *dry, Terminal: terminalAsk(e) != nil})
-	if *asJSON {
-		out := struct {
-			lane.RestoreResult
-			Refused *errorJSON `json:"refused,omitempty"`
-		}{res, jsonError(runErr)}
-		return writeRunJSON(e, out, runErr)
-	}
-	if runErr != nil {
-		return washError(e, runErr)
-	}
-	for _, f := range res.Files {
-		e.ui.infof("  %s %s (%s)", f.Action, f.Path, f.Ref)
-	}
-	e.ui.infof("%s", res.Receipt)
-	return nil
+	return newWashWriter(e, l, *asJSON).restore(res, runErr)
 }
 
 func runWashStats(e *env, args []string) error {
@@ -570,83 +367,7 @@ func runWashStats(e *env, args []string) error {
 			s.Errors = append(s.Errors, "transcripts: "+err.Error())
 		}
 	}
-	if asJSON {
-		return writeJSON(e, struct {
-			lane.Stats
-			Transcripts *archive.StoreStats `json:"transcripts,omitempty"`
-		}{s, ts})
-	}
-	if s.Verdict == nil {
-		e.ui.infof("wash stats: never gauged (run 'prosewash wash gauge')")
-	} else {
-		v := s.Verdict
-		e.ui.infof("wash stats: %s (%s) as of %s: ~%d tok always loaded, ~%d tok fat, ~%d tok muscle, ~%d tok inherited", v.Band, v.Reason, s.GaugedAt.Format("2006-01-02 15:04 MST"), v.Footprint, v.Fat, v.Muscle, v.Inherited)
-		e.ui.infof("advice: %s", v.Advice)
-	}
-	if c := s.Crossing; c != nil {
-		state := "acted on"
-		if c.Pending {
-			state = "pending: the Stop hook will direct a quick pass once"
-		}
-		e.ui.infof("crossing: %s (%s), %s", c.Band, c.Reason, state)
-	}
-	e.ui.infof("sessions gauged: %d; known always-loaded files: %d; store %d bytes", s.Sessions, s.Known, s.StoreBytes)
-	if n := len(s.History); n > 0 {
-		e.ui.infof("footprint history (last %d of %d readings):", min(n, 10), n)
-		for _, p := range s.History[max(0, n-10):] {
-			e.ui.infof("  %s  %-13s %6d tok  fat %5d  %s", p.At.Format("2006-01-02 15:04"), p.Source, p.Footprint, p.Fat, p.Band)
-		}
-		first, last := s.History[0], s.History[n-1]
-		e.ui.infof("since the first reading: %+d tok", last.Footprint-first.Footprint)
-	}
-	if s.Receipt != nil {
-		e.ui.infof("last receipt (%s, %s): %s", s.Receipt.Kind, s.Receipt.At.Format("2006-01-02 15:04 MST"), s.Receipt.Line)
-	}
-	for _, b := range s.Bins {
-		line := fmt.Sprintf("bin %-6s %3d event(s), %d bytes", b.Bin, b.Events, b.Bytes)
-		if b.Events > 0 {
-			line += fmt.Sprintf(", %s to %s", b.Oldest.Format("2006-01-02"), b.Newest.Format("2006-01-02"))
-		}
-		e.ui.infof("%s", line)
-	}
-	e.ui.infof("destroyed by retention: %d (death.log); keeps recorded: %d", s.Deaths, s.Keeps)
-	if len(s.Spawns) > 0 {
-		n, tok := 0, 0
-		for _, sp := range s.Spawns {
-			n += sp.Spawns
-			tok += sp.Tokens
-		}
-		last := s.Spawns[0]
-		e.ui.infof("subagents: the memory rode %d spawn(s), ~%d tok, over %d recorded session(s); latest session %s: %d spawn(s), ~%d tok (counted by %s)",
-			n, tok, len(s.Spawns), last.Session, last.Spawns, last.Tokens, last.Via)
-	}
-	if ts != nil && (ts.Sessions > 0 || len(ts.Projects) > 0) {
-		e.ui.infof("transcripts: %d session(s), %s in %d project(s); compression measured on %s: %.1f:1", ts.Sessions, human(ts.Bytes), len(ts.Projects), human(ts.SampleBytes), ts.Ratio)
-		for i, p := range ts.Projects {
-			if i == 10 {
-				e.ui.infof("  (%d more project(s))", len(ts.Projects)-10)
-				break
-			}
-			var ages []string
-			for b, n := range p.ByAge {
-				if n > 0 {
-					ages = append(ages, fmt.Sprintf("%s %s", archive.BandName(b), human(n)))
-				}
-			}
-			line := fmt.Sprintf("  %s: %d session(s), %s (%s)", p.Slug, p.Sessions, human(p.Bytes), strings.Join(ages, ", "))
-			if p.Archived > 0 {
-				line += fmt.Sprintf("; archived %d session(s), %s -> %s", p.Archived, human(p.ArchivedBytes), human(p.ArchivedCompressed))
-			}
-			e.ui.infof("%s", line)
-		}
-	}
-	for _, p := range s.Pending {
-		e.ui.warnf("interrupted run %s pending: run 'prosewash wash recover'", p.RunID)
-	}
-	for _, er := range s.Errors {
-		e.ui.warnf("%s", er)
-	}
-	return nil
+	return newWashWriter(e, l, asJSON).stats(s, ts)
 }
 
 func runWashRecover(e *env, args []string) error {
@@ -662,30 +383,7 @@ func runWashRecover(e *env, args []string) error {
 	if err != nil {
 		return washError(e, err)
 	}
-	if asJSON {
-		if err := writeJSON(e, rep); err != nil {
-			return err
-		}
-	} else {
-		if len(rep.Runs) == 0 {
-			e.ui.infof("wash recover: nothing to recover")
-		}
-		for _, r := range rep.Runs {
-			e.ui.infof("run %s (%s): %s", r.RunID, r.Found, r.Outcome)
-			for _, f := range r.Files {
-				if f.Status == txn.StatusKept {
-					e.ui.warnf("  %s changed since the run: kept as found (original %s, now %s)", l.Rel(f.Path), f.Original.Short(), f.Current.Short())
-				}
-			}
-			if r.Err != nil {
-				e.ui.warnf("  %v", r.Err)
-			}
-		}
-	}
-	if rep.Unresolved {
-		return errFindings
-	}
-	return nil
+	return newWashWriter(e, l, asJSON).recovered(rep)
 }
 
 func orNone(s string) string {

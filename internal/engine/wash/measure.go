@@ -20,6 +20,10 @@ type FileReport struct {
 	// CLAUDE.md imports AGENTS.md).
 	Platforms []string `json:"platforms,omitempty"`
 	Tokens    int      `json:"tokens"`
+	// Loads are the bytes of the file each platform that always loads it reads (its whole
+	// size unless a truncation or a byte budget stops short); LoadTokens their tokens.
+	Loads      map[string]int64 `json:"loads,omitempty"`
+	LoadTokens map[string]int   `json:"load_tokens,omitempty"`
 	// Fat is what the Quick plan removes from this file, in tokens (never negative).
 	Fat int `json:"fat"`
 	// Streamed marks a file too large to read whole: its tokens come from a streamed reading,
@@ -38,6 +42,16 @@ type Report struct {
 	Judge judge.Signals `json:"-"`
 	// Errors are per-file read failures: the file is listed with zero tokens, never guessed.
 	Errors []error `json:"-"`
+	// NeverLoaded is the text written for a platform that never reaches its model.
+	NeverLoaded []NeverLoaded `json:"never_loaded,omitempty"`
+}
+
+// NeverLoaded is one discover.Unloaded finding with what it costs the user to believe it is
+// loaded: its tokens.
+type NeverLoaded struct {
+	discover.Unloaded
+	Tokens    int  `json:"tokens"`
+	Inherited bool `json:"inherited,omitempty"`
 }
 
 // Config says how to read the files and whose load the headline figures describe.
@@ -95,18 +109,22 @@ func Measure(res discover.Result, c Config) Report {
 			f.Owned = f.Owned && e.Owned
 			if e.AlwaysLoaded && !slices.Contains(f.Platforms, e.Platform) {
 				f.Platforms = append(f.Platforms, e.Platform)
+				f.Loads[e.Platform] = e.Loaded
 			}
 			continue
 		}
-		fr := FileReport{Entry: e}
+		fr := FileReport{Entry: e, Loads: map[string]int64{}}
 		if e.AlwaysLoaded {
 			fr.Platforms = []string{e.Platform}
+			fr.Loads[e.Platform] = e.Loaded
 		}
 		seen[e.Real] = len(rep.Files)
 		rep.Files = append(rep.Files, fr)
 	}
 	var files []quick.File
 	var planIdx []int // rep.Files index of each planned file
+	contents := map[string][]byte{}
+	imports := importsOf(res)
 	for i := range rep.Files {
 		f := &rep.Files[i]
 		if c.Limit > 0 && f.Size > c.Limit && c.Count != nil {
@@ -125,11 +143,13 @@ func Measure(res discover.Result, c Config) Report {
 		}
 		f.Size = int64(len(content))
 		f.Tokens = opts.Estimate(content)
+		f.LoadTokens = loadTokens(f.Loads, content, f.Tokens, opts.Estimate)
+		contents[f.Real] = content
 		if c.Light && !f.AlwaysLoaded {
 			continue
 		}
 		files = append(files, quick.File{Path: f.Path, Real: f.Real, Content: content, Platform: f.Platform, Scope: f.Scope, Kind: string(f.Kind),
-			AlwaysLoaded: f.AlwaysLoaded, Inherited: f.Inherited, ReadOnly: !f.Owned})
+			AlwaysLoaded: f.AlwaysLoaded, Inherited: f.Inherited, ReadOnly: !f.Owned, Loads: f.Loads, Imports: imports[f.Real]})
 		planIdx = append(planIdx, i)
 		if f.Kind == discover.MemoryIndex && !f.Inherited {
 			rep.Measurement.IndexBytes += len(content)
@@ -149,7 +169,9 @@ func Measure(res discover.Result, c Config) Report {
 	for k, fp := range rep.Plan.Files {
 		rep.Files[planIdx[k]].Fat = max(0, fp.TokensBefore-fp.TokensAfter)
 	}
+	rep.NeverLoaded = neverLoaded(res, rep.Files, contents, opts.Estimate)
 	rep.Measurement = Tally(rep.Files, c.Platform, rep.Measurement.IndexBytes, rep.Measurement.IndexLines)
+	addNeverLoaded(&rep.Measurement, rep.NeverLoaded)
 	rep.Judge = judgeLoad(rep.Files, files, planIdx, rep.Measurement.Platform, c)
 	for _, f := range rep.Judge.Findings {
 		if f.MeasuredOnly {
@@ -162,6 +184,94 @@ func Measure(res discover.Result, c Config) Report {
 		}
 	}
 	return rep
+}
+
+// importsOf maps each importing file's real path to the real paths it imports.
+func importsOf(res discover.Result) map[string][]string {
+	real := map[string]string{}
+	for _, e := range res.Entries {
+		real[e.Path] = e.Real
+	}
+	out := map[string][]string{}
+	for _, e := range res.Entries {
+		if e.ImportedBy == "" {
+			continue
+		}
+		from := real[e.ImportedBy]
+		if !slices.Contains(out[from], e.Real) {
+			out[from] = append(out[from], e.Real)
+		}
+	}
+	return out
+}
+
+// loadTokens prices what each platform loads of a file: the whole file's tokens, or those of
+// the loaded head.
+func loadTokens(loads map[string]int64, content []byte, whole int, estimate func([]byte) int) map[string]int {
+	out := map[string]int{}
+	for p, n := range loads {
+		if n >= int64(len(content)) {
+			out[p] = whole
+		} else {
+			out[p] = estimate(content[:max(0, n)])
+		}
+	}
+	return out
+}
+
+// neverLoaded prices discovery's never-loaded findings from the files' contents.
+func neverLoaded(res discover.Result, files []FileReport, contents map[string][]byte, estimate func([]byte) int) []NeverLoaded {
+	inherited := map[string]bool{}
+	real := map[string]string{}
+	for _, f := range files {
+		inherited[f.Path], real[f.Path] = f.Inherited, f.Real
+	}
+	var out []NeverLoaded
+	for _, u := range res.NeverLoaded {
+		n := NeverLoaded{Unloaded: u, Inherited: inherited[u.Path]}
+		c, ok := contents[real[u.Path]]
+		if !ok {
+			c, ok = contents[u.Path]
+		}
+		if ok {
+			n.Tokens = estimate(lineRange(c, u.Line, max(1, u.Lines)))
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// lineRange returns lines [from, from+n) of c (1-based).
+func lineRange(c []byte, from, n int) []byte {
+	start := 0
+	for i := 1; i < from && start < len(c); i++ {
+		j := bytes.IndexByte(c[start:], '\n')
+		if j < 0 {
+			return nil
+		}
+		start += j + 1
+	}
+	end := start
+	for i := 0; i < n && end < len(c); i++ {
+		j := bytes.IndexByte(c[end:], '\n')
+		if j < 0 {
+			end = len(c)
+			break
+		}
+		end += j + 1
+	}
+	return c[start:end]
+}
+
+// addNeverLoaded adds each platform's never-loaded tokens to its load (inherited files apart).
+func addNeverLoaded(m *gauge.Measurement, nl []NeverLoaded) {
+	for i := range m.Platforms {
+		for _, u := range nl {
+			if u.Platform == m.Platforms[i].Platform && !u.Inherited {
+				m.Platforms[i].NeverLoaded += u.Tokens
+			}
+		}
+	}
 }
 
 // judgeLoad scans the always-loaded, non-inherited files the platform loads, in load order,
@@ -214,12 +324,23 @@ func Tally(files []FileReport, platform string, indexBytes, indexLines int) gaug
 				order = append(order, p)
 			}
 			if f.Inherited {
-				l.Inherited += f.Tokens
+				if tok, ok := f.LoadTokens[p]; ok {
+					l.Inherited += tok
+				} else {
+					l.Inherited += f.Tokens
+				}
 				continue
 			}
 			l.Files++
-			l.Footprint += f.Tokens
-			l.Fat += f.Fat
+			tok, ok := f.LoadTokens[p]
+			if !ok {
+				tok = f.Tokens
+			}
+			l.Footprint += tok
+			if tok == f.Tokens {
+				// A truncated load stays at its cap when lines are cut: no saving there.
+				l.Fat += f.Fat
+			}
 			if f.Kind == discover.MemoryIndex {
 				index[p] = true
 			}

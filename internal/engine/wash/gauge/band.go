@@ -101,6 +101,9 @@ type PlatformLoad struct {
 	Fat       int `json:"fat"`
 	Inherited int `json:"inherited"`
 	Files     int `json:"files"`
+	// NeverLoaded is the tokens written for this platform that never reach its model (past a
+	// truncation or a byte budget, shadowed, unreachable rules), outside inherited files.
+	NeverLoaded int `json:"never_loaded,omitempty"`
 }
 
 // Measurement is one gauge reading of a project's memory.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,11 +71,16 @@ type change struct {
 type run struct {
 	Bin    string
 	Reason string
-	// Gate is the whole change set the fidelity gate checks (unchanged files included: they
-	// hold the first copies that make a cross-file duplicate removal a move).
-	Gate     []gate.Change
-	Approved map[string]bool
+	// Gate is the whole change set the fidelity gate checks on disk (unchanged files
+	// included: they hold the first copies that make a cross-file duplicate removal a move).
+	Gate []gate.Change
+	// Approved are the drops the run may make, by place (a person's) or per file (the
+	// planner's own).
+	Approved approvals
 	Changes  []change
+	// Reading is what the run was planned from: the gate compares every platform's load
+	// before and after on it.
+	Reading *reading
 	// StoreBytes sizes the bins' cap.
 	StoreBytes int64
 	// NoBank skips banking (a restore only adds content).
@@ -90,6 +96,9 @@ type outcome struct {
 	Event *bins.Meta
 	Txn   txn.Result
 	Swept []bins.SweepReport
+	// Loads is the gate's view of every platform's load before and after (nil when the run
+	// changed nothing or was not gated on loads).
+	Loads *loadCheck
 }
 
 // execute gates, checks pins and roots, then applies the run as one all-or-nothing
@@ -115,12 +124,10 @@ func (l *Lane) execute(x run) (out outcome, err error) {
 		}
 	}
 	if !l.off.gate {
-		if v := gate.CheckSet(x.Gate, x.Approved); !v.OK {
-			drops := v.Blocking()
-			for i := range drops {
-				drops[i].Source = l.rel(drops[i].Source)
-			}
-			return out, &BlockedError{Drops: drops}
+		lc, err := l.gateRun(x)
+		out.Loads = lc
+		if err != nil {
+			return out, err
 		}
 	}
 	roots, rerr := l.rootsFor(x.Changes)
@@ -198,6 +205,44 @@ func (l *Lane) execute(x run) (out outcome, err error) {
 		out.Swept = append(out.Swept, store.Sweep(b, now, bins.DefaultPolicy(b, x.StoreBytes)))
 	}
 	return out, nil
+}
+
+// gateRun is the fidelity gate of a run, the same for its dry run and its apply: the changed
+// files on disk (a fact may move to another file of the run, never vanish), then every
+// platform's load before and after (an import removed, a truncation moved, a file deleted:
+// whatever no longer reaches a platform's model is a drop). Any drop not approved at its place
+// blocks the run before anything is written.
+func (l *Lane) gateRun(x run) (*loadCheck, error) {
+	disk := make([]gate.Change, len(x.Gate))
+	for i, c := range x.Gate {
+		c.Path = l.planPath(c.Path)
+		c.Approved = nil
+		disk[i] = c
+	}
+	drops, approved := x.Approved.settle(disk, gate.CheckSet(disk, nil).Blocking())
+	lc := &loadCheck{}
+	if x.Reading != nil && len(x.Changes) > 0 {
+		var err error
+		if lc, err = l.checkLoads(x.Reading, x.Changes, x.Approved); err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for _, d := range drops {
+			seen[placeKey(d)] = true
+		}
+		for _, d := range lc.drops {
+			if !seen[placeKey(d)] {
+				drops = append(drops, d)
+			}
+		}
+	}
+	lc.approved = append(lc.approved, approved...)
+	sort.Strings(lc.approved)
+	lc.approved = slices.Compact(lc.approved)
+	if len(drops) > 0 {
+		return lc, &BlockedError{Drops: drops}
+	}
+	return lc, nil
 }
 
 // bank writes the originals of every rewritten and deleted file to the run's bin.

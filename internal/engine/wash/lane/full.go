@@ -30,7 +30,7 @@ func AdjudicationRules() []string {
 		"Adjudicate every flag: cut or keep, each with a concrete one-line reason. A flag you cannot settle with a reason is a keep. Ask the user about anything only they can know.",
 		"Never touch a pinned file or a file marked owned: false (user-level memory, settings, code, JSON); they are listed for context only.",
 		"A keep recorded in keeps.json (listed under keeps) is not flagged again without new evidence; put every keep you decide in the plan's \"keeps\" with its reason.",
-		"Keep every structured token verbatim (links, dates, versions, numbers, quotes, code spans, front-matter keys); a token that must go (the older value of a superseded fact) goes into \"approvedDrops\" as type:value, deliberately, one by one.",
+		"Keep every structured token verbatim (links, dates, versions, numbers, quotes, code spans, front-matter keys); a token that must go (the older value of a superseded fact) goes into \"approvedDrops\" at its place, as type:value@FILE:LINE (the line in the file as it is now), deliberately, one by one.",
 		"Write the plan (schema below; every action needs a reason and the expect hash printed for its file), run `prosewash wash apply PLAN.json --dry-run`, then `prosewash wash apply PLAN.json`. A refusal names the exact dropped tokens and writes nothing: fix the content or approve them, and apply again.",
 	}
 }
@@ -367,7 +367,7 @@ func (l *Lane) settleCuts(content []byte, doc *mdline.Doc, cut map[int]judge.Ver
 		}
 		var blocking []gate.Drop
 		for _, d := range drops {
-			if !approve[d.Key()] {
+			if !approve[fmt.Sprintf("%s@%s:%d", d.Key(), path, d.Line)] {
 				blocking = append(blocking, d)
 			}
 		}
@@ -384,7 +384,7 @@ func (l *Lane) settleCuts(content []byte, doc *mdline.Doc, cut map[int]judge.Ver
 				}
 			}
 			if ok {
-				approvals = append(approvals, d.Key())
+				approvals = append(approvals, fmt.Sprintf("%s@%s:%d", d.Key(), path, d.Line))
 				changed = true
 				continue
 			}

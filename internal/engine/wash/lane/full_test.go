@@ -99,7 +99,7 @@ func TestJudgeLocalAgainstFakeOllama(t *testing.T) {
 	if res.Plan == nil || res.Judge != "local:ollama/judge-model" || res.Plan.Judge != res.Judge {
 		t.Fatalf("result %+v", res)
 	}
-	if got := strings.Join(res.Plan.ApprovedDrops, ","); got != "number:5432" {
+	if got := strings.Join(res.Plan.ApprovedDrops, ","); got != "number:5432@CLAUDE.md:3" {
 		t.Errorf("approved drops %q, want exactly number:5432", got)
 	}
 	if len(res.Files) != 1 || len(res.Files[0].Cuts) != 1 || res.Files[0].Cuts[0].Line != 3 || len(res.Files[0].Declined) != 1 || res.Files[0].Declined[0].Line != 5 {

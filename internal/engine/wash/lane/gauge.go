@@ -42,6 +42,8 @@ type Gauge struct {
 	Source *LoadSource `json:"source,omitempty"`
 	// Findings are what only a judgement pass can cut (superseded facts, stale entries).
 	Findings []judge.Finding `json:"findings,omitempty"`
+	// NeverLoaded is text written for a platform that never reaches its model.
+	NeverLoaded []wash.NeverLoaded `json:"never_loaded,omitempty"`
 }
 
 // Gauge discovers, measures and bands the project's memory, and records the band unless the
@@ -65,7 +67,8 @@ func (l *Lane) Gauge(o GaugeOptions) (Gauge, error) {
 		return Gauge{}, err
 	}
 	cfg := BandConfig(r.cfg)
-	g := Gauge{Files: r.rep.Files, Problems: r.res.Problems, Flags: r.rep.Plan.Flags, Measure: r.rep.Measurement, Source: r.src, Findings: r.rep.Judge.Findings}
+	g := Gauge{Files: r.rep.Files, Problems: r.res.Problems, Flags: r.rep.Plan.Flags, Measure: r.rep.Measurement, Source: r.src, Findings: r.rep.Judge.Findings,
+		NeverLoaded: r.rep.NeverLoaded}
 	for _, e := range r.errs {
 		g.Errors = append(g.Errors, e.Error())
 	}

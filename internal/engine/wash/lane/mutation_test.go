@@ -121,7 +121,7 @@ func TestMutationBinsKeepTheCut(t *testing.T) {
 		_, b := planWorld(f)
 		f.lane.off.bank = off
 		// An approved delete: the runbook link leaves memory on purpose.
-		p := mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "approvedDrops": []string{"link:https://example.com/runbook"},
+		p := mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "approvedDrops": []string{"link:https://example.com/runbook@memory:staging-old.md:3"},
 			"actions": []any{map[string]any{"type": "delete", "path": b, "expect": sha(noteB), "reason": "superseded"}}})
 		if _, err := f.lane.ApplyPlan(p, PlanOptions{}); err != nil {
 			t.Fatal(err)

@@ -128,8 +128,8 @@ func ParsePlan(b []byte, baseDir string) (Plan, error) {
 		}
 	}
 	for _, d := range p.ApprovedDrops {
-		if t, v, ok := strings.Cut(d, ":"); !ok || t == "" || v == "" {
-			return p, fmt.Errorf("plan: approved drop %q is not type:value", d)
+		if _, _, _, ok := parsePlaceKey(d); !ok {
+			return p, fmt.Errorf("plan: approved drop %q names no place: approve a token where it is lost, as type:value@FILE:LINE (the refusal prints each one so), never a value across the plan", d)
 		}
 	}
 	for i, k := range p.Keeps {
@@ -169,13 +169,18 @@ type PlanResult struct {
 	Judge    string       `json:"judge"`
 	Actions  []ActionView `json:"actions"`
 	Approved []string     `json:"approved_drops,omitempty"` // drops the plan's approvals let through
-	Before   int          `json:"before"`
-	After    int          `json:"after"`
-	Receipt  string       `json:"receipt"`
-	Event    string       `json:"event,omitempty"`
-	Band     gauge.Level  `json:"band,omitempty"`
-	Keeps    int          `json:"keeps_recorded"`
-	Warnings []string     `json:"warnings,omitempty"`
+	// Before and After are the headline platform's load; Platforms every platform's;
+	// Unloaded the files a platform no longer loads after the plan.
+	Platform  string          `json:"platform,omitempty"`
+	Before    int             `json:"before"`
+	After     int             `json:"after"`
+	Platforms []PlatformDelta `json:"platforms,omitempty"`
+	Unloaded  []string        `json:"unloaded,omitempty"`
+	Receipt   string          `json:"receipt"`
+	Event     string          `json:"event,omitempty"`
+	Band      gauge.Level     `json:"band,omitempty"`
+	Keeps     int             `json:"keeps_recorded"`
+	Warnings  []string        `json:"warnings,omitempty"`
 }
 
 // LocalOnlyError refuses a plan from an outside judge under [wash] local_only.
@@ -255,9 +260,9 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 		}
 		return cur, nil
 	}
-	x := run{Bin: bins.Plan, StoreBytes: r.storeBytes(), Approved: map[string]bool{}, Writable: owned}
+	x := run{Bin: bins.Plan, StoreBytes: r.storeBytes(), Approved: approvals{place: map[string]bool{}}, Writable: owned, Reading: r}
 	for _, d := range p.ApprovedDrops {
-		x.Approved[d] = true
+		x.Approved.place[d] = true
 	}
 	post := map[string][]byte{} // real path -> content after the plan (nil: deleted)
 	for i, a := range p.Actions {
@@ -348,16 +353,8 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 	if err := l.checkKeeps(append(keeps.Keeps, p.Keeps...), touched, post); err != nil {
 		return res, err
 	}
-	for _, fv := range gate.CheckSet(x.Gate, x.Approved).Files {
-		for _, d := range fv.Approved {
-			res.Approved = append(res.Approved, d.Key())
-		}
-	}
 	x.Reason = fmt.Sprintf("plan by %s: %d action(s)", orUnnamed(p.Judge), len(p.Actions))
 	if o.DryRun {
-		if v := gate.CheckSet(x.Gate, x.Approved); !v.OK {
-			return res, &BlockedError{Drops: v.Blocking()}
-		}
 		for _, c := range x.Changes {
 			if c.Kind != gate.Create {
 				if err := l.pinCheck(c); err != nil {
@@ -365,17 +362,15 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 				}
 			}
 		}
-		after := res.Before
-		for _, c := range x.Changes {
-			if e := r.entry[c.Path]; e.AlwaysLoaded && !e.Inherited {
-				after -= c.Tokens
-			}
-		}
-		res.After = after
+		// The dry run gates exactly as the apply does, and its receipt comes from the same
+		// loads: what it says is what the apply will do.
+		lc, err := l.gateRun(x)
+		res.figures(l, r, lc)
 		res.Receipt = ReceiptLine(res.Before, res.After, true)
-		return res, nil
+		return res, err
 	}
 	out, err := l.execute(x)
+	res.figures(l, r, out.Loads)
 	if err != nil {
 		return res, err
 	}
@@ -384,9 +379,7 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 	}
 	st := LoadState(stateDir)
 	cfg := BandConfig(w)
-	res.After = res.Before
 	if after, err := l.measure(nil, true, false, nil); err == nil {
-		res.After = after.rep.Measurement.Footprint
 		v, next := gauge.Band(st.Band, after.rep.Measurement, cfg)
 		record(&st, v, next, knownOf(after.rep), l.now().UTC(), "plan", cfg.RegaugeDeltaTokens)
 		st.StoreBytes = after.storeBytes()
@@ -405,6 +398,27 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 		res.Warnings = append(res.Warnings, "the plan was applied but keeps.json could not be updated: "+err.Error())
 	}
 	return res, nil
+}
+
+// figures sets the plan's figures from the gate's loads (the dry run's and the apply's
+// alike): the headline platform's load before and after, every platform's, the files no
+// longer loaded, and the approvals the gate used.
+func (res *PlanResult) figures(l *Lane, r *reading, lc *loadCheck) {
+	res.Platform = r.rep.Measurement.Platform
+	res.After = res.Before
+	if lc == nil {
+		return
+	}
+	res.Approved = lc.approved
+	if lc.before == nil {
+		return
+	}
+	res.Platforms, res.Unloaded = lc.deltas(), lc.unloaded(l)
+	for _, p := range res.Platforms {
+		if p.Platform == res.Platform {
+			res.Before, res.After = p.Before, p.After
+		}
+	}
 }
 
 func orUnnamed(s string) string {

@@ -91,7 +91,7 @@ func TestPlanGateBlocksUnapprovedDrop(t *testing.T) {
 		t.Fatal("a blocked plan wrote")
 	}
 	// Approved, it goes through, and the original is in the plan bin.
-	res, err := f.lane.ApplyPlan(mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "approvedDrops": []string{"date:2030-01-04"}, "actions": []any{act}}), PlanOptions{})
+	res, err := f.lane.ApplyPlan(mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "approvedDrops": []string{"date:2030-01-04@memory:staging.md:3"}, "actions": []any{act}}), PlanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestPlanAnchoredKeepBinds(t *testing.T) {
 	keep := map[string]any{"target": "CLAUDE.md:3", "reason": "used by CI", "anchor": "Run `make check` first.", "anchorFile": "CLAUDE.md"}
 	// A plan that rewrites CLAUDE.md dropping the anchored line (and approving its token).
 	rw := map[string]any{"type": "rewrite", "path": "CLAUDE.md", "expect": sha(claude), "content": "# Rules\n", "reason": "trim"}
-	_, err := f.lane.ApplyPlan(mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "approvedDrops": []string{"code:make check"}, "keeps": []any{keep}, "actions": []any{rw}}), PlanOptions{})
+	_, err := f.lane.ApplyPlan(mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "approvedDrops": []string{"code:make check@CLAUDE.md:3"}, "keeps": []any{keep}, "actions": []any{rw}}), PlanOptions{})
 	var re *RefusedError
 	if !errors.As(err, &re) || !strings.Contains(err.Error(), "would not survive") {
 		t.Fatalf("err = %v", err)

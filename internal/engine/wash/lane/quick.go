@@ -79,6 +79,8 @@ type QuickResult struct {
 	RecallCut int `json:"recall_cut,omitempty"`
 	// ApprovedDrops counts the approved drops over all files (each file names its own).
 	ApprovedDrops int `json:"approved_drops,omitempty"`
+	// Unloaded names the files a platform would no longer load after the run.
+	Unloaded []string `json:"unloaded,omitempty"`
 	// Receipt is the one line every run ends with, e.g. "cut ~812 tok (-14%)".
 	Receipt string `json:"receipt"`
 	// Event is the recovery bin event holding every original this run changed.
@@ -137,7 +139,7 @@ func (l *Lane) Quick(o QuickOptions) (QuickResult, error) {
 		res.Flags = append(res.Flags, QuickFlag{Path: l.rel(r.realOf(f.Path)), Kind: string(f.Kind), Line: f.Line, Reason: f.Reason})
 	}
 	writable := r.writable()
-	x := run{Bin: bins.Quick, Reason: "quick", StoreBytes: r.storeBytes(), Writable: writable}
+	x := run{Bin: bins.Quick, Reason: "quick", StoreBytes: r.storeBytes(), Writable: writable, Reading: r}
 	m := r.rep.Measurement
 	res.Platform, res.Before = m.Platform, m.Footprint
 	saved := map[string]int{} // real path -> tokens cut
@@ -148,8 +150,8 @@ func (l *Lane) Quick(o QuickOptions) (QuickResult, error) {
 			// Not named: planned for the figures, left as it is.
 			fp.New, fp.Changed, fp.Cuts, fp.Approved, fp.ApprovedDrops, fp.TokensAfter = fp.Orig, false, nil, nil, nil, fp.TokensBefore
 		}
-		g := gate.Change{Path: real, Kind: gate.Rewrite, Orig: fp.Orig, Result: fp.New, Approved: fp.Approved}
-		x.Gate = append(x.Gate, g)
+		x.Gate = append(x.Gate, gate.Change{Path: real, Kind: gate.Rewrite, Orig: fp.Orig, Result: fp.New})
+		x.Approved.fileApproved(l.planPath(real), fp.Approved)
 		qf := QuickFile{Path: l.rel(real), Real: real, AlwaysLoaded: e.AlwaysLoaded && !e.Inherited, MeasuredOnly: !writable[real] && !e.Inherited,
 			Changed: fp.Changed, Refused: fp.Refused, TokensBefore: fp.TokensBefore, TokensAfter: fp.TokensAfter, ApprovedDrops: fp.ApprovedDrops}
 		var kinds []string
@@ -179,23 +181,21 @@ func (l *Lane) Quick(o QuickOptions) (QuickResult, error) {
 			Cuts: cutKinds(kinds), RemovedLines: removedLines(fp.Orig, fp.New), Tokens: cut})
 	}
 	res.Platforms = platformDeltas(r.rep, saved)
-	res.After = res.Before
-	for _, p := range res.Platforms {
-		if p.Platform == res.Platform {
-			res.After = p.After
-		}
-	}
-	res.Receipt = quickReceipt(res, o.DryRun)
 	if o.DryRun {
-		// The dry run still proves the plan passes the gate, so what it shows is what a real
-		// run would do.
-		if v := gate.CheckSet(x.Gate, nil); !v.OK {
-			return res, &BlockedError{Drops: v.Blocking()}
+		// The dry run gates exactly as the run does and its receipt comes from the same
+		// loads, so what it shows is what a real run would do.
+		lc, err := l.gateRun(x)
+		res.figures(l, lc)
+		res.Receipt = quickReceipt(res, true)
+		if err != nil {
+			return res, err
 		}
 		res.Band = r.band(st, cfg)
 		return res, nil
 	}
 	out, err := l.execute(x)
+	res.figures(l, out.Loads)
+	res.Receipt = quickReceipt(res, false)
 	if err != nil {
 		return res, err
 	}
@@ -221,6 +221,27 @@ func (l *Lane) Quick(o QuickOptions) (QuickResult, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// figures sets the receipt's figures from the gate's loads: every platform's footprint before
+// and after, the headline platform's, and the tokens cut (the largest saving of one platform,
+// never a sum over platforms). Without loads (nothing changed) the reading's figures stand.
+func (res *QuickResult) figures(l *Lane, lc *loadCheck) {
+	if lc != nil && lc.before != nil {
+		res.Platforms = lc.deltas()
+		res.Unloaded = lc.unloaded(l)
+	}
+	res.After = res.Before
+	cut := 0
+	for _, p := range res.Platforms {
+		if p.Platform == res.Platform {
+			res.Before, res.After = p.Before, p.After
+		}
+		cut = max(cut, p.Before-p.After)
+	}
+	if lc != nil && lc.before != nil {
+		res.TokensCut = cut
+	}
 }
 
 // UserLevel returns the files among those named (as QuickOptions.Files takes them) that are

@@ -78,7 +78,7 @@ func TestRestoreRecreatesDeletedFile(t *testing.T) {
 	_, b := planWorld(f)
 	// A plan deletes the old note, approving its tokens.
 	p := mustPlan(t, map[string]any{"version": 1, "judge": "agent:x",
-		"approvedDrops": []string{"link:https://example.com/runbook"},
+		"approvedDrops": []string{"link:https://example.com/runbook@memory:staging-old.md:3"},
 		"actions":       []any{map[string]any{"type": "delete", "path": b, "expect": sha(noteB), "reason": "superseded by staging.md"}}})
 	res, err := f.lane.ApplyPlan(p, PlanOptions{})
 	if err != nil {

@@ -36,6 +36,11 @@ type File struct {
 	ReadOnly bool
 	// ModTime is used only to flag stale files; zero means unknown.
 	ModTime time.Time
+	// Loads are the bytes of the file each platform that always loads it reads (a head
+	// when a truncation or a byte budget stops short): who would lose a line cut from it.
+	Loads map[string]int64
+	// Imports are the real paths of the files this one @imports.
+	Imports []string
 }
 
 // Tree answers existence and basename questions within the allowed roots.
@@ -220,6 +225,7 @@ type seenAt struct {
 	path string
 	line int
 	list int
+	st   *fileState // the file holding it (cross-file registry only)
 }
 
 // planner carries the duplicate registries through the files in load order: lines and
@@ -230,6 +236,21 @@ type planner struct {
 	blocks map[string]seenAt
 	cross  map[string]seenAt
 	flags  []Flag
+	// state is every planned file's working lines, kept for the cross-file pass.
+	state []*fileState
+}
+
+// fileState is one file between the passes: its working lines, the cuts planned so far, and
+// whether the file may be cut at all (writable) and its copies reported (report).
+type fileState struct {
+	f        File
+	ls       []line
+	cuts     []Cut
+	writable bool
+	report   bool
+	title    bool // the file opens with its only level-1 heading: a title, not a section
+	// source marks lines another file's cut relies on: they stay.
+	source map[int]bool
 }
 
 // PlanQuick plans the Quick pass over files (in load order). It reads nothing from disk: link
@@ -241,6 +262,12 @@ func PlanQuick(files []File, opts Options) Plan {
 	var plan Plan
 	for _, f := range files {
 		plan.Files = append(plan.Files, p.planFile(f))
+	}
+	p.crossCuts(plan.Files)
+	for _, st := range p.state {
+		if st.ls != nil {
+			p.crossFile(st, st.report)
+		}
 	}
 	if !opts.off.selfGate && !opts.PriceOnly {
 		plan.Files = selfGate(plan.Files, &p.flags)
@@ -280,7 +307,9 @@ func selfGate(files []FilePlan, flags *[]Flag) []FilePlan {
 				line = d.Line
 			}
 		}
-		if len(unapproved) > 0 {
+		if len(unapproved) > 0 && !hasCut(f.Cuts, CrossFileCopy) {
+			// A file whose lines moved to another is checked with the whole set below: the
+			// moved lines' tokens are gone from it alone, and kept in the copy.
 			*flags = append(*flags, Flag{Path: f.Path, Kind: GateRefused, Line: line,
 				Reason: fmt.Sprintf("planned cuts would drop %d token(s); file left unchanged", len(unapproved))})
 			f.New, f.Changed, f.Cuts, f.Approved, f.TokensAfter = f.Orig, false, nil, nil, f.TokensBefore
@@ -311,11 +340,22 @@ func selfGate(files []FilePlan, flags *[]Flag) []FilePlan {
 	return files
 }
 
+func hasCut(cuts []Cut, k CutKind) bool {
+	for _, c := range cuts {
+		if c.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *planner) flag(path string, k FlagKind, line int, reason string) {
 	p.flags = append(p.flags, Flag{Path: path, Kind: k, Line: line, Reason: reason})
 }
 
 func (p *planner) planFile(f File) FilePlan {
+	st := &fileState{f: f, source: map[int]bool{}}
+	p.state = append(p.state, st)
 	fp := FilePlan{Path: f.Path, Orig: f.Content, New: f.Content}
 	fp.TokensBefore = p.opts.Estimate(f.Content)
 	fp.TokensAfter = fp.TokensBefore
@@ -335,12 +375,11 @@ func (p *planner) planFile(f File) FilePlan {
 		p.flag(f.Path, StrayFence, sf.Line, fmt.Sprintf("stray code fence: lines %d-%d read as code; close it", sf.Line, sf.End))
 	}
 	ls := p.prepare(doc)
+	st.ls, st.title = ls, hasTitle(ls)
 	if f.Inherited || f.ReadOnly {
-		p.crossFile(f, ls, false)
 		return refuse("", "")
 	}
 	if refused, why := doc.FM.Refuse(); refused {
-		p.crossFile(f, ls, false)
 		kind := Unverifiable
 		if doc.FM.Pinned {
 			kind = Pinned
@@ -355,7 +394,6 @@ func (p *planner) planFile(f File) FilePlan {
 	}
 	if p.opts.StaleAfter > 0 && !p.opts.Now.IsZero() && !f.ModTime.IsZero() && p.opts.Now.Sub(f.ModTime) > p.opts.StaleAfter {
 		p.flag(f.Path, Stale, 0, fmt.Sprintf("not modified for %d days (never rewritten by quick)", int(p.opts.Now.Sub(f.ModTime).Hours()/24)))
-		p.crossFile(f, ls, false)
 		return refuse("", "")
 	}
 	var cuts []Cut
@@ -373,12 +411,11 @@ func (p *planner) planFile(f File) FilePlan {
 		for i := range ls {
 			ls[i].del = false
 		}
-		p.crossFile(f, ls, false)
 		p.flag(f.Path, GateRefused, 0, "cuts would change the Markdown structure; file left unchanged")
 		return fp
 	}
 	keepHardBreaks(ls)
-	p.crossFile(f, ls, true)
+	st.cuts, st.writable, st.report = cuts, true, true
 	out := assemble(f.Content, ls)
 	if bytes.Equal(out, f.Content) {
 		return fp
@@ -400,16 +437,19 @@ func (p *planner) planFile(f File) FilePlan {
 }
 
 // crossFile registers the file's self-contained lines as first copies for the files after
-// it and, when report is set, flags the lines that an earlier always-loaded file already holds:
-// they stay, since an agent that reads this file alone (Codex reads AGENTS.md without the
-// CLAUDE.md that imports it) would lose them. One flag per pair of files.
-func (p *planner) crossFile(f File, ls []line, report bool) {
+// it and, when report is set, flags the lines that an earlier always-loaded file still holds
+// after the cross-file pass: they stay, and the flag says why (the platforms that load one of
+// the two files without the other, or who would not share the other copy), and how to keep one
+// source instead. One flag per pair of files.
+func (p *planner) crossFile(st *fileState, report bool) {
+	f, ls := st.f, st.ls
 	if !f.AlwaysLoaded {
 		return
 	}
 	type pair struct {
 		n, line int
 		other   seenAt
+		why     string
 	}
 	var order []string
 	found := map[string]*pair{}
@@ -420,7 +460,7 @@ func (p *planner) crossFile(f File, ls []line, report bool) {
 		k := normalize(ls[i].text)
 		first, ok := p.cross[k]
 		if !ok {
-			p.cross[k] = seenAt{path: f.Path, line: i + 1}
+			p.cross[k] = seenAt{path: f.Path, line: i + 1, st: st}
 			continue
 		}
 		if !report || first.path == f.Path {
@@ -428,7 +468,7 @@ func (p *planner) crossFile(f File, ls []line, report bool) {
 		}
 		pr := found[first.path]
 		if pr == nil {
-			pr = &pair{line: i + 1, other: first}
+			pr = &pair{line: i + 1, other: first, why: keptWhy(st, i, first.st, first.line-1)}
 			found[first.path] = pr
 			order = append(order, first.path)
 		}
@@ -436,9 +476,32 @@ func (p *planner) crossFile(f File, ls []line, report bool) {
 	}
 	for _, other := range order {
 		pr := found[other]
-		p.flag(f.Path, CrossFileDuplicate, pr.line, fmt.Sprintf("%d line(s) also in %s (the first is line %d there); kept: an agent that reads this file alone would lose them",
-			pr.n, other, pr.other.line))
+		p.flag(f.Path, CrossFileDuplicate, pr.line, fmt.Sprintf("%d line(s) also in %s (the first is line %d there); kept: %s",
+			pr.n, other, pr.other.line, pr.why))
 	}
+}
+
+// keptWhy says why a line of a that b also holds stays in both: who loads one without the
+// other, or who would not share the other copy; and what keeps one source instead.
+func keptWhy(a *fileState, i int, b *fileState, j int) string {
+	const fix = "; an @import of one file in the other, or a symlink, keeps one source"
+	if b == nil || a.f.Loads == nil || b.f.Loads == nil {
+		return "an agent that reads this file alone would lose them" + fix
+	}
+	la, lb := loaders(a, i, false), loaders(b, j, false)
+	var only []string
+	for _, x := range la {
+		if !slices.Contains(lb, x) {
+			only = append(only, x)
+		}
+	}
+	switch {
+	case len(only) > 0:
+		return fmt.Sprintf("%s load(s) this file without that one%s", strings.Join(only, ", "), fix)
+	case !sharedWith(a.f.Scope, b.f.Scope) || b.f.Inherited:
+		return "that copy is not shared with everyone who reads this file (" + b.f.Scope + " scope)"
+	}
+	return "the copy sits under other headings there, or is not a whole block here"
 }
 
 // prepare builds the working lines: locked regions and the heading path of every line.
@@ -679,7 +742,7 @@ func (p *planner) dedup(f File, ls []line) []Cut {
 	var cuts []Cut
 	for _, b := range blocks(ls) {
 		k := blockKey(ls, b)
-		here := seenAt{f.Path, b[0] + 1, ls[b[0]].list}
+		here := seenAt{path: f.Path, line: b[0] + 1, list: ls[b[0]].list}
 		first, ok := p.blocks[k]
 		if !ok {
 			p.blocks[k] = here
@@ -702,7 +765,7 @@ func (p *planner) dedup(f File, ls []line) []Cut {
 			continue
 		}
 		k := ls[i].section + "\x00" + normalize(ls[i].text)
-		here := seenAt{f.Path, i + 1, ls[i].list}
+		here := seenAt{path: f.Path, line: i + 1, list: ls[i].list}
 		first, ok := p.lines[k]
 		if !ok {
 			p.lines[k] = here

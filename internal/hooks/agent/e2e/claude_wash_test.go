@@ -198,8 +198,10 @@ func TestE2EPluginWashCommand(t *testing.T) {
 	claudePath := filepath.Join(x.proj, "CLAUDE.md")
 	orig, _ := os.ReadFile(claudePath)
 	shrunk := strings.Replace(string(orig), "- The API listens on port 5432.\n", "", 1)
+	// An approval names the token where it goes: the file and the line.
+	line := 1 + strings.Count(string(orig)[:strings.Index(string(orig), "port 5432")], "\n")
 	plan, _ := json.Marshal(map[string]any{
-		"version": 1, "judge": "agent:claude-code", "approvedDrops": []string{"number:5432"},
+		"version": 1, "judge": "agent:claude-code", "approvedDrops": []string{fmt.Sprintf("number:5432@CLAUDE.md:%d", line)},
 		"actions": []any{map[string]any{"type": "shrink", "path": "CLAUDE.md", "expect": sha(orig), "content": shrunk,
 			"reason": "superseded: the API moved to port 5433"}},
 		"keeps": []any{map[string]any{"target": "CLAUDE.md:6", "reason": "the CI reads the test target"}},

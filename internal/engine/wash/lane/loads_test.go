@@ -1,0 +1,180 @@
+package lane
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+const aiwg = `# AIWG framework
+
+## Agents
+
+- Use the test-architect agent for every test strategy change.
+- Deployments go through the deployment-manager agent, never by hand.
+- Security reviews run before release 4.2 ships.
+
+## Commands
+
+| command | what |
+|---|---|
+| /flow-start | begin a phase |
+| /flow-gate | close a phase after 2 approvals |
+`
+
+// A plan that removes CLAUDE.md's @import, with the one handle it visibly drops approved,
+// unloads every rule of the imported file from Claude Code (and the Copilot CLI): the gate
+// compares each platform's load, not the files on disk, so it blocks; and the dry run's
+// receipt is the apply's.
+func TestPlanRemovingAnImportUnloadsTheFile(t *testing.T) {
+	f := newFixture(t)
+	claude := "# Project\n\n@AIWG.md\n\n- Run make check before every commit.\n"
+	f.write("CLAUDE.md", claude)
+	f.write("AIWG.md", aiwg)
+	rw := map[string]any{"type": "rewrite", "path": "CLAUDE.md", "expect": sha(claude), "content": "# Project\n\n- Run make check before every commit.\n", "reason": "trim"}
+	p := mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "approvedDrops": []string{"handle:@AIWG.md@CLAUDE.md:3"}, "actions": []any{rw}})
+	dry, err := f.lane.ApplyPlan(p, PlanOptions{DryRun: true})
+	var be *BlockedError
+	if !errors.As(err, &be) {
+		t.Fatalf("unloading AIWG.md passed the gate: %+v %v", dry, err)
+	}
+	lost := map[string]bool{}
+	for _, d := range be.Drops {
+		lost[d.Key()] = true
+		if d.Source == "AIWG.md" && !strings.Contains(d.Note, "claude-code") {
+			t.Errorf("a drop of the unloaded file does not name the platform: %+v", d)
+		}
+	}
+	if !lost["name:test-architect"] || !lost["number:2"] {
+		t.Fatalf("the imported file's facts are not drops: %+v", be.Drops)
+	}
+	if len(dry.Unloaded) == 0 || !strings.Contains(strings.Join(dry.Unloaded, ","), "claude-code no longer loads AIWG.md") {
+		t.Errorf("the receipt does not say AIWG.md leaves the load: %+v", dry.Unloaded)
+	}
+	if dry.After >= dry.Before/2 {
+		t.Errorf("dry run %d -> %d: the unloaded file's tokens are not counted", dry.Before, dry.After)
+	}
+	if f.read("CLAUDE.md") != claude {
+		t.Fatal("a blocked plan wrote")
+	}
+	// Approved at every place, it applies, and its receipt is the dry run's.
+	var keys []string
+	for _, d := range be.Drops {
+		keys = append(keys, PlaceKey(d))
+	}
+	keys = append(keys, "handle:@AIWG.md@CLAUDE.md:3")
+	p = mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "approvedDrops": keys, "actions": []any{rw}})
+	dry, err = f.lane.ApplyPlan(p, PlanOptions{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.lane.ApplyPlan(p, PlanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Replace(dry.Receipt, "would cut", "cut", 1) != res.Receipt || dry.After != res.After || dry.Before != res.Before {
+		t.Fatalf("dry run %q (%d -> %d), apply %q (%d -> %d)", dry.Receipt, dry.Before, dry.After, res.Receipt, res.Before, res.After)
+	}
+}
+
+// An approval names a token at one place: approving number:1 where one line loses it does not
+// let the same plan drop "max 1 per org (COMPANY_CAP=1)" from another line.
+func TestApprovalIsByPlace(t *testing.T) {
+	f := newFixture(t)
+	claude := "# Limits\n\n- Retry at most 1 time on a 503.\n- Invites: max 1 per org (COMPANY_CAP=1).\n"
+	f.write("CLAUDE.md", claude)
+	shrunk := "# Limits\n\n- Retry on a 503.\n- Invites are capped per org.\n"
+	rw := map[string]any{"type": "shrink", "path": "CLAUDE.md", "expect": sha(claude), "content": shrunk, "reason": "shorter"}
+	p := mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "approvedDrops": []string{"number:1@CLAUDE.md:3"}, "actions": []any{rw}})
+	_, err := f.lane.ApplyPlan(p, PlanOptions{DryRun: true})
+	var be *BlockedError
+	if !errors.As(err, &be) {
+		t.Fatal("an approval at line 3 let line 4's facts go")
+	}
+	for _, d := range be.Drops {
+		if d.Line == 3 && d.Key() == "number:1" {
+			t.Errorf("the approved drop still blocks: %+v", d)
+		}
+	}
+	atFour := false
+	for _, d := range be.Drops {
+		atFour = atFour || d.Line == 4
+	}
+	if !atFour {
+		t.Fatalf("line 4's drops are not reported: %+v", be.Drops)
+	}
+	// A value-wide approval is refused outright.
+	b := []byte(`{"version":1,"judge":"x","approvedDrops":["number:1"],"actions":[{"type":"delete","path":"a","reason":"r"}]}`)
+	if _, err := ParsePlan(b, t.TempDir()); err == nil || !strings.Contains(err.Error(), "names no place") {
+		t.Fatalf("value-wide approval: %v", err)
+	}
+}
+
+// Quick cuts what every loader of a file also loads elsewhere: the CLAUDE.md that imports
+// AIWG.md and repeats it loses the copy; the gate passes on every platform's load, and the
+// receipt counts each platform's own saving.
+func TestQuickCutsTheCopyOfAnImport(t *testing.T) {
+	f := newFixture(t)
+	claude := "# Project\n\nOur own notes.\n\n@AIWG.md\n\n" + strings.TrimPrefix(aiwg, "# AIWG framework\n\n")
+	f.write("CLAUDE.md", claude)
+	f.write("AIWG.md", aiwg)
+	dry, err := f.lane.Quick(QuickOptions{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.lane.Quick(QuickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.read("CLAUDE.md")
+	if strings.Contains(got, "test-architect") || !strings.Contains(got, "@AIWG.md") || !strings.Contains(got, "Our own notes.") {
+		t.Fatalf("CLAUDE.md after quick:\n%s", got)
+	}
+	if f.read("AIWG.md") != aiwg {
+		t.Fatal("the imported copy changed")
+	}
+	shares := map[string]int{}
+	for _, p := range res.Platforms {
+		shares[p.Platform] = p.Before - p.After
+	}
+	if shares["claude-code"] <= 0 || shares["copilot"] <= 0 {
+		t.Fatalf("per-platform savings %+v", res.Platforms)
+	}
+	if strings.Replace(dry.Receipt, "would cut", "cut", 1) != res.Receipt {
+		t.Fatalf("dry run %q, run %q", dry.Receipt, res.Receipt)
+	}
+	if res.TokensCut != max(shares["claude-code"], shares["copilot"]) {
+		t.Fatalf("tokens cut %d is not one platform's saving %+v", res.TokensCut, shares)
+	}
+}
+
+// A rewrite that pushes MEMORY.md past Claude Code's 200-line head drops what falls out of the
+// load, though every line is still on disk.
+func TestPlanPushingLinesPastTheIndexHead(t *testing.T) {
+	f := newFixture(t)
+	var b strings.Builder
+	for i := 1; i <= 190; i++ {
+		fmt.Fprintf(&b, "- [note %d](n%d.md): short\n", i, i)
+	}
+	b.WriteString("- Deploys freeze on 2030-12-20.\n")
+	idx := b.String()
+	f.memFile("MEMORY.md", idx)
+	var grown strings.Builder
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&grown, "- [extra %d](x%d.md): short\n", i, i)
+	}
+	rw := map[string]any{"type": "rewrite", "path": "memory:MEMORY.md", "expect": sha(idx), "content": grown.String() + idx, "reason": "new notes first"}
+	_, err := f.lane.ApplyPlan(mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "actions": []any{rw}}), PlanOptions{DryRun: true})
+	var be *BlockedError
+	if !errors.As(err, &be) {
+		t.Fatalf("a fact pushed out of the loaded head passed: %v", err)
+	}
+	found := false
+	for _, d := range be.Drops {
+		found = found || d.Key() == "date:2030-12-20" && strings.Contains(d.Note, "claude-code")
+	}
+	if !found {
+		t.Fatalf("the date pushed past line 200 is not a drop for claude-code: %+v", be.Drops)
+	}
+}
