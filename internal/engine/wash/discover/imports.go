@@ -116,10 +116,18 @@ func geminiImports(content []byte) []Import {
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// pathLike reports a token that is clearly meant as a path (so a missing target is worth
-// reporting), as opposed to a mention like "@alice".
+// pathLike reports a token that is clearly meant as a file to import (so a missing target is
+// text the user believes loads), as opposed to a mention like "@alice", an npm scope like
+// "@slack/bolt" or a version like "@v1.2": an explicit path ("./", "../", "/", "~/") or a
+// file name with an extension that has a letter in it.
 func pathLike(tok string) bool {
-	return strings.ContainsAny(tok, "/.") || strings.HasPrefix(tok, "~")
+	for _, p := range []string{"./", "../", "/", "~/"} {
+		if strings.HasPrefix(tok, p) {
+			return true
+		}
+	}
+	ext := strings.TrimPrefix(filepath.Ext(tok), ".")
+	return strings.IndexFunc(ext, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
 }
 
 // importRules are how one platform follows @path imports.

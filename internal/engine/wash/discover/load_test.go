@@ -169,7 +169,7 @@ func TestClaudeUnreachable(t *testing.T) {
 	rule := f.write(filepath.Join(f.proj, ".claude", "rules", "py.md"), "---\npaths:\n  - \"**/*.py\"\n---\npython rules\n")
 	f.write(filepath.Join(f.proj, ".claude", "rules", "go.md"), "---\npaths: \"**/*.go\"\n---\ngo rules\n")
 	f.write(filepath.Join(f.proj, "main.go"), "package main\n")
-	claude := f.write(filepath.Join(f.proj, "CLAUDE.md"), "# x\n\nsee @docs/gone.md\n")
+	claude := f.write(filepath.Join(f.proj, "CLAUDE.md"), "# x\n\nsee @docs/gone.md\n\nWe use @slack/bolt 4 and @types/node, tagged @v1.2.\n")
 	res := f.discover(nil, ClaudeCode)
 	if !neverLoaded(res, ClaudeCode, rule, 1, "match no file") {
 		t.Errorf("rule matching no file: %+v", res.NeverLoaded)
@@ -181,6 +181,11 @@ func TestClaudeUnreachable(t *testing.T) {
 	}
 	if !neverLoaded(res, ClaudeCode, claude, 3, "@docs/gone.md") {
 		t.Errorf("missing import: %+v", res.NeverLoaded)
+	}
+	for _, u := range res.NeverLoaded {
+		if u.Line == 5 {
+			t.Errorf("a package name or version read as an import of a missing file: %+v", u)
+		}
 	}
 }
 

@@ -111,7 +111,7 @@ func knownOf(rep wash.Report) []Known {
 	out := []Known{}
 	for _, f := range rep.Files {
 		if f.AlwaysLoaded && !f.Inherited {
-			out = append(out, Known{Path: f.Real, Platform: f.Platform, Platforms: f.Platforms, Owned: f.Owned, Scope: f.Scope, Kind: string(f.Kind)})
+			out = append(out, Known{Path: f.Real, Platform: f.Platform, Platforms: f.Platforms, Owned: f.Owned, Scope: f.Scope, Kind: string(f.Kind), Loads: f.Loads})
 		}
 	}
 	return out

@@ -165,7 +165,16 @@ func (l *Lane) remeasureKnown(known []Known, w config.Wash) gauge.Measurement {
 			continue
 		}
 		fr.Tokens, fr.Size = gauge.Estimate(b), int64(len(b))
-		files = append(files, quick.File{Path: k.Path, Real: k.Path, Content: b, Platform: k.Platform, Scope: k.Scope, Kind: k.Kind, AlwaysLoaded: true, ReadOnly: !k.Owned})
+		fr.Loads, fr.LoadTokens = k.Loads, map[string]int{}
+		for p, n := range k.Loads {
+			// A file that grew past its old head keeps loading at most that head (the cap);
+			// one that shrank loads what it has.
+			fr.LoadTokens[p] = fr.Tokens
+			if n < int64(len(b)) {
+				fr.LoadTokens[p] = gauge.Estimate(b[:n])
+			}
+		}
+		files = append(files, quick.File{Path: k.Path, Real: k.Path, Content: b, Platform: k.Platform, Scope: k.Scope, Kind: k.Kind, AlwaysLoaded: true, ReadOnly: !k.Owned, Loads: k.Loads})
 		idx = append(idx, len(reports))
 		reports = append(reports, fr)
 		if k.Kind == string(discover.MemoryIndex) {

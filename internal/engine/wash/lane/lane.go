@@ -230,7 +230,7 @@ func (l *Lane) measureAllowing(platforms []string, withTree bool, light bool, pr
 		}
 	}
 	r.res = res
-	opts := quick.Options{IndexMaxBytes: w.IndexMaxBytes, IndexMaxLines: w.IndexMaxLines}
+	opts := quick.Options{IndexMaxBytes: w.IndexMaxBytes, IndexMaxLines: w.IndexMaxLines, Show: l.rel}
 	if withTree {
 		opts.LinkRoots = l.linkRoots(res)
 		opts.Tree = newLazyTree(opts.LinkRoots, 20000)

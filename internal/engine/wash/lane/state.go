@@ -77,9 +77,11 @@ type Known struct {
 	Owned     bool     `json:"owned,omitempty"`
 	Scope     string   `json:"scope"`
 	Kind      string   `json:"kind"`
+	// Loads are the bytes each platform loads of it (a head when it is truncated).
+	Loads map[string]int64 `json:"loads,omitempty"`
 }
 
-// Crossing is a rise into OBESE or FULL waiting for the Stop hook.
+// Crossing is a rise into OBESE or FULL waiting for the end-of-turn recheck.
 type Crossing struct {
 	Band    gauge.Level `json:"band"`
 	Reason  string      `json:"reason"`

@@ -208,7 +208,7 @@ func (p *planner) crossFileRuns(st *fileState, index map[string][]occurrence) []
 			idx[k] = i + k
 		}
 		cuts = append(cuts, Cut{Kind: CrossFileCopy, Line: i + 1, Lines: lines, Tokens: p.opts.Estimate(removed), idx: idx,
-			Reason: fmt.Sprintf("exact copy of %s:%d, which every platform that loads it here loads too (%s)", best.st.f.Path, from+1, strings.Join(loaders(st, i, false), ", "))})
+			Reason: fmt.Sprintf("exact copy of %s:%d, which every platform that loads it here loads too (%s)", p.opts.Show(best.st.f.Path), from+1, strings.Join(loaders(st, i, false), ", "))})
 		i += n - 1
 	}
 	return cuts
@@ -237,6 +237,12 @@ func (p *planner) runLength(st *fileState, i int, oc occurrence) int {
 	for i+n < len(st.ls) && oc.i+n < len(oc.st.ls) {
 		x, y := st.ls[i+n], oc.st.ls[oc.i+n]
 		if x.del || y.del || x.edited || st.source[i+n] || x.l.Kind != y.l.Kind || x.l.Kind == mdline.FrontMatter || normalize(x.text) != normalize(y.text) {
+			break
+		}
+		if st.markup()[i+n] || importLine(x.text) {
+			// HTML and its comments are often a tool's markers (a generator's managed-block
+			// fences), and an @import line resolves against its own file's directory: they
+			// stay where they are, whatever the other file holds.
 			break
 		}
 		if ld := loaders(st, i+n, false); len(ld) == 0 || !subset(ld, loaders(oc.st, oc.i+n, true)) {
@@ -270,6 +276,43 @@ func (p *planner) runLength(st *fileState, i int, oc occurrence) int {
 		return 0
 	}
 	return n
+}
+
+// markup marks the lines of HTML: a line starting with "<" and every line of an HTML comment.
+func (st *fileState) markup() []bool {
+	if st.html != nil {
+		return st.html
+	}
+	st.html = make([]bool, len(st.ls))
+	in := false
+	for i, l := range st.ls {
+		t := bytes.TrimSpace(l.text)
+		if l.l.Kind.Code() {
+			continue
+		}
+		open := bytes.LastIndex(t, []byte("<!--"))
+		if in || len(t) > 0 && t[0] == '<' || open >= 0 {
+			st.html[i] = true
+		}
+		switch {
+		case open >= 0 && !bytes.Contains(t[open:], []byte("-->")):
+			in = true
+		case in && bytes.Contains(t, []byte("-->")):
+			in = false
+		}
+	}
+	return st.html
+}
+
+// importLine reports a line holding an @path import (an "@" starting a word that names a
+// path): it loads another file relative to its own, and stays.
+func importLine(t []byte) bool {
+	for _, w := range bytes.Fields(t) {
+		if len(w) > 1 && w[0] == '@' && bytes.ContainsAny(w[1:], "./") {
+			return true
+		}
+	}
+	return false
 }
 
 // substantial reports a run that carries content, not only structure: one line of prose,

@@ -173,3 +173,26 @@ func TestCrossFileCopyNestedChain(t *testing.T) {
 		t.Fatal("the root keeps its rules")
 	}
 }
+
+// A generator's managed-block markers (HTML comments) and @import lines stay in their file
+// even when the other file holds them too.
+func TestCrossFileCopyKeepsMarkersAndImports(t *testing.T) {
+	body := "## Agents\n\n- Use the test-architect agent for every test strategy change.\n- Deployments go through the deployment-manager agent.\n"
+	shared := "<!-- tool:block:start -->\n\n" + body + "\n<!--\n  managed by the tool\n-->\n\n@WORKSPACE.md\n\n<!-- tool:block:end -->\n"
+	x := file("/p/CLAUDE.md", "project", "# CLAUDE.md\n\n"+shared+"\n@AIWG.md\n", "claude-code")
+	y := file("/p/AIWG.md", "project", "# AIWG\n\n"+shared, "claude-code")
+	x.Imports = []string{y.Real}
+	p := PlanQuick([]File{x, y}, Options{})
+	got := string(p.Files[0].New)
+	if strings.Contains(got, "test-architect") {
+		t.Errorf("the repeated section was not cut:\n%s", got)
+	}
+	for _, kept := range []string{"<!-- tool:block:start -->", "managed by the tool", "-->", "@WORKSPACE.md", "<!-- tool:block:end -->", "@AIWG.md"} {
+		if !strings.Contains(got, kept) {
+			t.Errorf("%q left CLAUDE.md:\n%s", kept, got)
+		}
+	}
+	if p.Files[1].Changed {
+		t.Errorf("AIWG.md changed:\n%s", p.Files[1].New)
+	}
+}

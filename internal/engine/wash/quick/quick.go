@@ -74,6 +74,9 @@ type Options struct {
 	KeepBlank int
 	// Estimate counts tokens (default gauge.Estimate).
 	Estimate func([]byte) int
+	// Show renders a path inside a reason (default: as given); the lane shows paths as its
+	// messages do (project-relative, ~/...).
+	Show func(path string) string
 	// PriceOnly skips the self-gate: the plan only prices the fat (a session-start gauge) and
 	// must never be applied. Its figure can overstate the fat only where the self-gate would
 	// have caught a planner bug; whatever applies a plan plans again without it.
@@ -102,6 +105,9 @@ func (o *Options) defaults() {
 	}
 	if o.Estimate == nil {
 		o.Estimate = gauge.Estimate
+	}
+	if o.Show == nil {
+		o.Show = func(p string) string { return p }
 	}
 }
 
@@ -251,6 +257,7 @@ type fileState struct {
 	title    bool // the file opens with its only level-1 heading: a title, not a section
 	// source marks lines another file's cut relies on: they stay.
 	source map[int]bool
+	html   []bool // see markup
 }
 
 // PlanQuick plans the Quick pass over files (in load order). It reads nothing from disk: link
@@ -477,7 +484,7 @@ func (p *planner) crossFile(st *fileState, report bool) {
 	for _, other := range order {
 		pr := found[other]
 		p.flag(f.Path, CrossFileDuplicate, pr.line, fmt.Sprintf("%d line(s) also in %s (the first is line %d there); kept: %s",
-			pr.n, other, pr.other.line, pr.why))
+			pr.n, p.opts.Show(other), pr.other.line, pr.why))
 	}
 }
 
@@ -758,7 +765,7 @@ func (p *planner) dedup(f File, ls []line) []Cut {
 			removed = append(removed, '\n')
 		}
 		cuts = append(cuts, Cut{Kind: DuplicateBlock, Line: b[0] + 1, Lines: len(b), Tokens: p.opts.Estimate(removed), idx: b,
-			Reason: "exact copy of the block at " + where(first, f.Path)})
+			Reason: "exact copy of the block at " + p.where(first, f.Path)})
 	}
 	for i := range ls {
 		if !p.lineEligible(ls, i) {
@@ -776,16 +783,16 @@ func (p *planner) dedup(f File, ls []line) []Cut {
 		}
 		ls[i].del = true
 		cuts = append(cuts, Cut{Kind: DuplicateLine, Line: i + 1, Lines: 1, Tokens: p.opts.Estimate(append(ls[i].text, '\n')), idx: []int{i},
-			Reason: "exact copy of line " + where(first, f.Path)})
+			Reason: "exact copy of line " + p.where(first, f.Path)})
 	}
 	return cuts
 }
 
-func where(s seenAt, self string) string {
+func (p *planner) where(s seenAt, self string) string {
 	if s.path == self {
 		return fmt.Sprintf("%d", s.line)
 	}
-	return fmt.Sprintf("%s:%d", s.path, s.line)
+	return fmt.Sprintf("%s:%d", p.opts.Show(s.path), s.line)
 }
 
 // trailing strips trailing spaces and tabs outside code, never a Markdown hard break: two or
