@@ -197,11 +197,26 @@ func try(work string, m mutant, timeout time.Duration) (string, string) {
 		if bytes.Contains(buf.Bytes(), []byte("[build failed]")) || bytes.Contains(buf.Bytes(), []byte("[setup failed]")) {
 			return "STALE", "the mutant does not compile: it proves nothing\n" + tail(buf.String())
 		}
+		if !testsFailed(buf.Bytes()) {
+			// go test itself failed (a package that no longer exists, a bad flag): no test ran.
+			return "STALE", "go test failed before any test ran: it proves nothing\n" + tail(buf.String())
+		}
 		return "killed", ""
 	case err != nil:
 		return "STALE", err.Error()
 	}
 	return "SURVIVED", "go " + strings.Join(args, " ") + " passed with the mutant applied"
+}
+
+// testsFailed reports whether go test's output shows a test binary that ran
+// and failed: a "--- FAIL" line, or a package's "FAIL\t" summary line.
+func testsFailed(out []byte) bool {
+	for _, l := range bytes.Split(out, []byte("\n")) {
+		if bytes.HasPrefix(bytes.TrimSpace(l), []byte("--- FAIL")) || bytes.HasPrefix(l, []byte("FAIL\t")) {
+			return true
+		}
+	}
+	return false
 }
 
 func tail(s string) string {
