@@ -144,7 +144,7 @@ func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 		drops = append(drops, strayDrops(o, r)...)
 	}
 	if !cfg.noBinding && !cfg.skipType[TypeBindingSwap] {
-		drops = append(drops, bindingSwaps(o, r)...)
+		drops = oneSwapPerLine(append(drops, bindingSwaps(o, r)...))
 	}
 	if !cfg.noFront {
 		if d, ok := frontIncomplete(o.fm.State, r.fm.State); ok {
@@ -153,6 +153,25 @@ func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 	}
 	sortDrops(drops)
 	return drops
+}
+
+// oneSwapPerLine keeps the line-level binding swap ("pass=878,fail=0") where the statement
+// comparison found the same swap on the same line.
+func oneSwapPerLine(drops []Drop) []Drop {
+	lineSwap := map[string]bool{}
+	for _, d := range drops {
+		if d.Type == TypeBindingSwap && d.Statement == "" {
+			lineSwap[fmt.Sprintf("%s:%d", d.Source, d.Line)] = true
+		}
+	}
+	out := drops[:0]
+	for _, d := range drops {
+		if d.Type == TypeBindingSwap && d.Statement != "" && lineSwap[fmt.Sprintf("%s:%d", d.Source, d.Line)] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // setDrops reports the set classes (code lines, front matter keys and values) the result no
@@ -282,7 +301,7 @@ func fixedName(v string) bool {
 
 // unitOf returns the unit part of a number value ("30min" -> "min", "-43%" -> "%").
 func unitOf(v string) string {
-	return strings.TrimLeft(v, "+-$\u20ac\u00a3\u00a5~0123456789.,:/")
+	return strings.TrimLeft(v, "+-$\u20ac\u00a3\u00a5~0123456789.,:/≥≤<>")
 }
 
 // orderDrops reports an ordered pair the result states the other way round ("prefer `==`

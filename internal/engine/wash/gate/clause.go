@@ -50,6 +50,7 @@ type clauseInfo struct {
 	negWords  []string // the modality words read, for messages
 	modal     string
 	always    bool // a binding word of frequency (always, immer, 항상)
+	reason    bool // the clause opens with a reason or purpose ("so ...", "damit ...")
 	mixed     bool // both a binding and a forbidding word: two rules in one clause
 }
 
@@ -59,7 +60,7 @@ type stmtLexicon struct {
 	cond        map[string]string
 	seq         map[string]int
 	lead        map[string]bool
-	antonym     map[string]antonym
+	antonym     map[string][]antonym
 	number      map[string]string
 	unit        map[string]string
 	langName    map[string]string // exact form -> canonical language
@@ -74,8 +75,12 @@ type stmtLexicon struct {
 	descriptive map[string]bool
 	pronoun     map[string]bool
 	always      map[string]bool
-	antonymStem map[string]antonym // antonyms by stem
-	jaModal     map[string]bool    // Japanese modality entries, to tell them from Chinese ones
+	antonymStem map[string][]antonym // antonyms by stem
+	reason      map[string]bool
+	quantity    map[string]bool
+	pref        map[string]int // preference joiners (see prefText)
+	cjkPref     []cjkEntry
+	jaModal     map[string]bool // Japanese modality entries, to tell them from Chinese ones
 	zhModal     map[string]bool
 	maxWords    int
 }
@@ -102,8 +107,8 @@ var slex = sync.OnceValue(buildStmtLexicon)
 func buildStmtLexicon() *stmtLexicon {
 	x := &stmtLexicon{
 		modal: map[string]int{}, cond: map[string]string{}, seq: map[string]int{}, lead: map[string]bool{},
-		antonym: map[string]antonym{}, number: map[string]string{}, unit: map[string]string{},
-		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), pronoun: set(pronounText), antonymStem: map[string]antonym{}, descriptive: set(descriptiveText),
+		antonym: map[string][]antonym{}, number: map[string]string{}, unit: map[string]string{},
+		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), pronoun: set(pronounText), antonymStem: map[string][]antonym{}, reason: phrases(reasonText), quantity: set(quantityText), descriptive: set(descriptiveText),
 		always: phrases(alwaysText),
 	}
 	phrase := func(w string) string { return strings.ReplaceAll(w, "_", " ") }
@@ -148,6 +153,22 @@ func buildStmtLexicon() *stmtLexicon {
 			}
 		}
 	}
+	x.pref = map[string]int{}
+	for lang, pairs := range prefText {
+		for _, p := range strings.Fields(pairs) {
+			w, d, _ := strings.Cut(p, "=")
+			dir := 1
+			if d == "-1" {
+				dir = -1
+			}
+			if lang == "zh" || lang == "ja" {
+				x.cjkPref = append(x.cjkPref, cjkEntry{text: w, level: dir})
+				continue
+			}
+			x.pref[phrase(w)] = dir
+			addWords(w)
+		}
+	}
 	for _, words := range seqLeadText {
 		for _, w := range strings.Fields(words) {
 			x.lead[w] = true
@@ -160,10 +181,10 @@ func buildStmtLexicon() *stmtLexicon {
 			if len(f) == 3 {
 				typ = TypeOrder
 			}
-			x.antonym[f[0]] = antonym{f[1], typ}
-			x.antonym[f[1]] = antonym{f[0], typ}
-			x.antonymStem[wordStem(f[0])] = antonym{f[1], typ}
-			x.antonymStem[wordStem(f[1])] = antonym{f[0], typ}
+			x.antonym[f[0]] = append(x.antonym[f[0]], antonym{f[1], typ})
+			x.antonym[f[1]] = append(x.antonym[f[1]], antonym{f[0], typ})
+			x.antonymStem[wordStem(f[0])] = append(x.antonymStem[wordStem(f[0])], antonym{f[1], typ})
+			x.antonymStem[wordStem(f[1])] = append(x.antonymStem[wordStem(f[1])], antonym{f[0], typ})
 		}
 	}
 	for lang, pairs := range numberText {
@@ -212,7 +233,7 @@ func buildStmtLexicon() *stmtLexicon {
 			x.zhModal[e.text] = true
 		}
 	}
-	for _, l := range []*[]cjkEntry{&x.cjkModal, &x.cjkCond, &x.cjkSeq, &x.cjkNumber} {
+	for _, l := range []*[]cjkEntry{&x.cjkModal, &x.cjkCond, &x.cjkSeq, &x.cjkNumber, &x.cjkPref} {
 		e := *l
 		sort.SliceStable(e, func(i, j int) bool {
 			if len(e[i].text) != len(e[j].text) {
@@ -346,6 +367,10 @@ func clauseTokens(ln stmtLine, cur *clauseInfo, raw *strings.Builder, depth *int
 				}
 				break
 			}
+			if slex().reason[w] && len(cur.toks) > 0 {
+				end(breakClause) // "..., so the docs always describe": a rationale of its own
+				cur.reason = true
+			}
 			cur.toks = append(cur.toks, ctok{tWord, w})
 		default:
 			if stop := clauseBreak(s, i, r, *depth); stop != 0 {
@@ -415,16 +440,29 @@ func clauseBreak(s string, i int, r rune, depth int) int {
 		}
 	case r == '|' || r == ';' || r == '；':
 		return breakClause
+	case r == ',' || r == '，' || r == '、':
+		if depth > 0 && abbrevBefore(s, i) {
+			return breakNone // "(e.g., at x)"
+		}
+		return breakComma
 	case depth > 0:
 		return breakNone
-	case r == ',' || r == '，' || r == '、':
-		return breakComma
 	case r == '—' || r == '–':
 		return breakClause
 	case r == '-' && i > 0 && s[i-1] == ' ' && i+1 < len(s) && s[i+1] == ' ':
 		return breakClause
 	}
 	return breakNone
+}
+
+// abbrevBefore reports an abbreviation ending right before i ("e.g.", "i.e.", "z.B.").
+func abbrevBefore(s string, i int) bool {
+	j := i
+	for j > 0 && (s[j-1] == '.' || s[j-1] >= 'a' && s[j-1] <= 'z' || s[j-1] >= 'A' && s[j-1] <= 'Z') {
+		j--
+	}
+	w := strings.ToLower(strings.TrimRight(s[j:i], "."))
+	return lex().abbrev[w] || w == "z.b" || w == "d.h" || w == "p.ex" || w == "ex"
 }
 
 // analyseClause reads a clause's modality, conditions, sequence mark and stems.
@@ -594,6 +632,10 @@ func cjkMarks(x *stmtLexicon, s string, c *clauseInfo, levels *[]int, omission *
 	for _, w := range lex().cjkNotMarker {
 		rest = strings.ReplaceAll(rest, w, "　")
 	}
+	for _, e := range x.cjkPref {
+		// 而不是 and ではなく join a preference's sides: the 不 or ない in them negates no rule
+		rest = strings.ReplaceAll(rest, e.text, "　")
+	}
 	taken := rest
 	ja := hasKana(s)
 	for _, e := range x.cjkModal {
@@ -699,12 +741,25 @@ func clauseStems(toks []ctok) []string {
 		case tNum:
 			add(t.text)
 		case tCJK:
-			for _, g := range cjkUnits(t.text) {
+			for _, g := range cjkUnits(unmarked(x, t.text)) {
 				add(g)
 			}
 		}
 	}
 	return out
+}
+
+// unmarked blanks the rule, condition and sequence words of a run of Chinese or Japanese: they
+// are not its content.
+func unmarked(x *stmtLexicon, s string) string {
+	for _, l := range [][]cjkEntry{x.cjkModal, x.cjkCond, x.cjkSeq, x.cjkPref} {
+		for _, e := range l {
+			if strings.Contains(s, e.text) {
+				s = strings.ReplaceAll(s, e.text, "　")
+			}
+		}
+	}
+	return s
 }
 
 // cjkUnits splits a run of Chinese or Japanese into comparable units: katakana words whole, Han

@@ -487,7 +487,7 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 		}
 		matches := overlapping(cl, uc)
 		if len(matches) == 0 {
-			if cl.level != 0 && cl.modal != "" && !c.ruleStatedElsewhere(cl, uc) {
+			if cl.level != 0 && cl.modal != "" && !cl.reason && !c.ruleStatedElsewhere(cl, uc) {
 				c.drop(Token{TypePolarity, ruleKey(cl)}, s, u, fmt.Sprintf("rule %s missing", levelWord(cl)))
 			}
 			continue
@@ -691,7 +691,7 @@ func conditionKept(cl clauseInfo, kind string, uc []clauseInfo) bool {
 // other words.
 func (c *stmtCompare) antonymPass(s, u *stmt, oc, uc []clauseInfo) {
 	for _, cl := range oc {
-		if w, an, ok := antonymIn(cl, uc); ok && !c.cfg.skipType[an.typ] {
+		if w, an, ok := antonymIn(cl, oc, uc); ok && !c.cfg.skipType[an.typ] {
 			c.drop(Token{an.typ, ruleKey(cl)}, s, u, fmt.Sprintf("%q → %q", w, an.other))
 			continue
 		}
@@ -701,8 +701,8 @@ func (c *stmtCompare) antonymPass(s, u *stmt, oc, uc []clauseInfo) {
 		}
 		if a, b, ok := cjkAntonym(cl, best(cl, ms)); ok {
 			typ := TypePolarity
-			if an, ok := slex().antonym[a]; ok {
-				typ = an.typ
+			if an := slex().antonym[a]; len(an) > 0 {
+				typ = an[0].typ
 			}
 			if !c.cfg.skipType[typ] {
 				c.drop(Token{typ, ruleKey(cl)}, s, u, fmt.Sprintf("%q → %q", a, b))
@@ -712,42 +712,85 @@ func (c *stmtCompare) antonymPass(s, u *stmt, oc, uc []clauseInfo) {
 }
 
 // antonymIn finds a word of cl whose antonym a counterpart clause says instead, with most of
-// cl's other stems.
-func antonymIn(cl clauseInfo, uc []clauseInfo) (string, antonym, bool) {
+// cl's other stems, or, where the rewrite moved the clause boundary, whose antonym the
+// counterpart statement says instead of it ("прежде чем отвечать" → "после того, как
+// ответите"). A clause of the one word in a statement naming both ("stdlib, external,
+// internal") has exchanged nothing unless the counterpart says the antonym more often or
+// the two in the other order ("Cast = async, Call = sync" → "Cast = sync, Call = async").
+func antonymIn(cl clauseInfo, oc, uc []clauseInfo) (string, antonym, bool) {
 	x := slex()
 	for _, t := range cl.toks {
 		if t.kind != tWord && t.kind != tHangul {
 			continue
 		}
-		an, ok := antonymOf(x, t.text)
-		if !ok || clauseSays(cl, an.other) {
-			continue
-		}
 		rest := without(cl.stems, wordStem(t.text))
-		for _, u := range uc {
-			if !clauseSays(u, an.other) || clauseSays(u, t.text) {
+		for _, an := range antonymsOf(x, t.text) {
+			if clauseSays(cl, an.other) {
 				continue
 			}
-			if shared(rest, u.stems) >= max(min(1, len(rest)), need(len(rest))) {
+			more := saysCount(uc, an.other) > saysCount(oc, an.other)
+			if more && saysCount(uc, t.text) < saysCount(oc, t.text) {
 				return t.text, an, true
+			}
+			if len(rest) == 0 && !more {
+				if pairOrder(oc, t.text, an.other) != pairOrder(uc, t.text, an.other) {
+					return t.text, an, true
+				}
+				continue
+			}
+			for _, u := range uc {
+				if !clauseSays(u, an.other) || clauseSays(u, t.text) {
+					continue
+				}
+				if shared(rest, u.stems) >= max(min(1, len(rest)), need(len(rest))) {
+					return t.text, an, true
+				}
 			}
 		}
 	}
 	return "", antonym{}, false
 }
 
+// pairOrder spells the order in which cls say a and b: "ab", "ba", "aba".
+func pairOrder(cls []clauseInfo, a, b string) string {
+	var out []byte
+	for _, cl := range cls {
+		switch {
+		case clauseSays(cl, a):
+			out = append(out, 'a')
+		case clauseSays(cl, b):
+			out = append(out, 'b')
+		}
+	}
+	return string(out)
+}
+
+// saysCount counts the words of cls that are w or have w's stem (Korean: start with w).
+func saysCount(cls []clauseInfo, w string) int {
+	n := 0
+	for _, cl := range cls {
+		n += clauseCount(cl, w)
+	}
+	return n
+}
+
 // clauseSays reports a clause word that is w or has w's stem (Korean: starts with w).
 func clauseSays(cl clauseInfo, w string) bool {
-	ws := wordStem(w)
+	return clauseCount(cl, w) > 0
+}
+
+// clauseCount counts the clause words that are w or have w's stem (Korean: start with w).
+func clauseCount(cl clauseInfo, w string) int {
+	ws, n := wordStem(w), 0
 	for _, t := range cl.toks {
 		if t.kind != tWord && t.kind != tHangul {
 			continue
 		}
 		if t.text == w || wordStem(t.text) == ws || t.kind == tHangul && strings.HasPrefix(t.text, w) {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 func without(list []string, s string) []string {
@@ -771,24 +814,35 @@ func best(cl clauseInfo, ms []clauseInfo) clauseInfo {
 	return b
 }
 
-// antonymOf finds a word's antonym entry: by the word, by its stem (excluded, exclude), or
-// (Russian, Korean) by an entry it starts with.
-func antonymOf(x *stmtLexicon, w string) (antonym, bool) {
-	if an, ok := x.antonym[w]; ok {
-		return an, true
+// antonymsOf finds a word's antonyms: by the word, by its stem (excluded, exclude), or
+// (Russian, Korean) by an entry it starts with. A word can have one in several languages
+// (antes: después, depois).
+func antonymsOf(x *stmtLexicon, w string) []antonym {
+	if an := x.antonym[w]; an != nil {
+		return an
 	}
-	if an, ok := x.antonymStem[wordStem(w)]; ok {
-		return an, true
+	if an := x.antonymStem[wordStem(w)]; an != nil {
+		return an
 	}
 	if isASCIIWord(w) {
-		return antonym{}, false
+		return nil
 	}
-	for k, an := range x.antonym {
+	for _, k := range sortedAntonymKeys(x) {
 		if strings.HasPrefix(w, k) && !isASCIIWord(k) && (isHangulWord(k) || len([]rune(k)) >= 5) {
-			return an, true
+			return x.antonym[k]
 		}
 	}
-	return antonym{}, false
+	return nil
+}
+
+// sortedAntonymKeys returns the lexicon's antonym words in order, for deterministic lookups.
+func sortedAntonymKeys(x *stmtLexicon) []string {
+	out := make([]string, 0, len(x.antonym))
+	for k := range x.antonym {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // cjkAntonym finds a run of Chinese or Japanese that the counterpart writes with the same
@@ -822,22 +876,35 @@ func cjkAntonym(cl, m clauseInfo) (string, string, bool) {
 			if len(a) == 0 || len(a) > 2 {
 				continue
 			}
-			if an, found := x.antonym[string(a)]; found && an.other == string(b) {
+			if isAntonym(x, string(a), string(b)) {
 				return string(a), string(b), ok
 			}
-			if len(a) == 2 {
-				if an, found := x.antonym[string(a[:1])]; found && an.other == string(b[:1]) {
-					return string(a[:1]), string(b[:1]), ok
-				}
+			if len(a) == 2 && isAntonym(x, string(a[:1]), string(b[:1])) {
+				return string(a[:1]), string(b[:1]), ok
 			}
 		}
 	}
 	return "", "", false
 }
 
+// isAntonym reports a and b as antonyms in the lexicon.
+func isAntonym(x *stmtLexicon, a, b string) bool {
+	for _, an := range x.antonym[a] {
+		if an.other == b {
+			return true
+		}
+	}
+	return false
+}
+
 // sequencePass reports a sequence the counterparts reorder: arrows (A → B → C), a lead's list
 // ("Order: a, b, c") or clauses marked first and then.
 func (c *stmtCompare) sequencePass(s, u *stmt, oc, uc []clauseInfo) {
+	if a, b, ok := preferenceReversed(oc, uc); ok {
+		c.drop(Token{TypeOrder, strings.Join(a, " ") + " > " + strings.Join(b, " ")}, s, u,
+			fmt.Sprintf("the preference for %q over %q is reversed", strings.Join(a, " "), strings.Join(b, " ")))
+		return
+	}
 	for _, seq := range [][2][][]string{{arrowSegments(oc), arrowSegments(uc)}, {leadSegments(oc), leadSegments(uc)}, {markedSegments(oc), markedSegments(uc)}} {
 		if i, j, ok := reordered(seq[0], seq[1]); ok {
 			c.drop(Token{TypeOrder, strings.Join(seq[0][i], " ") + " before " + strings.Join(seq[0][j], " ")}, s, u,
@@ -845,6 +912,112 @@ func (c *stmtCompare) sequencePass(s, u *stmt, oc, uc []clauseInfo) {
 			return
 		}
 	}
+}
+
+// preference is a clause's two sides around a preference joiner: the chosen and the other.
+type preference struct{ chosen, other []string }
+
+// preferences reads the preferences of clauses ("muestras cacheadas sobre escaneos repetidos",
+// "フィーチャーブランチではなく フィーチャーフラグ", "assertion보다 타입 가드 우선").
+func preferences(cls []clauseInfo) []preference {
+	x := slex()
+	var out []preference
+	for ci, cl := range cls {
+		words := clauseWordsOf(cl.toks)
+		// A joiner opening a clause ("..., 而不是物化整个 workbook", "..., rather than Y") takes the
+		// clauses before it in its sentence as the first side.
+		var before []string
+		for k := ci - 1; k >= 0 && cls[k].sentence == cl.sentence; k-- {
+			before = append(append([]string(nil), cls[k].stems...), before...)
+			if !cls[k].comma {
+				break
+			}
+		}
+		for i := 0; i < len(cl.toks); i++ {
+			t := cl.toks[i]
+			dir, width := 0, 1
+			switch t.kind {
+			case tWord:
+				for k := min(3, len(words)-i); k >= 1 && dir == 0; k-- {
+					if d, ok := x.pref[strings.Join(words[i:i+k], " ")]; ok {
+						dir, width = d, k
+					}
+				}
+			case tHangul:
+				for _, j := range []string{"보다는", "보다"} {
+					if strings.HasSuffix(t.text, j) && t.text != j {
+						// "assertion보다": the word before the joiner is the other side.
+						left := clauseStems(append(append([]ctok(nil), cl.toks[:i]...), ctok{tHangul, strings.TrimSuffix(t.text, j)}))
+						if p, ok := sides(left, clauseStems(cl.toks[i+1:]), -1); ok {
+							out = append(out, p)
+						}
+						dir = 0
+						i = len(cl.toks)
+						break
+					}
+				}
+				if d, ok := x.pref[t.text]; ok && dir == 0 && i < len(cl.toks) {
+					dir = d
+				}
+			case tCJK:
+				for _, e := range x.cjkPref {
+					if k := strings.Index(t.text, e.text); k >= 0 {
+						prev := append(append([]ctok(nil), cl.toks[:i]...), ctok{tCJK, t.text[:k]})
+						after := append([]ctok{{tCJK, t.text[k+len(e.text):]}}, cl.toks[i+1:]...)
+						left := clauseStems(prev)
+						if len(left) == 0 {
+							left = before
+						}
+						if p, ok := sides(left, clauseStems(after), e.level); ok {
+							out = append(out, p)
+						}
+						i = len(cl.toks)
+						break
+					}
+				}
+			}
+			if dir != 0 {
+				left := clauseStems(cl.toks[:i])
+				if len(left) == 0 {
+					left = before
+				}
+				if p, ok := sides(left, clauseStems(cl.toks[i+width:]), dir); ok {
+					out = append(out, p)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// sides orders a preference's stems: the chosen side and the other.
+func sides(left, right []string, dir int) (preference, bool) {
+	if len(left) == 0 || len(right) == 0 {
+		return preference{}, false
+	}
+	if dir < 0 {
+		left, right = right, left
+	}
+	return preference{chosen: left, other: right}, true
+}
+
+// preferenceReversed reports a preference of o that u states the other way round: o's chosen
+// side is u's other and o's other u's chosen, more than they are each other's same side. A
+// side is measured against the shorter of the two (a list on one side may be cut short on
+// the other: "A、B 和 C，而不是 D" → "D，而不是 A、B 和 C").
+func preferenceReversed(oc, uc []clauseInfo) ([]string, []string, bool) {
+	up := preferences(uc)
+	for _, p := range preferences(oc) {
+		for _, q := range up {
+			cross1, cross2 := shared(p.chosen, q.other), shared(p.other, q.chosen)
+			if cross1 >= need(min(len(p.chosen), len(q.other))) && cross2 >= need(min(len(p.other), len(q.chosen))) &&
+				shared(p.chosen, q.chosen) < cross1 && shared(p.other, q.other) < cross2 {
+				return p.chosen, p.other, true
+			}
+		}
+	}
+	return nil, nil, false
 }
 
 // arrowSegments cuts clauses at arrows: the stems of each step of a chain.
@@ -963,10 +1136,23 @@ func (c *stmtCompare) bindingPass(s, u *stmt, oc, uc []clauseInfo) {
 	if len(ob) < 2 {
 		return
 	}
-	for k, v := range ob {
-		if w, ok := ub[k]; ok && w != v {
-			c.drop(Token{TypeBindingSwap, k + "=" + v}, s, u, fmt.Sprintf("%s now goes with %q, not %q", k, w, v))
-			return
+	for _, k := range sortedKeys(ob) {
+		w, ok := ub[k]
+		if !ok || w == ob[k] {
+			continue
+		}
+		op, oside, _ := strings.Cut(ob[k], "|")
+		wp, wside, _ := strings.Cut(w, "|")
+		for _, k2 := range sortedKeys(ob) {
+			if k2 == k {
+				continue
+			}
+			p2, n2, _ := strings.Cut(ob[k2], "|")
+			// The operand took a word that went with another operand: the two traded places.
+			if wp != op && wp != "" && wp == p2 || wside != oside && wside != "" && wside == n2 {
+				c.drop(Token{TypeBindingSwap, k + " / " + k2}, s, u, fmt.Sprintf("%s and %s trade their words", k, k2))
+				return
+			}
 		}
 	}
 }
@@ -1004,39 +1190,57 @@ func sortedStems(cl clauseInfo) []string {
 	return s
 }
 
-// operandPairs pairs each operand (code span, number) of the clauses with the content word after
-// it.
+// operandPairs pairs each operand (code span, number) of the clauses with the content words
+// around it: the one before and the one after.
 func operandPairs(cls []clauseInfo) map[string]string {
-	x := slex()
 	out := map[string]string{}
 	for _, cl := range cls {
 		for i, t := range cl.toks {
 			if t.kind != tCode && t.kind != tNum {
 				continue
 			}
-			key := t.text
-			if _, dup := out[key]; dup {
-				out[key] = "\x00" // an operand said twice pairs with nothing certain
+			if _, dup := out[t.text]; dup {
+				out[t.text] = "\x00" // an operand said twice pairs with nothing certain
 				continue
 			}
-			for _, n := range cl.toks[i+1:] {
-				if n.kind == tWord && (x.stop[n.text] || lex().stop[n.text]) {
-					continue
-				}
-				if n.kind == tCode || n.kind == tNum {
-					break
-				}
-				out[key] = n.text
-				break
-			}
+			out[t.text] = neighbour(cl.toks[:i], true) + "|" + neighbour(cl.toks[i+1:], false)
 		}
 	}
 	for k, v := range out {
-		if v == "\x00" || v == "" {
+		if v == "\x00" || v == "|" {
 			delete(out, k)
 		}
 	}
 	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// neighbour returns the content word nearest to an operand: the last of toks (before it) or
+// the first (after it), stopping at another operand.
+func neighbour(toks []ctok, before bool) string {
+	x := slex()
+	for k := range toks {
+		n := toks[k]
+		if before {
+			n = toks[len(toks)-1-k]
+		}
+		if n.kind == tCode || n.kind == tNum {
+			return ""
+		}
+		if n.kind == tWord && (x.stop[n.text] || lex().stop[n.text]) || n.kind == tArrow || n.kind == tColon {
+			continue
+		}
+		return n.text
+	}
+	return ""
 }
 
 // sameBag reports two clause lists with the same tokens, counted.
@@ -1088,7 +1292,12 @@ func (c *stmtCompare) droppedPass(s *stmt) {
 			rc = c.scopeClauses(s.sect)
 		}
 		if !ruleKept(cl, rc.candidates(cl.stems, need(len(cl.stems)))) {
-			c.drop(Token{TypePolarity, ruleKey(cl)}, s, nil, fmt.Sprintf("rule %s not restated", levelWord(cl)))
+			typ, what := TypePolarity, "rule "+levelWord(cl)
+			if cl.modal == "" {
+				// a bare "only"/"unless" clause restricts the rule beside it: a condition
+				typ, what = TypeCondition, fmt.Sprintf("condition %q", condWordsText(cl, ""))
+			}
+			c.drop(Token{typ, ruleKey(cl)}, s, nil, what+" not restated")
 		}
 	}
 }

@@ -124,6 +124,12 @@ func wordFacts(cls []clauseInfo) []Token {
 				i += n - 1
 				continue
 			}
+			if x.quantity[w] && i+1 < len(words) {
+				// "several hours", "quelques minutes": an amount of that unit.
+				if u := unitName(x, words[i+1]); u != "" {
+					out = append(out, Token{TypeNumber, "~" + u})
+				}
+			}
 			if every[w] && i+1 < len(words) {
 				if u, ok := unitWord(words[i+1], false); ok {
 					out = append(out, Token{TypeNumber, "1" + u})
@@ -142,6 +148,17 @@ func wordFacts(cls []clauseInfo) []Token {
 		}
 	}
 	return out
+}
+
+// unitName returns the normal unit a word names in any language ("heures", "минут"), or "".
+func unitName(x *stmtLexicon, w string) string {
+	if u, ok := unitWord(w, false); ok {
+		return u
+	}
+	if u, ok := x.unit[w]; ok {
+		return u
+	}
+	return ""
 }
 
 // numberPhrase reads a number word at words[i]: the value and its length in words. "one" counts
@@ -182,14 +199,25 @@ func cjkWordFacts(x *stmtLexicon, s string) []Token {
 			rest = strings.ReplaceAll(rest, e.text, "　")
 		}
 	}
+	for _, q := range []string{"几个", "几", "数"} {
+		// 几个小时, 几分钟, 数時間: an amount of that unit.
+		for i := strings.Index(rest, q); i >= 0; {
+			tail := rest[i+len(q):]
+			if u := cjkUnitAt(x, tail); u != "" {
+				out = append(out, Token{TypeNumber, "~" + u})
+			}
+			j := strings.Index(tail, q)
+			if j < 0 {
+				break
+			}
+			i += len(q) + j
+		}
+	}
 	for _, ev := range []string{"每", "毎"} {
 		for i := strings.Index(s, ev); i >= 0 && i < len(s); {
 			tail := s[i+len(ev):]
-			for w, u := range x.unit {
-				if r, _ := utf8.DecodeRuneInString(w); isCJK(r) && strings.HasPrefix(tail, w) {
-					out = append(out, Token{TypeNumber, "1" + u})
-					break
-				}
+			if u := cjkUnitAt(x, tail); u != "" {
+				out = append(out, Token{TypeNumber, "1" + u})
 			}
 			j := strings.Index(tail, ev)
 			if j < 0 {
@@ -204,6 +232,17 @@ func cjkWordFacts(x *stmtLexicon, s string) []Token {
 		}
 	}
 	return out
+}
+
+// cjkUnitAt returns the unit a run of Chinese or Japanese starts with (分钟, 小时, 時間), or "".
+func cjkUnitAt(x *stmtLexicon, s string) string {
+	best, u := 0, ""
+	for w, n := range x.unit {
+		if r, _ := utf8.DecodeRuneInString(w); isCJK(r) && strings.HasPrefix(s, w) && len(w) > best {
+			best, u = len(w), n
+		}
+	}
+	return u
 }
 
 // builtinAliases maps each common alias to the other names of its thing, built once from

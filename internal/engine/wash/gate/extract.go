@@ -615,9 +615,21 @@ func numbers(m []byte, vals []valuePos, add func(Token), units bool) []valuePos 
 		if hi != "" {
 			v += "-" + hi
 		}
+		q, qa := comparatorBefore(src, from)
+		if units && q != "" {
+			v = q + v
+		}
+		plus := units && unit == "" && hi == "" && end < len(src) && src[end] == '+' && (end+1 == len(src) || !isDigit(src[end+1]))
+		if plus {
+			end++
+			unit = "+" // "Node 20+": 20 or later, not 20
+		}
 		tok := Token{TypeNumber, v + unit}
 		add(tok)
 		vals = append(vals, valuePos{tok, from, end})
+		if units && q != "" {
+			from = qa
+		}
 		mask(m, from, end)
 	}
 	return vals
@@ -670,6 +682,23 @@ func rangeEnd(src []byte, b int, locs [][]int, k int) (int, int, bool) {
 		return 0, 0, false
 	}
 	return next, hb, true
+}
+
+// comparatorBefore returns a comparison written before a number ("≥ 80%", "<30", ">=2") and
+// where it starts: the bound is part of the value, "≥80%" is not "80%". An ASCII < or > counts
+// only glued to the digits (a line's "> " is a quote marker).
+func comparatorBefore(src []byte, a int) (string, int) {
+	for _, q := range []string{"≥", "≤", ">=", "<="} {
+		for _, gap := range []string{"", " "} {
+			if k := a - len(gap) - len(q); k >= 0 && string(src[k:a]) == q+gap {
+				return map[string]string{"≥": "≥", ">=": "≥", "≤": "≤", "<=": "≤"}[q], k
+			}
+		}
+	}
+	if a > 0 && (src[a-1] == '<' || src[a-1] == '>') && (a == 1 || src[a-2] == ' ' || src[a-2] == '(') {
+		return string(src[a-1]), a - 1
+	}
+	return "", a
 }
 
 // currencyBefore returns a currency sign written directly before a number ("$5").

@@ -68,3 +68,20 @@ func TestHandEditsI18n(t *testing.T) {
 		all.caught, all.blocks, pct(all.caught, all.blocks), all.byClass, all.passed, all.honest, pct(all.passed, all.honest))
 	t.Logf("per language: %s", strings.Join(lines, "; "))
 }
+
+// TestHandEditsI18nDev runs the gate over the development edits in seven languages
+// (testdata/edits-i18n-dev, excerpts of testdata/corpus/memory-i18n-dev): every meaning-changing
+// edit must be blocked by its own class, every honest one must pass.
+func TestHandEditsI18nDev(t *testing.T) {
+	corpus := filepath.Join(testtool.RepoRoot(t), "testdata", "corpus", "memory-i18n-dev")
+	cases := loadEditsFrom(t, filepath.Join("testdata", "edits-i18n-dev"), corpus)
+	for _, c := range cases {
+		drops := Check(c.old, c.new)
+		switch {
+		case c.kind == "block" && !hasClass(drops, c.class):
+			t.Errorf("%s block/%s (%s): not blocked by %s; drops %v", c.archive, c.name, c.why, c.class, drops)
+		case c.kind == "pass" && len(drops) > 0:
+			t.Errorf("%s pass/%s (%s): honest edit blocked: %v", c.archive, c.name, c.why, drops)
+		}
+	}
+}

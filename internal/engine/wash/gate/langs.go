@@ -129,7 +129,7 @@ var condText = map[string]map[string]string{
 	"zh": {
 		condIf:     "如果 若 如需 假如 的时候 一旦",
 		condOnly:   "只有 只能 仅限 仅仅 唯一 只 仅",
-		condExcept: "除非 除了 除外",
+		condExcept: "除非 除了 除外 否则",
 	},
 	"ja": {
 		condIf:     "場合 なら たら れば とき 時 際",
@@ -182,6 +182,31 @@ var seqLeadText = map[string]string{
 	"ru": "порядок приоритет очерёдность",
 }
 
+// prefText gives, per language, the words joining a preference's two sides, with the side they
+// choose: +1 when the first side is chosen ("A over B", "A statt B", "A 而不是 B"), -1 when the
+// second is ("deprecated in favor of B", "A ではなく B", "A보다 B").
+var prefText = map[string]string{
+	"en": "over=1 rather_than=1 instead_of=1 than=1 vs=1 versus=1 in_favor_of=-1 in_favour_of=-1",
+	"de": "statt=1 anstatt=1 anstelle_von=1 lieber_als=1 vor=1 gegenüber=1",
+	"fr": "plutôt_que=1 au_lieu_de=1 plutôt_qu'à=1",
+	"es": "sobre=1 en_lugar_de=1 en_vez_de=1 antes_que=1",
+	"pt": "sobre=1 em_vez_de=1 ao_invés_de=1 em_lugar_de=1",
+	"ru": "вместо=1 а_не=1",
+	"zh": "而不是=1 而非=1 优先于=1 胜过=1 代替=1",
+	"ja": "ではなく=-1 じゃなく=-1 よりも=-1 より=-1 の代わりに=-1",
+	"ko": "보다=-1 보다는=-1 대신=-1",
+}
+
+// reasonText are the words that open a clause giving a reason or a purpose ("so the docs always
+// describe ...", "damit", "чтобы"): a new clause, and a rationale rather than a rule.
+var reasonText = "so because since so_that whereas donc car parce puisque afin damit weil denn sodass porque pues " +
+	"para_que portanto pois чтобы потому поэтому 因为 所以 以便 从而 때문에"
+
+// quantityText are the vague quantities that, before a unit, state an amount in words ("several
+// hours", "quelques minutes", 几个小时): a value of that unit.
+var quantityText = "several few many multiple couple mehrere einige paar wenige viele plusieurs quelques varias varios " +
+	"unos unas pocos pocas muchas muchos várias vários alguns algumas poucos poucas muitas muitos несколько много пару"
+
 // antonymText gives, per language, word pairs whose exchange reverses a clause: "a|b", or
 // "a|b|order" when the pair is about sequence (before/after), reported as a changed order.
 var antonymText = map[string]string{
@@ -209,7 +234,7 @@ var antonymText = map[string]string{
 	"ja": "前|後|order 先|後|order 上|下 オン|オフ 多|少 長|短 高|低 早|遅 手動|自動 有効|無効 相対|絶対",
 	"ko": "전|후|order 이전|이후|order 먼저|나중|order 위|아래|order 앞|뒤|order 많|적 켜|끄 상대|절대 " +
 		"수동|자동 허용|금지",
-	"ru": "до|после|order сначала|потом|order первый|последний|order верх|низ|order много|мало " +
+	"ru": "до|после|order прежде|после|order перед|после|order сначала|потом|order первый|последний|order верх|низ|order много|мало " +
 		"больше|меньше быстрее|медленнее вручную|автоматически включен|выключен относит|абсолют " +
 		"внутрен|внешн локальн|удалён",
 }
