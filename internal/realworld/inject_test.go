@@ -18,8 +18,10 @@ var carriers = []string{
 	"\u202e",                         // RIGHT-TO-LEFT OVERRIDE
 	"\U000E0068\U000E0069\U000E0021", // tag characters spelling "hi!"
 	"\u00a0",                         // NO-BREAK SPACE
-	"\x1b[31m",                       // an ANSI escape sequence (CSI SGR), removed whole
+	escapeSequence,                   // an ANSI escape sequence (CSI SGR), removed whole
 }
+
+const escapeSequence = "\x1b[31m"
 
 // Where an injection was made, judged on the original file's regions.
 const (
@@ -163,6 +165,11 @@ func inject(rng *rand.Rand, src []byte, at []placed) ([]byte, []injection) {
 	for _, a := range at {
 		out = append(out, src[prev:a.pos]...)
 		c := carriers[rng.IntN(len(carriers))]
+		if c == escapeSequence && a.where != inProse {
+			// JSON, TOML and YAML forbid a raw control character in a
+			// literal: there it would make the "c" variant invalid.
+			c = carriers[0]
+		}
 		inj = append(inj, injection{off: len(out), text: c, where: a.where, why: a.why})
 		out = append(out, c...)
 		prev = a.pos

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/yuin/goldmark"
@@ -290,7 +291,22 @@ func withoutProseCarriers(h string) string {
 		if i < 0 {
 			i = len(h)
 		}
-		for _, r := range h[:i] {
+		text := h[:i]
+		for k := 0; k < len(text); {
+			r, size := utf8.DecodeRuneInString(text[k:])
+			if r == 0x1b && k+1 < len(text) && text[k+1] == '[' {
+				// A reader sees no escape sequence: CSI, parameters,
+				// intermediates and the final byte go together.
+				k += 2
+				for k < len(text) && text[k] >= 0x20 && text[k] < 0x40 {
+					k++
+				}
+				if k < len(text) && text[k] >= 0x40 && text[k] < 0x7f {
+					k++
+				}
+				continue
+			}
+			k += size
 			switch {
 			case r == '\n' || r == '\t':
 				sb.WriteRune(r)
