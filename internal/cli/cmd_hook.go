@@ -50,6 +50,12 @@ func runHook(e *env, args []string) error {
 		var run func(e *env) error
 		switch event {
 		case "pre-commit":
+			if _, err := preCommitFlags(args[2:]); err != nil {
+				return err
+			}
+			if inWorker(target, event) {
+				return hookGitInChild(e, args[1:], hookDeadline(target, event)+10*time.Second)
+			}
 			run = func(e *env) error { return hookPreCommit(e, args[2:]) }
 		case "post-checkout":
 			run = func(e *env) error { hookPostCheckout(e, args[2:]); return nil }
@@ -64,8 +70,12 @@ func runHook(e *env, args []string) error {
 	if !ok {
 		return usagef("unknown hook target %q (want %s or git)", target, strings.Join(platformNames(), ", "))
 	}
+	if inWorker(target, event) {
+		return hookAgentInChild(e, p, event, hookDeadline(target, event)+10*time.Second)
+	}
 	// Only the platform's JSON on standard output, always exit 0.
 	return failOpenAfter(e, hookDeadline(target, event), func(e *env) error {
+		workerFatal()
 		env := agentEnv()
 		p.Write(e.stdout, e.stderr, p.Run(e.ctx, &env, event, e.stdin))
 		return nil
@@ -183,6 +193,14 @@ func gitHookOptions(e *env, session string) (githooks.Options, error) {
 	return githooks.Options{Project: p, Session: session, Getenv: os.Getenv, Self: self(), Version: Version()}, nil
 }
 
+// preCommitFlags reads the pre-commit hook's flags: its --session.
+func preCommitFlags(args []string) (string, error) {
+	fs := newFlags("hook git pre-commit")
+	session := fs.String("session", "", "")
+	_, err := parseFlags(fs, args)
+	return *session, err
+}
+
 // hookPreCommit fails the commit only when it cleaned staged files; any
 // other problem is a warning, so a broken prosewash never blocks commits.
 func hookPreCommit(e *env, args []string) (err error) {
@@ -192,12 +210,12 @@ func hookPreCommit(e *env, args []string) (err error) {
 			err = nil
 		}
 	}()
-	fs := newFlags("hook git pre-commit")
-	session := fs.String("session", "", "")
-	if _, err := parseFlags(fs, args); err != nil {
+	workerFatal()
+	session, err := preCommitFlags(args)
+	if err != nil {
 		return err
 	}
-	o, oerr := gitHookOptions(e, *session)
+	o, oerr := gitHookOptions(e, session)
 	if oerr != nil {
 		e.ui.warnf("pre-commit hook skipped: %v", oerr)
 		return nil

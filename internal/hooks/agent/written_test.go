@@ -2,6 +2,7 @@ package agent
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -39,6 +40,21 @@ func TestShellPaths(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ShellPaths(%q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+	}
+}
+
+// A command nested far deeper than the shell parser's stack allows (the
+// issue's 200,000 subshells) names nothing; unbounded, the parser
+// overflowed the Go stack, which no recover catches.
+func TestShellPathsDeepNesting(t *testing.T) {
+	const n = 200000
+	for _, deep := range []string{
+		strings.Repeat("(", n) + "echo x > a.md" + strings.Repeat(")", n),
+		strings.Repeat("$(", n) + "x" + strings.Repeat(")", n) + " > b.md",
+	} {
+		if got := ShellPaths(deep, "/p"); len(got) != 0 {
+			t.Fatalf("ShellPaths of a %d-deep command = %v, want nothing", n, got)
 		}
 	}
 }
