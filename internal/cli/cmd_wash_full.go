@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/prosewash/prosewash/internal/engine/wash/lane"
 	"github.com/prosewash/prosewash/internal/providers/ollama"
@@ -18,9 +17,12 @@ and applied by prosewash.
 
 Without --judge it prints a judging brief on standard output for an agent (Claude Code's
 /prosewash:wash runs it; any agent that can run a command can): the always-loaded set and
-every memory file this project owns, each with its sha256 (a plan's "expect"), tokens, provable
-fat, quick's flags, the judgement candidates and the fidelity gate's token inventory; the
-recorded keeps; the adjudication rules; the plan schema. --json prints it as JSON. The judge
+every memory file this project owns, each with its sha256 (a plan's "expect"), tokens, quick's
+flags, the judgement candidates (superseded facts, point-in-time entries: a date that says when
+a rule took effect is no staleness, the same label under two headings two facts) and how many
+tokens of each class the fidelity gate checks; the recorded keeps; the adjudication rules; the
+plan schema in brief. It is kept well under a tenth of the memory it briefs on, and the band's
+break-even counts its cost. --json prints it as JSON. The judge
 writes a plan and runs 'prosewash wash apply PLAN.json': a plan that would lose a token is
 refused with the exact tokens, and nothing is written.
 
@@ -75,7 +77,8 @@ func runWashFull(e *env, args []string) error {
 		if *asJSON {
 			return writeJSON(e, b)
 		}
-		return renderBrief(e.stdout, b)
+		_, err = io.WriteString(e.stdout, b.Markdown())
+		return err
 	}
 	m, ep := *model, *endpoint
 	if cfg != nil {
@@ -167,101 +170,3 @@ func writeNewFile(path string, b []byte) error {
 	}
 	return f.Close()
 }
-
-// renderBrief prints the brief as Markdown for an agent.
-func renderBrief(w io.Writer, b lane.Brief) error {
-	var s strings.Builder
-	v := b.Verdict
-	fmt.Fprintf(&s, "# prosewash judging brief (version %d)\n\n", b.Version)
-	fmt.Fprintf(&s, "Project: %s. Band %s (%s) for %s: ~%d tok loaded every session, ~%d tok provable fat, ~%d tok a judgement pass could win (%d superseded, %d stale; budget %d).\n",
-		b.Project, v.Band, v.Reason, orNone(b.Platform), v.Footprint, v.Fat, v.Potential, v.Superseded, v.Stale, v.Budget)
-	if b.Source != nil {
-		fmt.Fprintf(&s, "Claude Code's load list: %s", b.Source.Source)
-		if b.Source.Session != "" {
-			fmt.Fprintf(&s, " (session %s)", b.Source.Session)
-		}
-		s.WriteString(".\n")
-	}
-	if v.Fat > 0 {
-		s.WriteString("Mechanical fat is the quick pass's job: run `prosewash wash quick` first, then ask for a new brief.\n")
-	}
-	s.WriteString("\n## Rules\n\n")
-	for i, r := range b.Rules {
-		fmt.Fprintf(&s, "%d. %s\n", i+1, r)
-	}
-	s.WriteString("\n## Files\n")
-	for _, f := range b.Files {
-		fmt.Fprintf(&s, "\n### %s\n\n", f.Path)
-		state := "owned: a plan may change it"
-		switch {
-		case f.Pinned != "":
-			state = "PINNED: never touch (" + f.Pinned + ")"
-		case !f.Owned:
-			state = "owned: false: context only, never name it in a plan"
-		}
-		load := "recall-only"
-		if f.AlwaysLoaded {
-			load = "always loaded by " + strings.Join(f.Platforms, ", ")
-		}
-		fmt.Fprintf(&s, "- %s; %s; %s, %s\n- expect: %s\n- ~%d tok, ~%d tok provable fat\n", state, load, f.Kind, f.Scope, f.SHA256, f.Tokens, f.Fat)
-		for _, fl := range f.Flags {
-			fmt.Fprintf(&s, "- quick flag: line %d %s: %s\n", fl.Line, fl.Kind, fl.Reason)
-		}
-		for _, fd := range f.Findings {
-			other := ""
-			if fd.Other != "" {
-				other = " (other value at " + fd.Other + ")"
-			}
-			counted := ""
-			if fd.MeasuredOnly {
-				counted = " [not yours to cut]"
-			}
-			fmt.Fprintf(&s, "- candidate: line %d %s, ~%d tok: %s%s%s\n", fd.Line, fd.Kind, fd.Tokens, fd.Reason, other, counted)
-		}
-		if len(f.Inventory) > 0 {
-			fmt.Fprintf(&s, "- tokens the gate checks: %s\n", strings.Join(f.Inventory, ", "))
-		}
-	}
-	if len(b.Recall) > 0 {
-		fmt.Fprintf(&s, "\n## Notes loaded on demand only (%d)\n\nA plan may delete or merge them; read one and take its sha256 (`sha256sum`) as its expect first.\n\n", len(b.Recall))
-		for _, r := range b.Recall {
-			fmt.Fprintf(&s, "- %s (~%d tok)\n", r.Path, r.Tokens)
-		}
-	}
-	s.WriteString("\n## Keeps already decided\n\n")
-	if len(b.Keeps) == 0 {
-		s.WriteString("(none)\n")
-	}
-	for _, k := range b.Keeps {
-		fmt.Fprintf(&s, "- %s: %s", k.Target, k.Reason)
-		if k.Anchor != "" {
-			fmt.Fprintf(&s, " (anchor %q in %s must survive)", k.Anchor, k.AnchorFile)
-		}
-		s.WriteString("\n")
-	}
-	s.WriteString("\n## Plan\n\n")
-	s.WriteString(planSchemaText)
-	fmt.Fprintf(&s, "\nCheck it with `%s --dry-run`, then apply it with `%s`.\n", b.Apply, b.Apply)
-	_, err := io.WriteString(w, s.String())
-	return err
-}
-
-// planSchemaText is the plan schema in brief (the full text: internal/engine/wash/PLAN.md).
-const planSchemaText = "```json\n" + `{
-  "version": 1,
-  "judge": "agent:<your name>",
-  "approvedDrops": ["number:5432@CLAUDE.md:7"],
-  "actions": [
-    {"type": "delete", "path": "memory:old-note.md", "expect": "<sha256>", "reason": "..."},
-    {"type": "shrink", "path": "CLAUDE.md", "expect": "<sha256>", "contentFile": "CLAUDE.new.md", "reason": "..."},
-    {"type": "rewrite", "path": "CLAUDE.md", "expect": "<sha256>", "content": "...", "reason": "..."},
-    {"type": "merge", "path": "memory:a.md", "expect": "<sha256>", "contentFile": "a.merged.md",
-     "sources": [{"path": "memory:b.md", "expect": "<sha256>"}], "reason": "..."}
-  ],
-  "keeps": [{"target": "CLAUDE.md:12", "reason": "the deploy script still reads this port"}]
-}
-` + "```\n" + `Paths are as listed above; every action needs a reason and the expect hash of its file (of
-every merge source too); contentFile is relative to the plan file; approvedDrops name each
-token that may go at its place, "type:value@FILE:LINE" as the gate prints it (the line in the
-file as it is now); unknown fields are refused.
-`

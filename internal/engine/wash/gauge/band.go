@@ -135,6 +135,8 @@ type Measurement struct {
 	// the staleness horizon.
 	Superseded int `json:"superseded,omitempty"`
 	Stale      int `json:"stale,omitempty"`
+	// BriefTokens is what the full pass's own brief costs to read: part of the run's cost.
+	BriefTokens int `json:"brief_tokens,omitempty"`
 }
 
 // Verdict is the band with every number behind it.
@@ -238,7 +240,7 @@ func Band(prev State, m Measurement, cfg Config) (Verdict, State) {
 		win += v.Potential
 		v.CarryPerSession = win
 	}
-	v.RunCost = int(math.Round(float64(max(m.StoreTokens, m.Footprint)) * cfg.RunCostMultiplier))
+	v.RunCost = int(math.Round(float64(max(m.StoreTokens, m.Footprint))*cfg.RunCostMultiplier)) + m.BriefTokens
 	if win > 0 {
 		v.BreakEvenSessions = math.Round(100*float64(v.RunCost)/float64(win)) / 100
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -115,7 +116,16 @@ func Scan(files []File, o Options) Signals {
 	var staleFile []int
 	for fi, f := range files {
 		doc := mdline.Parse(f.Content)
+		title := hasTitle(doc)
+		var section []string // heading texts by level
 		for i, l := range doc.Lines {
+			if l.Kind == mdline.Heading && l.Level > 0 {
+				for len(section) < l.Level {
+					section = append(section, "")
+				}
+				section = section[:l.Level]
+				section[l.Level-1] = norm(mdline.HeadingText(l.Text(f.Content)))
+			}
 			if l.Kind != mdline.Text && l.Kind != mdline.TableRow {
 				continue
 			}
@@ -131,6 +141,10 @@ func Scan(files []File, o Options) Signals {
 			switch {
 			case dated && pointer(text):
 				// An index entry dated by its note (a link to it) stays while its note does.
+			case dated && effective(text):
+				// "Effective 2026-03-04", "recalibrated 2026-03-15": the date says when a rule
+				// that still holds took effect, not that the entry is an event of the past.
+				continue
 			case dated:
 				if !o.Now.IsZero() && o.Now.Sub(newest) > o.StaleAfter {
 					staleFile = append(staleFile, fi)
@@ -146,6 +160,13 @@ func Scan(files []File, o Options) Signals {
 				}
 			}
 			if k, v, ok := keyOf(text); ok {
+				// The same label under two headings is two facts ("timeout: 30s" under
+				// Production and under Staging), never one fact with two values.
+				sec := section
+				if title && len(sec) > 0 {
+					sec = sec[1:] // the file's title is its name, no section of it
+				}
+				k = strings.Join(sec, "\x1f") + "\x00" + k
 				ks = append(ks, keyed{f: fi, line: i + 1, key: k, value: v, tokens: tok})
 			}
 		}
@@ -207,6 +228,31 @@ func Scan(files []File, o Options) Signals {
 }
 
 func days(d time.Duration) int { return int(d.Hours() / 24) }
+
+// hasTitle reports a file that opens with its only level-1 heading: its title.
+func hasTitle(doc *mdline.Doc) bool {
+	first, h1 := -1, 0
+	for i, l := range doc.Lines {
+		if l.Kind != mdline.Heading {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if l.Level == 1 {
+			h1++
+		}
+	}
+	return first >= 0 && doc.Lines[first].Level == 1 && h1 == 1
+}
+
+// effectiveRE finds a date introduced as the moment a rule took effect: a marker of effect, then
+// within a few characters a year ("effective 2026-03-04", "since March 2026", "as of 2026-01",
+// "recalibrated on 2026-03-15", "seit 2026", "depuis le 4 mars 2026").
+var effectiveRE = regexp.MustCompile(`(?i)(^|[^\pL])(effective|in effect|since|as of|starting|beginning|valid from|applies from|applied from|recalibrated|calibrated|re-?baselined|updated|revised|raised|lowered|set|changed|renamed|seit|ab dem|depuis|à partir du|desde|a partir de)([^\pL]|$)[^.;\n]{0,16}?\d{4}`)
+
+// effective reports a dated line whose date states when a rule took effect.
+func effective(text []byte) bool { return effectiveRE.Match(text) }
 
 // pointer reports a line that links to another Markdown file (a memory index entry): its
 // date describes the note, not an event of its own.

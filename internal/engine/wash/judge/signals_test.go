@@ -86,3 +86,31 @@ func TestScanIndexEntriesAreNotStale(t *testing.T) {
 		t.Errorf("index entries flagged: %+v", s.Findings)
 	}
 }
+
+// A date that says when a rule took effect is not staleness; the same label under two
+// headings is two facts, not one with two values.
+func TestScanEffectiveDatesAndSections(t *testing.T) {
+	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	files := []File{{Path: "CLAUDE.md", Content: []byte("# Ops\n\n" +
+		"- Effective 2026-03-04, every release needs two approvals.\n" +
+		"- The alert threshold was recalibrated 2026-03-15 to 0.8 of capacity.\n" +
+		"- 2026-02-01: rolled back the cache change after the outage.\n\n" +
+		"## Production\n\n- See [the runbook](https://wiki.example.com/prod) before any deploy.\n\n" +
+		"## Staging\n\n- See [the runbook](https://wiki.example.com/staging) before any deploy.\n")}}
+	s := Scan(files, Options{Now: now})
+	for _, f := range s.Findings {
+		if f.Line == 3 || f.Line == 4 {
+			t.Errorf("an effective date flagged as a point-in-time entry: %+v", f)
+		}
+		if f.Kind == Superseded {
+			t.Errorf("the same label in two sections flagged superseded: %+v", f)
+		}
+	}
+	found := false
+	for _, f := range s.Findings {
+		found = found || f.Line == 5 && f.Kind == StaleDated
+	}
+	if !found {
+		t.Errorf("a dated event is still a stale candidate: %+v", s.Findings)
+	}
+}

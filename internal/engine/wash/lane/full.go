@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prosewash/prosewash/internal/engine/config"
 	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/wash/discover"
 	"github.com/prosewash/prosewash/internal/engine/wash/gate"
@@ -26,12 +27,10 @@ const BriefVersion = 1
 // recorded keeps bind the next judge.
 func AdjudicationRules() []string {
 	return []string{
-		"Flag: read every file below and list every candidate: a superseded fact (the same key with another value), a point-in-time entry (done, dated, no longer guiding work), a duplicate across files, an over-verbose passage (the same rule in more words). The findings listed here are a start, not the whole list.",
-		"Adjudicate every flag: cut or keep, each with a concrete one-line reason. A flag you cannot settle with a reason is a keep. Ask the user about anything only they can know.",
-		"Never touch a pinned file or a file marked owned: false (user-level memory, settings, code, JSON); they are listed for context only.",
-		"A keep recorded in keeps.json (listed under keeps) is not flagged again without new evidence; put every keep you decide in the plan's \"keeps\" with its reason.",
-		"Keep every structured token verbatim (links, dates, versions, numbers, quotes, code spans, front-matter keys); a token that must go (the older value of a superseded fact) goes into \"approvedDrops\" at its place, as type:value@FILE:LINE (the line in the file as it is now), deliberately, one by one.",
-		"Write the plan (schema below; every action needs a reason and the expect hash printed for its file), run `prosewash wash apply PLAN.json --dry-run`, then `prosewash wash apply PLAN.json`. A refusal names the exact dropped tokens and writes nothing: fix the content or approve them, and apply again.",
+		"Flag superseded facts, done dated entries, cross-file duplicates and over-verbose passages (the candidates below are a start);",
+		"cut or keep each with a one-line reason, keep when unsure, ask the user what only they know.",
+		"Never touch a PINNED or owned: false file; do not flag a kept line again without new evidence, and put every keep in the plan.",
+		"Keep every link, date, version, number, quote, code span and front-matter key verbatim, or approve it where it goes: type:value@FILE:LINE in approvedDrops.",
 	}
 }
 
@@ -53,9 +52,9 @@ type BriefFile struct {
 	// mechanical fat); Findings the judgement candidates.
 	Flags    []quick.Flag    `json:"flags,omitempty"`
 	Findings []judge.Finding `json:"findings,omitempty"`
-	// Inventory is the gate's token inventory: every "type:value" the plan must keep (or
-	// approve), with its distinct-line count when above one.
-	Inventory []string `json:"inventory"`
+	// Checks counts the gate's tokens per class ("link": 12): what the gate holds the plan
+	// to; a refusal names each lost one at its place.
+	Checks map[string]int `json:"checks,omitempty"`
 }
 
 // RecallFile is an owned note loaded on demand only.
@@ -115,7 +114,15 @@ func (l *Lane) Brief() (Brief, error) {
 		return Brief{}, err
 	}
 	st := LoadState(stateDir)
-	v, _ := gauge.Band(st.Band, r.rep.Measurement, BandConfig(w))
+	m := r.rep.Measurement
+	m.BriefTokens = briefCost(l.briefOf(r, gauge.Verdict{}, keeps, w, false))
+	v, _ := gauge.Band(st.Band, m, BandConfig(w))
+	return l.briefOf(r, v, keeps, w, true), nil
+}
+
+// briefOf builds the brief of a reading; withChecks inventories each file for the per-class
+// counts (the cost estimate does without).
+func (l *Lane) briefOf(r *reading, v gauge.Verdict, keeps []Keep, w config.Wash, withChecks bool) Brief {
 	b := Brief{Version: BriefVersion, Project: l.p.Root, Platform: r.rep.Measurement.Platform, Verdict: v, Source: r.src, LocalOnly: w.LocalOnly,
 		Rules: AdjudicationRules(), Keeps: keeps, Plan: "internal/engine/wash/PLAN.md (version 1)", Apply: "prosewash wash apply PLAN.json"}
 	if b.Keeps == nil {
@@ -153,10 +160,12 @@ func (l *Lane) Brief() (Brief, error) {
 			}
 			bf.Findings = append(bf.Findings, fd)
 		}
-		bf.Inventory = inventoryKeys(content)
+		if withChecks {
+			bf.Checks = checks(content)
+		}
 		b.Files = append(b.Files, bf)
 	}
-	return b, nil
+	return b
 }
 
 // renamePos rewrites "lexical-path:line" to the plan's name of the file.
@@ -169,20 +178,6 @@ func (l *Lane) renamePos(pos string, r *reading) string {
 		return l.planPath(real) + pos[i:]
 	}
 	return pos
-}
-
-// inventoryKeys lists the gate's tokens of a file, "type:value", with "×N" for a value on
-// several distinct lines.
-func inventoryKeys(content []byte) []string {
-	out := []string{}
-	for _, tc := range gate.Inventory(content).Tokens() {
-		k := tc.Key()
-		if tc.Count > 1 {
-			k += fmt.Sprintf(" ×%d", tc.Count)
-		}
-		out = append(out, k)
-	}
-	return out
 }
 
 // Chat sends one system prompt and one user prompt to the local model and returns its reply.

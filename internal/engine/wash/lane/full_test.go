@@ -56,8 +56,8 @@ func TestBrief(t *testing.T) {
 	if kinds[3] != judge.Superseded || kinds[5] != judge.StaleDated || kinds[7] != judge.StaleDated {
 		t.Errorf("findings %+v", c.Findings)
 	}
-	if !strings.Contains(strings.Join(c.Inventory, " "), "number:5432") {
-		t.Errorf("inventory %v lacks number:5432", c.Inventory)
+	if c.Checks["number"] < 2 {
+		t.Errorf("checks %v: the numbers of CLAUDE.md are not counted", c.Checks)
 	}
 	if d := byPath[".claude/CLAUDE.md"]; d.Pinned == "" || d.Real != pinnedRule {
 		t.Errorf("the pinned file is not marked: %+v", d)
@@ -75,7 +75,7 @@ func TestBrief(t *testing.T) {
 	if len(b.Keeps) != 1 || b.Keeps[0].Target != "CLAUDE.md:4" {
 		t.Errorf("keeps %+v", b.Keeps)
 	}
-	if b.Verdict.Superseded == 0 || b.Verdict.Stale == 0 || len(b.Rules) < 5 {
+	if b.Verdict.Superseded == 0 || b.Verdict.Stale == 0 || len(b.Rules) < 4 {
 		t.Errorf("verdict %+v rules %d", b.Verdict, len(b.Rules))
 	}
 }

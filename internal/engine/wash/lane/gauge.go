@@ -67,6 +67,10 @@ func (l *Lane) Gauge(o GaugeOptions) (Gauge, error) {
 		return Gauge{}, err
 	}
 	cfg := BandConfig(r.cfg)
+	if keeps, err := LoadKeeps(stateDir); err == nil {
+		// The full pass pays for its own brief: the band's break-even counts it.
+		r.rep.Measurement.BriefTokens = briefCost(l.briefOf(r, gauge.Verdict{}, keeps, r.cfg, false))
+	}
 	g := Gauge{Files: r.rep.Files, Problems: r.res.Problems, Flags: r.rep.Plan.Flags, Measure: r.rep.Measurement, Source: r.src, Findings: r.rep.Judge.Findings,
 		NeverLoaded: r.rep.NeverLoaded}
 	for _, e := range r.errs {

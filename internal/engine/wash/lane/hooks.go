@@ -113,6 +113,9 @@ func (l *Lane) Recheck(session string) (string, error) {
 	dirty := false
 	if d := gauge.Recheck(st.Band.Last, statSize, cfg); d.Regauge && len(st.Known) > 0 {
 		m := l.remeasureKnown(st.Known, w)
+		if st.Cache != nil {
+			m.BriefTokens = st.Cache.Measurement.BriefTokens
+		}
 		v, next := gauge.Band(st.Band, m, cfg)
 		record(&st, v, next, nil, l.now().UTC(), "stop", cfg.RegaugeDeltaTokens)
 		dirty = true

@@ -255,7 +255,7 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 		if !ok {
 			return nil, &RefusedError{Path: l.rel(real), Reason: "unreadable"}
 		}
-		if fsx.SHA256(cur) != want {
+		if !want.matches(fsx.SHA256(cur)) {
 			return nil, &ChangedError{Path: l.rel(real)}
 		}
 		return cur, nil
@@ -467,13 +467,28 @@ func (l *Lane) resolvePlanPath(p string) (string, error) {
 	return filepath.Join(dir, filepath.Base(p)), nil
 }
 
-// parseExpect reads an expect hash ("sha256:" prefix optional); it is required.
-func parseExpect(s string) (fsx.Hash, error) {
-	s = strings.TrimPrefix(strings.TrimSpace(s), "sha256:")
+// expectPrefix is the shortest expect a plan may give: the first 16 hex digits (64 bits) of
+// the sha256, which the brief prints. It says the file is the one the judge read; a file
+// changed since has another hash, and a collision by chance is out of reach.
+const expectPrefix = 16
+
+// expectation is an expect hash: the whole sha256 or its first hex digits.
+type expectation string
+
+// matches reports a file whose sha256 is the expected one.
+func (e expectation) matches(h fsx.Hash) bool { return strings.HasPrefix(h.String(), string(e)) }
+
+// parseExpect reads an expect hash ("sha256:" prefix optional): the whole sha256 or at least
+// its first 16 hex digits; it is required.
+func parseExpect(s string) (expectation, error) {
+	s = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(s), "sha256:"))
 	if s == "" {
-		return fsx.Hash{}, errors.New("no expect hash: the plan must name the sha256 of every file it changes as the judge read it")
+		return "", errors.New("no expect hash: the plan must name the sha256 of every file it changes as the judge read it")
 	}
-	return fsx.ParseHash(strings.ToLower(s))
+	if len(s) < expectPrefix || len(s) > 64 || strings.Trim(s, "0123456789abcdef") != "" {
+		return "", fmt.Errorf("expect %q is not a sha256 or its first %d hex digits", s, expectPrefix)
+	}
+	return expectation(s), nil
 }
 
 // keepsFile is keeps.json: the adjudicated keeps and a record of applied plans.

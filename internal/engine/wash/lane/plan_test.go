@@ -227,3 +227,25 @@ func FuzzParsePlan(f *testing.F) {
 		}
 	})
 }
+
+// The brief prints a 16-hex-digit expect: a plan may give it instead of the whole sha256, and
+// anything shorter, or a prefix of another hash, is refused.
+func TestPlanShortExpect(t *testing.T) {
+	f := newFixture(t)
+	claude := "# Rules\n\n- Run `make check` first.\n- Run `make check` first.\n"
+	f.write("CLAUDE.md", claude)
+	shrink := func(expect string) Plan {
+		return mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "actions": []any{map[string]any{"type": "shrink", "path": "CLAUDE.md",
+			"expect": expect, "content": "# Rules\n\n- Run `make check` first.\n", "reason": "repeat"}}})
+	}
+	if _, err := f.lane.ApplyPlan(shrink(sha(claude)[:16]), PlanOptions{DryRun: true}); err != nil {
+		t.Fatalf("a 16-digit expect: %v", err)
+	}
+	var ce *ChangedError
+	if _, err := f.lane.ApplyPlan(shrink(sha("other")[:16]), PlanOptions{DryRun: true}); !errors.As(err, &ce) {
+		t.Fatalf("another file's expect: %v", err)
+	}
+	if _, err := f.lane.ApplyPlan(shrink(sha(claude)[:8]), PlanOptions{DryRun: true}); err == nil || !strings.Contains(err.Error(), "16 hex digits") {
+		t.Fatalf("an 8-digit expect: %v", err)
+	}
+}
