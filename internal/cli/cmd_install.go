@@ -29,8 +29,9 @@ const installHelp = `Puts prosewash into the tools this project uses. With no co
   --cursor      Cursor hooks merged into .cursor/hooks.json (sessionStart, afterFileEdit,
                 stop). Built from Cursor's documented schema; not yet run against Cursor.
   --copilot     GitHub Copilot CLI hooks in .github/hooks/prosewash.json (sessionStart,
-                postToolUse, agentStop). Built from GitHub's documented schema; not yet
-                run against the Copilot CLI.
+                postToolUse for create, edit, apply_patch and the shell, agentStop). The
+                CLI runs them only in a trusted folder (trustedFolders in its config.json):
+                install says whether this one is, and 'prosewash status' when it is not.
   --alias       git config alias.clean-prose, so 'git clean-prose [PATH...]' cleans.
   --mode M      the Stop hook's mode: automatic, confirm or manual. There is no default:
                 on a terminal install asks, and that answer is the approval; automatic or
@@ -506,7 +507,14 @@ func installAgent(e *env, root string, a install.Agent, ch *install.Change) bool
 		e.ui.infof("codex trust: %d hook%s trusted in %s", n, plural(n), cfg)
 	case "gemini":
 		e.ui.hintf("Gemini CLI runs a project's hooks only in a trusted folder; the first session lists them once")
-	case "cursor", "copilot":
+	case "copilot":
+		home, _ := os.UserHomeDir()
+		if why := a.Silenced(os.Getenv, home, root); why != "" {
+			e.ui.hintf("%s", why)
+		} else {
+			e.ui.infof("Copilot CLI trusts this folder: it will run these hooks")
+		}
+	case "cursor":
 		e.ui.hintf("%s support is built from its documented hook schema and not yet run against the real client", a.Title)
 	}
 	return true

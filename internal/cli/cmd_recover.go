@@ -11,6 +11,7 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/scope"
 	"github.com/prosewash/prosewash/internal/engine/txn"
 	"github.com/prosewash/prosewash/internal/engine/wash/lane"
+	"github.com/prosewash/prosewash/internal/install"
 )
 
 const recoverHelp = `Brings interrupted runs (a crash, a kill -9, a power cut) to a safe end: every file
@@ -132,7 +133,9 @@ func reportOrphans(e *env, p *project.Project, orphans []txn.Orphan) {
 
 const statusHelp = `Shows the resolved project root, where state lives, the effective configuration
 with where each value came from, versions, the approval, the latest session and any
-interrupted run. Writes nothing.`
+interrupted run, and for every agent whose hooks are installed here whether the agent
+will run them (Copilot CLI only in a folder it trusts, Codex only in a trusted project).
+Writes nothing.`
 
 func runStatus(e *env, args []string) error {
 	asJSON, err := jsonFlagOnly("status", args)
@@ -196,6 +199,8 @@ func runStatus(e *env, args []string) error {
 		st["config"] = settings
 		st["config_files"] = cfg.Sources
 	}
+	hooks := agentHooks(p.Root)
+	st["agent_hooks"] = hooks
 	// An invalid configuration exits 2 like every other command, after the
 	// report: status is where one goes to find out what is wrong.
 	var configErr error
@@ -238,6 +243,7 @@ func runStatus(e *env, args []string) error {
 	if s, ok := st["latest_session"].(string); ok {
 		e.ui.infof("latest session: %s", s)
 	}
+	reportAgentHooks(e, hooks)
 	if stateErr == nil {
 		if ids := txn.Interrupted(stateDir); len(ids) > 0 {
 			e.ui.warnf("interrupted run(s) %v: run 'prosewash recover'", ids)
@@ -264,4 +270,35 @@ func splitLines(s string) []string {
 		out = append(out, s[start:])
 	}
 	return out
+}
+
+// agentHook is one agent's installed hooks in status, and why the agent
+// will not run them where its configuration says so.
+type agentHook struct {
+	Agent      string `json:"agent"`
+	File       string `json:"file"`
+	CannotFire string `json:"cannot_fire,omitempty"`
+}
+
+// agentHooks lists the agents whose hooks are installed in root.
+func agentHooks(root string) []agentHook {
+	home, _ := os.UserHomeDir()
+	out := []agentHook{}
+	for _, a := range install.Agents() {
+		if !a.Installed(root) {
+			continue
+		}
+		out = append(out, agentHook{Agent: a.Name, File: a.File(), CannotFire: a.Silenced(os.Getenv, home, root)})
+	}
+	return out
+}
+
+func reportAgentHooks(e *env, hooks []agentHook) {
+	for _, h := range hooks {
+		if h.CannotFire == "" {
+			e.ui.infof("%s hooks: %s", h.Agent, h.File)
+		} else {
+			e.ui.warnf("%s hooks in %s cannot fire: %s", h.Agent, h.File, h.CannotFire)
+		}
+	}
 }

@@ -16,10 +16,11 @@ import (
 )
 
 // copilot is GitHub Copilot CLI (docs.github.com, Copilot hooks
-// reference): project hooks in .github/hooks/*.json, loaded only in a
-// trusted folder; payloads in camelCase or the VS Code compatible
-// snake_case; no channel to the user in a hook's output, so its lines go
-// to standard error, which the CLI logs.
+// reference; run end to end with 1.0.102): project hooks in
+// .github/hooks/*.json, loaded only in a trusted folder; payloads in
+// camelCase (what the CLI sends, with sessionId and stop_hook_active) or
+// the VS Code compatible snake_case; no channel to the user in a hook's
+// output, so its lines go to standard error, which the CLI logs.
 func copilot() Platform {
 	return Platform{
 		Name: "copilot", Title: "Copilot CLI", Memory: "copilot",

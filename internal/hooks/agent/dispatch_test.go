@@ -31,6 +31,8 @@ var recorded = []struct {
 	{"gemini", "gemini-0.61.0", []string{"hello.py"}, []string{"SessionEnd"}},
 	// create and edit write notes.md, the shell's redirect shell.md.
 	{"copilot", "copilot-1.0.102", []string{"notes.md", "shell.md"}, []string{"sessionEnd", "userPromptSubmitted"}},
+	// The same in confirm mode: the second agentStop has stop_hook_active.
+	{"copilot", "copilot-1.0.102-confirm", []string{"notes.md", "shell.md"}, nil},
 }
 
 // TestRecordedPayloads feeds every payload a real CLI sent, event by event

@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +24,9 @@ import (
 const (
 	CodexPackage  = "@openai/codex@0.169.0"
 	GeminiPackage = "@google/gemini-cli@0.61.0"
+	// CopilotPackage's launcher picks a native binary from an optional
+	// dependency (@github/copilot-linux-x64 here).
+	CopilotPackage = "@github/copilot@1.0.102"
 )
 
 // Codex returns the Codex CLI binary, installing the pinned package once:
@@ -40,6 +45,22 @@ func Codex(t testing.TB) string {
 func Gemini(t testing.TB) string {
 	t.Helper()
 	return filepath.Join(testtool.NPM(t, GeminiPackage), "node_modules", ".bin", "gemini")
+}
+
+// Copilot returns the Copilot CLI binary, installing the pinned package
+// once: the platform's native binary, else the npm launcher.
+func Copilot(t testing.TB) string {
+	t.Helper()
+	prefix := testtool.NPM(t, CopilotPackage)
+	arch := runtime.GOARCH
+	if arch == "amd64" {
+		arch = "x64" // npm's name for it
+	}
+	native := filepath.Join(prefix, "node_modules", "@github", "copilot-"+runtime.GOOS+"-"+arch, "copilot")
+	if fi, err := os.Stat(native); err == nil && fi.Mode()&0o111 != 0 {
+		return native
+	}
+	return filepath.Join(prefix, "node_modules", ".bin", "copilot")
 }
 
 // Session is one CLI run.
@@ -209,5 +230,44 @@ func RunGemini(t testing.TB, bin, mockURL string, o Options) *Session {
 	}
 	o.Env = append([]string{"HOME=" + home, "GOOGLE_GEMINI_BASE_URL=" + mockURL, "GEMINI_API_KEY=mock-key", "GEMINI_CLI_TRUST_WORKSPACE=true"}, o.Env...)
 	o.Args = append([]string{"-p", "write the file", "-m", "gemini-2.5-pro", "-o", "json", "--approval-mode", "yolo"}, o.Args...)
+	return run(t, bin, o)
+}
+
+// CopilotHome writes a COPILOT_HOME whose config.json (the file the CLI
+// manages, JSON with comments) trusts the folders named: the CLI loads a
+// project's .github/hooks only in a trusted folder (or one under it).
+func CopilotHome(t testing.TB, trusted ...string) string {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "copilothome")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	folders, _ := json.Marshal(append([]string{}, trusted...))
+	cfg := "// User settings belong in settings.json.\n// This file is managed automatically.\n{\n  \"trustedFolders\": " + string(folders) + "\n}\n"
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+// RunCopilot runs `copilot -p prompt` in o.Dir with copilotHome, offline:
+// its bring-your-own-model provider is the mock (an OpenAI-compatible
+// chat-completions API), COPILOT_OFFLINE keeps it from GitHub's services,
+// auto-update and telemetry are off. The CLI unpacks itself into
+// XDG_CACHE_HOME on first run (235 MB, seconds): that cache is kept beside
+// the tool cache, so only the first session of a machine pays for it.
+func RunCopilot(t testing.TB, bin, copilotHome, mockURL, prompt string, o Options) *Session {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "home")
+	os.Mkdir(home, 0o700)
+	cache, err := testtool.CacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Env = append([]string{"HOME=" + home, "COPILOT_HOME=" + copilotHome, "XDG_CACHE_HOME=" + filepath.Join(cache, "copilot-xdg-cache"),
+		"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + mockURL + "/v1", "COPILOT_PROVIDER_API_KEY=mock",
+		"COPILOT_MODEL=gpt-4.1", "COPILOT_AUTO_UPDATE=false"}, o.Env...)
+	o.Args = append([]string{"-p", prompt, "--allow-all-tools", "--disable-client-telemetry", "--no-color",
+		"--log-dir", filepath.Join(t.TempDir(), "logs")}, o.Args...)
 	return run(t, bin, o)
 }
