@@ -376,3 +376,31 @@ func TestConfigDirsAndMemoryDir(t *testing.T) {
 		t.Fatalf("MemoryDir = %s", m)
 	}
 }
+
+// A project rooted at HOME holds the platforms' config directories: the ownership rule keeps
+// the user-level memory in them (~/.claude/CLAUDE.md, the Codex home, ~/.gemini) measured only,
+// never the lane's to write, though the files lie inside the project root.
+func TestProjectAtHomeDoesNotOwnConfigDirs(t *testing.T) {
+	f := newFixture(t)
+	user := f.write(filepath.Join(f.home, ".claude", "CLAUDE.md"), "- my own rules, every project\n")
+	codex := f.write(filepath.Join(f.home, ".codex", "AGENTS.md"), "- global codex rules\n")
+	gem := f.write(filepath.Join(f.home, ".gemini", "GEMINI.md"), "- global gemini rules\n")
+	top := f.write(filepath.Join(f.home, "CLAUDE.md"), "- the home project's own rules\n")
+	res, err := Discover(Options{Home: f.home, ProjectRoot: f.home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		platform, path string
+		owned          bool
+	}{{ClaudeCode, user, false}, {Codex, codex, false}, {Gemini, gem, false}, {ClaudeCode, top, true}} {
+		e, ok := find(res, c.platform, c.path)
+		if !ok {
+			t.Errorf("%s not found", c.path)
+			continue
+		}
+		if e.Owned != c.owned {
+			t.Errorf("%s: owned %v, want %v", c.path, e.Owned, c.owned)
+		}
+	}
+}

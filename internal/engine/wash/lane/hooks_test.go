@@ -244,3 +244,28 @@ func TestOversizedMemoryIsReadByStreaming(t *testing.T) {
 		t.Fatalf("stop recheck lost the big file: %+v", st.Verdict)
 	}
 }
+
+// The write guard banks the legacy single-file rule files too (.cursorrules, .windsurfrules,
+// .clinerules): memory a platform loads, named without an extension.
+func TestWriteGuardLegacyRuleFiles(t *testing.T) {
+	f := newFixture(t)
+	names := []string{".cursorrules", ".windsurfrules", ".clinerules"}
+	for _, n := range names {
+		f.write(n, "- Deploy with release 2.4.1 only.\n- Never skip the review.\n")
+	}
+	for _, n := range names {
+		if err := f.lane.Snapshot("s1", n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, _ := bins.OpenReadOnly(f.stateDir()).List(bins.Guard)
+	if len(list) != len(names) {
+		t.Fatalf("%d guard snapshots of %d legacy rule files", len(list), len(names))
+	}
+	for _, n := range names {
+		f.write(n, "- Deploy with the release only.\n- Never skip the review.\n")
+		if fyi := f.lane.Compare("s1", n); !strings.Contains(fyi, n) || !strings.Contains(fyi, "version") {
+			t.Errorf("%s: a dropped version is not reported: %q", n, fyi)
+		}
+	}
+}
