@@ -32,6 +32,8 @@
 // files named by the platform's event name, the run directory as $RUN)
 // with an entry in dispatch_test.go's recorded table, which feeds every one
 // of them through the dispatcher. A platform whose protocol is another's
-// (Qwen Code speaks Claude Code's protocol with Gemini CLI's tool names)
-// reuses that decoder's pieces and hookProtocol.
+// reuses its pieces: Qwen Code, a Gemini CLI fork that speaks Claude Code's
+// hook protocol with Gemini CLI's tool names, is Claude Code's event names
+// and hookProtocol("block", false) with fileToolDecoder(its project
+// variable, its write tools), plus ShellPaths for its shell tool.
 package agent

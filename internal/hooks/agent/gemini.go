@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/prosewash/prosewash/internal/engine/session"
 )
@@ -27,7 +28,7 @@ func gemini() Platform {
 			// AfterAgent's "deny" retries the turn with reason as the prompt.
 			{Arg: "after-agent", Name: "AfterAgent", Kind: TurnEnd, Hooks: []Hook{{"", 600000}}},
 		},
-		Decode:    decodeGemini,
+		Decode:    fileToolDecoder("GEMINI_PROJECT_DIR", "write_file", "replace"),
 		Encode:    hookProtocol("deny", false),
 		NoOpinion: "{}",
 		Config: Config{File: ".gemini/settings.json", Markers: []string{".gemini", "GEMINI.md"}, Base: "{}", Grouped: true,
@@ -54,35 +55,41 @@ type geminiInput struct {
 	StopHookActive bool            `json:"stop_hook_active"`
 }
 
-func decodeGemini(data []byte, k Kind, getenv func(string) string) (*Payload, error) {
-	var in geminiInput
-	if err := unmarshal(data, &in); err != nil {
-		return nil, err
-	}
-	if in.SessionID == "" {
-		return nil, errors.New("hook input has no session_id")
-	}
-	p := &Payload{Session: in.SessionID, Cwd: in.Cwd, ProjectDir: getenv("GEMINI_PROJECT_DIR")}
-	switch k {
-	case BeforeWrite, AfterWrite:
-		if in.ToolName == "" {
-			return nil, errors.New("hook input has no tool_name")
-		}
-		if in.ToolName != "write_file" && in.ToolName != "replace" {
-			return p, nil
-		}
-		w, err := in.written()
-		if err != nil {
+// fileToolDecoder reads the payloads of Gemini CLI and the CLIs that
+// share its payload (Qwen Code, a fork): session_id, cwd, tool_name and a
+// tool_input naming file_path for the write tools named; projectVar is the
+// environment variable the CLI sets to the project directory.
+func fileToolDecoder(projectVar string, writeTools ...string) func([]byte, Kind, func(string) string) (*Payload, error) {
+	return func(data []byte, k Kind, getenv func(string) string) (*Payload, error) {
+		var in geminiInput
+		if err := unmarshal(data, &in); err != nil {
 			return nil, err
 		}
-		p.Writes = []session.Written{w}
-	case TurnEnd:
-		p.Again = in.StopHookActive
+		if in.SessionID == "" {
+			return nil, errors.New("hook input has no session_id")
+		}
+		p := &Payload{Session: in.SessionID, Cwd: in.Cwd, ProjectDir: getenv(projectVar)}
+		switch k {
+		case BeforeWrite, AfterWrite:
+			if in.ToolName == "" {
+				return nil, errors.New("hook input has no tool_name")
+			}
+			if !slices.Contains(writeTools, in.ToolName) {
+				return p, nil
+			}
+			w, err := in.written()
+			if err != nil {
+				return nil, err
+			}
+			p.Writes = []session.Written{w}
+		case TurnEnd:
+			p.Again = in.StopHookActive
+		}
+		return p, nil
 	}
-	return p, nil
 }
 
-// written is the file write_file or replace wrote: tool_input.file_path,
+// written is the file a write tool wrote: tool_input.file_path,
 // absolute as Gemini sends it (a relative one is taken against cwd).
 func (in *geminiInput) written() (session.Written, error) {
 	var ti struct {
