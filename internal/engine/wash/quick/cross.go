@@ -136,6 +136,20 @@ func (p *planner) covers(x, y *fileState) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
+// sameContext reports two heading paths under which a copy states the same facts: equal, or,
+// when the copy's file covers this one (see covers), the copy's path ending this one's (a file
+// that pastes the file it imports under a heading of its own, "## AIWG framework", adds a
+// label, not a scope; "## Staging" against "## Production" still differ).
+func sameContext(x, y string, covers bool) bool {
+	if x == y {
+		return true
+	}
+	if !covers {
+		return false
+	}
+	return y == "" || strings.HasSuffix(x, "\x1f"+y)
+}
+
 // occurrence is one live line of another file.
 type occurrence struct {
 	st *fileState
@@ -230,7 +244,7 @@ func (p *planner) runStart(st *fileState, i int) bool {
 // it here), cut back to end at a block end, under the same headings; 0 when none qualifies.
 func (p *planner) runLength(st *fileState, i int, oc occurrence) int {
 	covers := p.covers(st, oc.st)
-	if context(st, i, covers) != context(oc.st, oc.i, covers) {
+	if !sameContext(context(st, i, covers), context(oc.st, oc.i, covers), covers) {
 		return 0
 	}
 	n := 0

@@ -196,3 +196,25 @@ func TestCrossFileCopyKeepsMarkersAndImports(t *testing.T) {
 		t.Errorf("AIWG.md changed:\n%s", p.Files[1].New)
 	}
 }
+
+// A file that pastes the file it imports under a heading of its own still repeats it: the
+// wrapping heading is a label, not a scope. Under a heading that contradicts the copy's
+// ("## Staging" against "## Production"), it does not.
+func TestCrossFileCopyUnderAWrappingHeading(t *testing.T) {
+	claude := "# CLAUDE.md\n\nOur notes.\n\n## AIWG framework\n\n" + strings.ReplaceAll(strings.TrimPrefix(framework, "# AIWG\n\n"), "## ", "### ") + "\n@AIWG.md\n"
+	x := file("/p/CLAUDE.md", "project", claude, "claude-code")
+	y := file("/p/AIWG.md", "project", framework, "claude-code")
+	x.Imports = []string{y.Real}
+	p := PlanQuick([]File{x, y}, Options{})
+	if got := string(p.Files[0].New); strings.Contains(got, "test-architect") {
+		t.Errorf("the pasted copy under a wrapping heading was not cut:\n%s", got)
+	}
+	block := "- Every migration is reviewed by two people.\n- Never edit a released migration.\n"
+	x = file("/p/CLAUDE.md", "project", "# Deploys\n\n## Staging\n\n"+block+"\n@AIWG.md\n", "claude-code")
+	y = file("/p/AIWG.md", "project", "# Deploys\n\n## Production\n\n"+block, "claude-code")
+	x.Imports = []string{y.Real}
+	p = PlanQuick([]File{x, y}, Options{})
+	if c := crossCutsOf(p, x.Path); len(c) > 0 {
+		t.Errorf("a copy under another scope was cut: %+v", c)
+	}
+}
