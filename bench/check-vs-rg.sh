@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # check-vs-rg.sh: time `prosewash check` against ripgrep searching the same
-# files for the same class of invisible carriers, and compare peak memory,
-# on two corpora measured in the same run.
+# files for the same class of invisible carriers and against its own floor
+# (bench/checkfloor: the same walker and reads, nothing done with the bytes),
+# and compare peak memory, on two corpora measured in the same run.
 #
 # Usage: bench/check-vs-rg.sh [ROUNDS]     (default 7; also $ROUNDS)
 #
@@ -20,12 +21,15 @@
 #          prosewash-ci/tools). Without npm or the registry it is skipped
 #          with a message.
 #
-# The two commands run alternately on each corpus, and the corpora
-# alternate too, after one untimed warm-up run of each command on each
-# corpus, so that page cache state and background load affect all alike.
-# Reported per corpus: the median wall time of each command, the median of
-# the per-round ratios prosewash/rg (target <= 0.6) and the median peak RSS
-# (/usr/bin/time %M).
+# The three commands run in turn on each corpus (which goes first rotates
+# with the round), and the corpora alternate too, after one untimed warm-up
+# run of each command on each corpus, so that page cache state and
+# background load affect all alike. Reported per corpus: the median wall
+# and CPU (user + system) time of each command, the median peak RSS
+# (/usr/bin/time %M), and the medians (and ranges) of the per-round ratios
+# prosewash/rg (target <= 0.6) and prosewash/floor (target <= 1.2). On a
+# loaded machine the wall times include waiting for a core; the CPU times
+# say more then.
 #
 # ripgrep flags, chosen so that both tools read the same files:
 #   --hidden            prosewash does not skip dot files; rg does by default
@@ -133,10 +137,11 @@ for name in "${names[@]}"; do
 	unset -n paths label
 done
 
-# --- prosewash ---------------------------------------------------------------
+# --- prosewash and its floor -------------------------------------------------
 check_ok=1
 check_why=""
-if ! (cd "$root" && CGO_ENABLED=0 go build -o "$tmp/prosewash" ./cmd/prosewash) 2>"$tmp/build.err"; then
+if ! (cd "$root" && CGO_ENABLED=0 go build -o "$tmp/prosewash" ./cmd/prosewash &&
+	CGO_ENABLED=0 go build -o "$tmp/checkfloor" ./bench/checkfloor) 2>"$tmp/build.err"; then
 	check_ok=0
 	check_why="build failed: $(head -1 "$tmp/build.err")"
 else
@@ -159,27 +164,28 @@ fi
 have_time=0
 [ -x /usr/bin/time ] && have_time=1
 
-# run NAME CMD...: one timed run; appends seconds to $tmp/NAME.wall and the
-# peak RSS in KB to $tmp/NAME.rss.
+# run NAME CMD...: one timed run; appends seconds to $tmp/NAME.wall, and
+# with /usr/bin/time the peak RSS in KB to $tmp/NAME.rss and the CPU
+# seconds (user + system) to $tmp/NAME.cpu.
 run() {
 	local name=$1 start end rc=0
 	shift
 	start=$(date +%s%N)
 	if [ "$have_time" = 1 ]; then
-		/usr/bin/time -f %M -o "$tmp/rss.one" "$@" >/dev/null 2>"$tmp/err.one" || rc=$?
+		/usr/bin/time -f '%M %U %S' -o "$tmp/rss.one" "$@" >/dev/null 2>"$tmp/err.one" || rc=$?
 	else
 		"$@" >/dev/null 2>"$tmp/err.one" || rc=$?
 	fi
 	end=$(date +%s%N)
 	# 0 = nothing found, 1 = carriers found; rg also says 2 when it met an
 	# unreadable file (--no-messages hides which).
-	if [ "$rc" -gt 2 ] || { [ "$rc" = 2 ] && [ "$name" != rg ]; }; then
+	if [ "$rc" -gt 2 ] || { [ "$rc" = 2 ] && [ "${name#*.}" != rg ]; }; then
 		echo "check-vs-rg: $name failed (exit $rc): $(head -3 "$tmp/err.one")" >&2
 		exit 2
 	fi
 	awk -v s="$start" -v e="$end" 'BEGIN {printf "%.4f\n", (e - s) / 1e9}' >>"$tmp/$name.wall"
 	if [ "$have_time" = 1 ]; then
-		tail -1 "$tmp/rss.one" >>"$tmp/$name.rss"
+		tail -1 "$tmp/rss.one" | awk -v r="$tmp/$name.rss" -v c="$tmp/$name.cpu" '{print $1 >> r; printf "%.4f\n", $2 + $3 >> c}'
 	fi
 }
 
@@ -187,36 +193,43 @@ median() {
 	sort -g "$1" | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
 }
 
-# cmds NAME: set check_cmd and rg_cmd for corpus NAME.
+# cmds NAME: set check_cmd, floor_cmd and rg_cmd for corpus NAME.
 cmds() {
 	declare -n paths="corpus_$(key "$1")"
 	check_cmd=("$tmp/prosewash" check --format json "${paths[@]}")
+	floor_cmd=("$tmp/checkfloor" "${paths[@]}")
 	rg_cmd=(rg "${rg_flags[@]}" -e "$carriers" "${paths[@]}")
 }
 
 # Warm-up: fill the page cache, not measured.
 for name in "${names[@]}"; do
 	cmds "$name"
-	[ "$check_ok" = 1 ] && { "${check_cmd[@]}" >/dev/null 2>&1 || true; }
+	if [ "$check_ok" = 1 ]; then
+		"${check_cmd[@]}" >/dev/null 2>&1 || true
+		"${floor_cmd[@]}" >/dev/null 2>&1 || true
+	fi
 	"${rg_cmd[@]}" >/dev/null 2>&1 || true
 done
-rm -f "$tmp"/*.wall "$tmp"/*.rss
+rm -f "$tmp"/*.wall "$tmp"/*.rss "$tmp"/*.cpu
 
-# round NAME I: one round on corpus NAME, the tool that goes first
-# alternating with I.
+# round NAME I: one round on corpus NAME, which tool goes first rotating
+# with I.
 round() {
-	local k
+	local k t
 	k=$(key "$1")
 	cmds "$1"
 	if [ "$check_ok" = 0 ]; then
 		run "$k.rg" "${rg_cmd[@]}"
-	elif (($2 % 2)); then
-		run "$k.check" "${check_cmd[@]}"
-		run "$k.rg" "${rg_cmd[@]}"
-	else
-		run "$k.rg" "${rg_cmd[@]}"
-		run "$k.check" "${check_cmd[@]}"
+		return
 	fi
+	local order=(check floor rg)
+	for ((t = 0; t < 3; t++)); do
+		case ${order[($2 + t) % 3]} in
+		check) run "$k.check" "${check_cmd[@]}" ;;
+		floor) run "$k.floor" "${floor_cmd[@]}" ;;
+		rg) run "$k.rg" "${rg_cmd[@]}" ;;
+		esac
+	done
 }
 
 for ((i = 1; i <= rounds; i++)); do
@@ -224,35 +237,60 @@ for ((i = 1; i <= rounds; i++)); do
 	if ((i % 2)); then
 		for ((c = 0; c < ${#names[@]}; c++)); do round "${names[c]}" "$i"; done
 	else
-		for ((c = ${#names[@]} - 1; c >= 0; c--)); do round "${names[c]}" "$((i + 1))"; done
+		for ((c = ${#names[@]} - 1; c >= 0; c--)); do round "${names[c]}" "$i"; done
 	fi
 done
 
+na="n/a (no /usr/bin/time; apt-get install time)"
 rss() {
 	if [ "$have_time" = 1 ]; then
 		awk '{printf "%.1f MB\n", $1 / 1024}' <<<"$(median "$tmp/$1.rss")"
 	else
-		echo "n/a (no /usr/bin/time; apt-get install time)"
+		echo "$na"
+	fi
+}
+cpu() {
+	if [ "$have_time" = 1 ]; then
+		printf '%.3f s\n' "$(median "$tmp/$1.cpu")"
+	else
+		echo "n/a"
 	fi
 }
 
+# ratio A B SUFFIX: the median (range) of the per-round ratios of A's to
+# B's times in $tmp/A.SUFFIX and $tmp/B.SUFFIX.
+ratio() {
+	paste "$tmp/$1.$3" "$tmp/$2.$3" | awk '$2 > 0 {printf "%.4f\n", $1 / $2}' >"$tmp/ratio"
+	printf '%s (%s)' "$(median "$tmp/ratio" | awk '{printf "%.2f", $1}')" \
+		"$(sort -g "$tmp/ratio" | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}')"
+}
+
 echo
-echo "rounds:  $rounds per corpus, alternating tools and corpora, after one warm-up run each ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a))"
-printf '%-8s %-18s %12s   %s\n' corpus "" "median wall" "median peak RSS"
-summary=()
+echo "rounds:  $rounds per corpus, tools rotating, corpora alternating, after one warm-up run each ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a))"
+printf '%-8s %-18s %12s %12s   %s\n' corpus "" "median wall" "median CPU" "median peak RSS"
 for name in "${names[@]}"; do
 	k=$(key "$name")
 	if [ "$check_ok" = 1 ]; then
-		printf '%-8s %-18s %10.3f s   %s\n' "$name" "prosewash check" "$(median "$tmp/$k.check.wall")" "$(rss "$k.check")"
+		printf '%-8s %-18s %10.3f s %12s   %s\n' "$name" "prosewash check" "$(median "$tmp/$k.check.wall")" "$(cpu "$k.check")" "$(rss "$k.check")"
+		printf '%-8s %-18s %10.3f s %12s   %s\n' "$name" "floor (walk+read)" "$(median "$tmp/$k.floor.wall")" "$(cpu "$k.floor")" "$(rss "$k.floor")"
 	fi
-	printf '%-8s %-18s %10.3f s   %s\n' "$name" "rg" "$(median "$tmp/$k.rg.wall")" "$(rss "$k.rg")"
-	if [ "$check_ok" = 1 ]; then
-		paste "$tmp/$k.check.wall" "$tmp/$k.rg.wall" | awk '{printf "%.4f\n", $1 / $2}' >"$tmp/$k.ratio"
-		summary+=("$name $(median "$tmp/$k.ratio" | awk '{printf "%.2f", $1}') ($(sort -g "$tmp/$k.ratio" | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}'))")
-	fi
+	printf '%-8s %-18s %10.3f s %12s   %s\n' "$name" "rg" "$(median "$tmp/$k.rg.wall")" "$(cpu "$k.rg")" "$(rss "$k.rg")"
 done
-if [ "$check_ok" = 1 ]; then
-	echo "median ratio prosewash/rg (range): $(IFS=,; sed 's/,/, /g' <<<"${summary[*]}") (target <= 0.6)"
-else
+if [ "$check_ok" = 0 ]; then
 	echo "prosewash check: not available, no ratio"
+	exit 0
+fi
+echo "median ratio (range) per round, wall time:"
+for name in "${names[@]}"; do
+	k=$(key "$name")
+	printf '  %-7s prosewash/rg %s (target <= 0.6), prosewash/floor %s (target <= 1.2)\n' "$name" \
+		"$(ratio "$k.check" "$k.rg" wall)" "$(ratio "$k.check" "$k.floor" wall)"
+done
+if [ "$have_time" = 1 ]; then
+	echo "median ratio (range) per round, CPU time:"
+	for name in "${names[@]}"; do
+		k=$(key "$name")
+		printf '  %-7s prosewash/rg %s, prosewash/floor %s\n' "$name" \
+			"$(ratio "$k.check" "$k.rg" cpu)" "$(ratio "$k.check" "$k.floor" cpu)"
+	done
 fi

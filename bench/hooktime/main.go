@@ -5,7 +5,10 @@
 //	go run ./bench/hooktime -runs 300 -- NAME STDIN PROG ARGS... -- NAME STDIN PROG ARGS...
 //
 // STDIN is a file or "-" for none. It prints one line per command: the
-// median wall time and the ratio to the first command.
+// median wall time and its ratio to the first command, then the median CPU
+// time (user + system, of the process and its threads) and its ratio. On a
+// loaded machine the wall time includes waiting for a core; the CPU time
+// does not, so it says more about what a change saved.
 package main
 
 import (
@@ -20,7 +23,7 @@ import (
 type job struct {
 	name, stdin string
 	argv        []string
-	times       []time.Duration
+	times, cpu  []time.Duration
 }
 
 func main() {
@@ -52,36 +55,45 @@ func main() {
 	}
 	for r := 0; r < *warmup+*runs; r++ {
 		for _, j := range jobs {
-			d, err := run(j)
+			d, c, err := run(j)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "hooktime: %s: %v\n", j.name, err)
 				os.Exit(1)
 			}
 			if r >= *warmup {
 				j.times = append(j.times, d)
+				j.cpu = append(j.cpu, c)
 			}
 		}
 	}
-	base := median(jobs[0].times)
+	base, cbase := median(jobs[0].times), median(jobs[0].cpu)
 	for _, j := range jobs {
-		m := median(j.times)
-		fmt.Printf("| %-30s | %6.2f ms | %5.2fx |\n", j.name, float64(m.Microseconds())/1000, float64(m)/float64(base))
+		m, c := median(j.times), median(j.cpu)
+		fmt.Printf("| %-30s | %6.2f ms | %5.2fx | %6.2f ms | %5.2fx |\n", j.name,
+			ms(m), float64(m)/float64(base), ms(c), float64(c)/float64(cbase))
 	}
 }
 
-func run(j *job) (time.Duration, error) {
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// run runs j once and returns its wall time and CPU time.
+func run(j *job) (time.Duration, time.Duration, error) {
 	cmd := exec.Command(j.argv[0], j.argv[1:]...)
 	if j.stdin != "-" {
 		f, err := os.Open(j.stdin)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		defer f.Close()
 		cmd.Stdin = f
 	}
 	start := time.Now()
 	err := cmd.Run()
-	return time.Since(start), err
+	wall := time.Since(start)
+	if err != nil {
+		return 0, 0, err
+	}
+	return wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
 }
 
 func median(ts []time.Duration) time.Duration {
