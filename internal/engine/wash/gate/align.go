@@ -156,7 +156,8 @@ func bestCounterparts(o, r *Inv, s *stmt, index map[string][]*stmt) []*stmt {
 		return absInt(ci.lines[0]-s.lines[0]) < absInt(cj.lines[0]-s.lines[0])
 	})
 	best := cands[0]
-	if float64(score[best]) < alignMinShare*float64(len(stems)) && !(len(stems) <= 2 && score[best] >= 1 && best.sect == s.sect) {
+	if float64(score[best]) < alignMinShare*float64(len(stems)) && !(len(stems) <= 2 && score[best] >= 1 && best.sect == s.sect) &&
+		!shortened(stems, r.stemsOf(best), score[best]) {
 		return nil
 	}
 	out := []*stmt{best}
@@ -182,6 +183,13 @@ func bestCounterparts(o, r *Inv, s *stmt, index map[string][]*stmt) []*stmt {
 		}
 	}
 	return out
+}
+
+// shortened reports a result statement that is the original cut short: a third of the
+// original's stems, and little else ("Utilise des titres (`##`, `###`) dès qu'une réponse fait
+// plus de quelques lignes" said "Utilise des titres (`##`, `###`)").
+func shortened(stems, rstems []string, n int) bool {
+	return len(rstems) >= 2 && 3*n >= len(stems) && n >= need(len(rstems))
 }
 
 // shared counts the stems of a that b holds.

@@ -42,7 +42,10 @@ type clauseInfo struct {
 	// condWords are the stems of a condition of kind "if" without its rule: the words after the
 	// condition word (before it in Chinese, Japanese and Korean).
 	condWords []string
-	seq       int // seqFirst/Then/Last, or -1
+	// parts are the clause's conditions one by one, each with its own words: "lance les linters
+	// après un changement non trivial avant de considérer la tâche terminée" holds two.
+	parts []condPart
+	seq   int // seqFirst/Then/Last, or -1
 	lead      bool
 	comma     bool // the clause follows a comma of its sentence (a list goes on)
 	stems     []string
@@ -52,6 +55,17 @@ type clauseInfo struct {
 	always    bool // a binding word of frequency (always, immer, 항상)
 	reason    bool // the clause opens with a reason or purpose ("so ...", "damit ...")
 	mixed     bool // both a binding and a forbidding word: two rules in one clause
+}
+
+// condPart is one condition of a clause: its kind, the stems it speaks of (after its word, up
+// to the next condition word; before it in Chinese, Japanese and Korean) and whether a negation
+// sits inside it ("if the checks were not run").
+type condPart struct {
+	kind  string
+	words []string
+	neg   bool
+	from  int // token range of the condition word (Latin and Cyrillic)
+	at    int
 }
 
 // stmtLexicon is the compiled statement lexicon (see langs.go).
@@ -480,6 +494,9 @@ func analyseClause(c *clauseInfo) {
 		if level < 0 && i-lastIf <= 3 {
 			// "if you don't", "if not", "wenn nicht": the negation belongs to the condition.
 			level = 0
+			if len(c.parts) > 0 {
+				c.parts[len(c.parts)-1].neg = true
+			}
 		}
 		if kind == condIf {
 			lastIf = i + n - 1
@@ -489,6 +506,9 @@ func analyseClause(c *clauseInfo) {
 			p := strings.Join(words[i:i+n], " ")
 			c.negWords = append(c.negWords, p)
 			c.always = c.always || x.always[p]
+		}
+		if kind != "" {
+			c.parts = append(c.parts, condPart{kind: kind, from: i, at: i + n})
 		}
 		if kind != "" && !containsStr(c.conds, kind) {
 			c.conds = append(c.conds, kind)
@@ -505,19 +525,33 @@ func analyseClause(c *clauseInfo) {
 		}
 		i += n - 1
 	}
+	for k := range c.parts {
+		// a Latin condition speaks of the words up to the next one
+		end := len(c.toks)
+		if k+1 < len(c.parts) {
+			end = c.parts[k+1].from
+		}
+		c.parts[k].words = clauseStems(c.toks[c.parts[k].at:end])
+	}
 	for i, t := range c.toks {
 		switch t.kind {
 		case tCJK:
-			had := containsStr(c.conds, condIf)
+			had := append([]string(nil), c.conds...)
 			cjkMarks(x, t.text, c, &levels, &omission)
-			if !had && containsStr(c.conds, condIf) {
+			for _, k := range c.conds[len(had):] {
+				c.parts = append(c.parts, condPart{kind: k, words: clauseStems(c.toks[:i+1])})
+			}
+			if !containsStr(had, condIf) && containsStr(c.conds, condIf) {
 				c.condWords = clauseStems(c.toks[:i+1])
 			}
 		case tHangul:
-			if k := hangulCond(t.text); k != "" && !containsStr(c.conds, k) {
-				c.conds = append(c.conds, k)
-				if k == condIf {
-					c.condWords = clauseStems(c.toks[:i+1])
+			if k := hangulCond(t.text); k != "" {
+				c.parts = append(c.parts, condPart{kind: k, words: clauseStems(c.toks[:i+1])})
+				if !containsStr(c.conds, k) {
+					c.conds = append(c.conds, k)
+					if k == condIf {
+						c.condWords = clauseStems(c.toks[:i+1])
+					}
 				}
 			}
 		}

@@ -487,7 +487,8 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 		}
 		matches := overlapping(cl, uc)
 		if len(matches) == 0 {
-			if cl.level != 0 && cl.modal != "" && !cl.reason && !c.ruleStatedElsewhere(cl, uc) {
+			// a permission or hedge left out ("if you want", "may") takes no rule away
+			if cl.level != 0 && cl.level != 1 && cl.modal != "" && !cl.reason && !c.ruleStatedElsewhere(cl, uc) {
 				c.drop(Token{TypePolarity, ruleKey(cl)}, s, u, fmt.Sprintf("rule %s missing", levelWord(cl)))
 			}
 			continue
@@ -569,6 +570,16 @@ func overlapping(cl clauseInfo, uc []clauseInfo) []clauseInfo {
 	if len(out) > 0 {
 		return out
 	}
+	// A clause the result shortened: most of its stems are cl's, and half of cl's are in it
+	// ("mtime é atualizado para refletir a mudança" said "mtime não é atualizado").
+	for _, u := range uc {
+		if n := shared(cl.stems, u.stems); n >= max(2, need(len(u.stems))) && 2*n >= len(cl.stems) {
+			out = append(out, u)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
 	// A clause the result cut differently: judged against the sentences that carry its words.
 	for _, u := range uc {
 		if shared(cl.stems, u.sentStems) >= want && len(u.stems) > 0 {
@@ -635,17 +646,20 @@ func ruleKey(cl clauseInfo) string {
 }
 
 // conditionsPass reports a condition of a clause that no counterpart clause keeps: one of a
-// compatible kind (if/when, only, unless/except) carrying half the clause's stems.
+// compatible kind (if/when, only, unless/except) carrying half the condition's words (of the
+// clause's stems where the condition has no words of its own: "pnpm only").
 func (c *stmtCompare) conditionsPass(s, u *stmt, oc, uc []clauseInfo) {
 	for _, cl := range oc {
-		for _, kind := range cl.conds {
-			if kind == condIf && cl.modal == "" && descriptive(cl) || len(cl.stems) == 0 {
+		seen := map[string]bool{}
+		for _, p := range cl.parts {
+			if p.kind == condIf && cl.modal == "" && descriptive(cl) || len(cl.stems) == 0 {
 				// "This file provides guidance ... when working with code": no rule; "if not,"
 				// and "if you don't,": an elliptical condition, its content is the next clause.
 				continue
 			}
-			if !conditionKept(cl, kind, uc) {
-				c.drop(Token{TypeCondition, ruleKey(cl)}, s, u, fmt.Sprintf("condition %q missing", condWordsText(cl, kind)))
+			if !conditionKept(cl, p, uc) && !seen[p.kind] {
+				seen[p.kind] = true
+				c.drop(Token{TypeCondition, ruleKey(cl)}, s, u, fmt.Sprintf("condition %q missing", condWordsText(cl, p.kind)))
 			}
 		}
 	}
@@ -665,20 +679,30 @@ func descriptive(cl clauseInfo) bool {
 	return false
 }
 
-func conditionKept(cl clauseInfo, kind string, uc []clauseInfo) bool {
-	want := max(1, (len(cl.stems)+1)/2)
+// conditionKept reports a counterpart clause keeping condition p of cl: one of its kind
+// carrying half the condition's words (of the clause's stems for a condition without words),
+// in the clause or, when the condition's words are there too, in its sentence. An "if"
+// may be restated without its word ("when in need of a temporary directory" as "for a temporary
+// directory") while the result says most of its words, unless a negation inside it is lost.
+func conditionKept(cl clauseInfo, p condPart, uc []clauseInfo) bool {
+	words := p.words
+	if len(words) == 0 {
+		words = cl.stems
+	}
+	want := max(1, (len(words)+1)/2)
 	for _, u := range uc {
-		if containsStr(u.conds, kind) && (shared(cl.stems, u.stems) >= want || shared(cl.stems, u.sentStems) >= want) {
+		if !containsStr(u.conds, p.kind) {
+			continue
+		}
+		if shared(words, u.stems) >= want || shared(words, u.sentStems) >= want && shared(p.words, u.sentStems) >= need(len(p.words)) {
 			return true
 		}
 	}
-	if kind != condIf || len(cl.condWords) == 0 {
+	if p.kind != condIf || len(p.words) == 0 || p.neg {
 		return false
 	}
-	// An "if" restated in other words ("when in need of a temporary directory" as "for a
-	// temporary directory"): kept while the result says most of the condition's own words.
 	for _, u := range uc {
-		if shared(cl.condWords, u.sentStems) >= need(len(cl.condWords)) {
+		if shared(p.words, u.sentStems) >= need(len(p.words)) {
 			return true
 		}
 	}
@@ -846,7 +870,9 @@ func sortedAntonymKeys(x *stmtLexicon) []string {
 }
 
 // cjkAntonym finds a run of Chinese or Japanese that the counterpart writes with the same
-// characters but one or two exchanged for their antonyms (相对 for 绝对, 前 for 后).
+// characters but one or two exchanged for their antonyms (相对 for 绝对, 前 for 后). A single
+// character exchanged is also read with its neighbour, as the two-character word it may belong
+// to (相对 and 绝对 differ in 相 and 绝 only).
 func cjkAntonym(cl, m clauseInfo) (string, string, bool) {
 	x := slex()
 	for _, t := range cl.toks {
@@ -858,30 +884,36 @@ func cjkAntonym(cl, m clauseInfo) (string, string, bool) {
 			if v.kind != tCJK || v.text == t.text {
 				continue
 			}
-			ur := []rune(v.text)
-			if len(ur) != len(or) {
-				continue
+			if a, b, ok := cjkExchanged(x, or, []rune(v.text)); ok {
+				return a, b, true
 			}
-			var a, b []rune
-			ok := true
-			for i := range or {
-				if or[i] == ur[i] {
-					if len(a) > 0 && len(a) < 2 {
-						// keep a two-character word together (相对/绝对)
-					}
-					continue
-				}
-				a, b = append(a, or[i]), append(b, ur[i])
-			}
-			if len(a) == 0 || len(a) > 2 {
-				continue
-			}
-			if isAntonym(x, string(a), string(b)) {
-				return string(a), string(b), ok
-			}
-			if len(a) == 2 && isAntonym(x, string(a[:1]), string(b[:1])) {
-				return string(a[:1]), string(b[:1]), ok
-			}
+		}
+	}
+	return "", "", false
+}
+
+// cjkExchanged compares two runs of the same length differing in one or two characters and
+// returns the antonyms exchanged.
+func cjkExchanged(x *stmtLexicon, or, ur []rune) (string, string, bool) {
+	if len(ur) != len(or) {
+		return "", "", false
+	}
+	var diff []int
+	for i := range or {
+		if or[i] != ur[i] {
+			diff = append(diff, i)
+		}
+	}
+	if len(diff) == 0 || len(diff) > 2 || len(diff) == 2 && diff[1] != diff[0]+1 {
+		return "", "", false
+	}
+	lo, hi := diff[0], diff[len(diff)-1]+1
+	for _, w := range [][2]int{{lo, hi}, {lo, lo + 1}, {lo - 1, hi}, {lo, hi + 1}} {
+		if w[0] < 0 || w[1] > len(or) || w[1] <= w[0] {
+			continue
+		}
+		if a, b := string(or[w[0]:w[1]]), string(ur[w[0]:w[1]]); isAntonym(x, a, b) {
+			return a, b, true
 		}
 	}
 	return "", "", false

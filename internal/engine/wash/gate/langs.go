@@ -21,7 +21,7 @@ var modalText = map[string]map[int]string{
 	"en": {
 		3:  "always must mandatory required shall every_time make_sure need_to needs_to have_to has_to is_required are_required",
 		2:  "should usually generally normally recommended preferably ideally prefer prefers preferred favor favour instead instead_of rather_than in_favor_of in_favour_of",
-		1:  "may might can could optionally optional if_possible if_needed if_necessary when_needed when_necessary as_needed where_possible when_possible when_in_doubt when_unsure if_in_doubt when_convenient if_convenient when_practical where_practical if_desired if_you_want if_you_like at_your_discretion if_time_permits sometimes consider try_to feel_free allowed permitted is_fine are_fine is_ok",
+		1:  "may might can could optionally optional if_possible if_needed if_necessary when_needed when_necessary as_needed where_possible when_possible when_in_doubt when_unsure if_in_doubt when_convenient if_convenient when_practical where_practical if_desired if_you_want if_you_like at_your_discretion if_time_permits sometimes consider try_to feel_free allowed permitted acceptable is_fine are_fine is_ok",
 		-1: "rarely seldom hardly sparingly no_need_to not_required not_necessary don't_have_to doesn't_have_to does_not_need_to do_not_need_to don't_need_to doesn't_need_to needn't no_need optional_to",
 		-2: "avoid avoids avoiding should_not shouldn't discouraged preferably_not",
 		-3: "never not no don't dont doesn't isn't aren't won't can't cannot mustn't forbidden prohibited disallowed do_not does_not must_not may_not never_ever",
@@ -29,7 +29,7 @@ var modalText = map[string]map[int]string{
 	"de": {
 		3:  "immer stets muss müssen musst unbedingt zwingend pflicht erforderlich jedes_mal",
 		2:  "sollte sollten soll sollen empfohlen bevorzugt bevorzugen vorzugsweise lieber möglichst idealerweise statt anstatt stattdessen anstelle",
-		1:  "kann können darf dürfen optional bei_bedarf falls_nötig wenn_nötig wenn_möglich nach_möglichkeit im_zweifel gegebenenfalls ggf eventuell erlaubt",
+		1:  "kann können darf dürfen optional bei_bedarf falls_nötig wenn_nötig wenn_möglich nach_möglichkeit im_zweifel gegebenenfalls ggf eventuell erlaubt akzeptabel zulässig",
 		-1: "selten nicht_nötig nicht_erforderlich muss_nicht müssen_nicht braucht_nicht nicht_notwendig",
 		-2: "vermeiden vermeide sollte_nicht sollten_nicht",
 		-3: "nie niemals nicht kein keine keinen keinem keiner keines verboten untersagt darf_nicht dürfen_nicht",
@@ -37,7 +37,7 @@ var modalText = map[string]map[int]string{
 	"fr": {
 		3:  "toujours doit doivent devez obligatoire obligatoirement impérativement systématiquement",
 		2:  "devrait devraient recommandé préférer préférez privilégier privilégie idéalement plutôt au_lieu_de",
-		1:  "peut peuvent pouvez peux facultatif optionnel si_possible si_besoin au_besoin éventuellement de_préférence autorisé",
+		1:  "peut peuvent pouvez peux facultatif optionnel si_possible si_besoin au_besoin éventuellement de_préférence autorisé acceptable acceptables",
 		-1: "rarement pas_besoin pas_nécessaire pas_obligatoire",
 		-2: "éviter évite évitez à_éviter",
 		-3: "jamais ne_pas pas aucun aucune interdit ne_jamais",
@@ -45,7 +45,7 @@ var modalText = map[string]map[int]string{
 	"es": {
 		3:  "siempre debe deben debes obligatorio obligatoria",
 		2:  "debería deberían recomendado preferible preferir prefiere preferiblemente idealmente en_lugar_de en_vez_de",
-		1:  "puede pueden puedes opcional opcionalmente si_es_posible si_hace_falta si_es_necesario de_preferencia permitido",
+		1:  "puede pueden puedes opcional opcionalmente si_es_posible si_hace_falta si_es_necesario de_preferencia permitido aceptable aceptables",
 		-1: "rara_vez raramente no_hace_falta no_es_necesario no_necesita",
 		-2: "evita evitar evite",
 		-3: "nunca jamás no ningún ninguna ninguno prohibido",
@@ -53,7 +53,7 @@ var modalText = map[string]map[int]string{
 	"pt": {
 		3:  "sempre deve devem obrigatório obrigatória",
 		2:  "deveria deveriam recomendado preferir prefira preferencialmente de_preferência idealmente em_vez_de ao_invés_de",
-		1:  "pode podem opcional opcionalmente se_possível se_necessário permitido",
+		1:  "pode podem opcional opcionalmente se_possível se_necessário permitido aceitável aceitáveis",
 		-1: "raramente não_precisa não_é_necessário",
 		-2: "evite evitar",
 		-3: "nunca jamais não nenhum nenhuma proibido",
@@ -85,7 +85,7 @@ var modalText = map[string]map[int]string{
 	"ru": {
 		3:  "всегда обязательно должен должна должно должны нужно надо необходимо",
 		2:  "следует желательно рекомендуется лучше предпочтительно предпочитайте",
-		1:  "можно может могут допустимо разрешено при_необходимости по_возможности старайся старайтесь",
+		1:  "можно может могут допустимо разрешено при_необходимости по_возможности старайся старайтесь допустимы приемлемо",
 		-1: "редко не_нужно не_надо не_обязательно необязательно",
 		-2: "избегай избегайте избегать",
 		-3: "никогда не нельзя запрещено запрещается ни",
@@ -107,22 +107,22 @@ var condText = map[string]map[string]string{
 		condExcept: "unless except excluding other_than apart_from but_not",
 	},
 	"de": {
-		condIf:     "wenn falls sofern sobald solange bei",
+		condIf:     "wenn falls sofern sobald solange bei bevor nachdem",
 		condOnly:   "nur ausschließlich lediglich",
 		condExcept: "außer ausgenommen es_sei_denn abgesehen_von",
 	},
 	"fr": {
-		condIf:     "si lorsque quand dès_que dès_qu'une pourvu_que",
+		condIf:     "si lorsque quand dès_que dès_qu'une pourvu_que avant après",
 		condOnly:   "seulement uniquement ne_que",
 		condExcept: "sauf excepté hormis à_moins_que à_moins",
 	},
 	"es": {
-		condIf:     "si cuando siempre_que mientras_que en_caso_de",
+		condIf:     "si cuando siempre_que mientras_que en_caso_de antes_de después_de",
 		condOnly:   "solo sólo solamente únicamente",
 		condExcept: "salvo excepto a_menos_que menos_que",
 	},
 	"pt": {
-		condIf:     "se quando sempre_que caso",
+		condIf:     "se quando sempre_que caso antes_de depois_de",
 		condOnly:   "somente apenas só unicamente",
 		condExcept: "exceto salvo a_menos_que",
 	},
@@ -142,7 +142,7 @@ var condText = map[string]map[string]string{
 		condExcept: "제외 예외 외에는 단",
 	},
 	"ru": {
-		condIf:     "если когда пока при",
+		condIf:     "если когда пока при перед после",
 		condOnly:   "только лишь исключительно",
 		condExcept: "кроме исключением если_только_не",
 	},
