@@ -97,6 +97,9 @@ type stmtLexicon struct {
 	jaModal     map[string]bool // Japanese modality entries, to tell them from Chinese ones
 	zhModal     map[string]bool
 	maxWords    int
+	// German nouns (see germanMarkText)
+	deMark, deArticle map[string]bool
+	deNounEnd         []string
 }
 
 type antonym struct{ other, typ string }
@@ -239,6 +242,8 @@ func buildStmtLexicon() *stmtLexicon {
 			x.stop[w] = true
 		}
 	}
+	x.deMark, x.deArticle = wordSet(germanMarkText), wordSet(germanArticleText)
+	x.deNounEnd = strings.Fields(germanNounEndText)
 	x.jaModal, x.zhModal = map[string]bool{}, map[string]bool{}
 	for _, e := range x.cjkModal {
 		if e.lang == "ja" {
@@ -852,4 +857,13 @@ func containsStr(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// wordSet returns the words of a space-separated list as a set.
+func wordSet(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(text) {
+		out[w] = true
+	}
+	return out
 }

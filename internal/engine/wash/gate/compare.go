@@ -299,6 +299,10 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 			}
 			continue
 		}
+		if n := c.replacedInPlace(t, s, to, facts, ufacts); n != "" {
+			c.drop(t, s, to[0], fmt.Sprintf("%s became %s", t.Value, n))
+			continue
+		}
 		if c.impliedName(t, s, to) || c.impliedByContext(t, s, to, facts, ufacts) {
 			continue
 		}
@@ -308,6 +312,72 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 		}
 		c.drop(t, s, to[0], fmt.Sprintf("%s missing", t.Value))
 	}
+}
+
+// replacedInPlace returns the name or code span the result statement says where s says t,
+// between the same neighbours, when the result says it more often than s does: "Go側で実行"
+// said "Rails側で実行", "Type 우선" said "Interface 우선".
+func (c *stmtCompare) replacedInPlace(t Token, s *stmt, to []*stmt, facts, ufacts []Token) string {
+	if t.Type != TypeName && t.Type != TypeCode {
+		return ""
+	}
+	var ucls []clauseInfo
+	for _, u := range to {
+		ucls = append(ucls, c.r.clausesOf(u)...)
+	}
+	for _, cl := range c.o.clausesOf(s) {
+		for i, tk := range cl.toks {
+			if tokValue(tk, t.Type) != t.Value {
+				continue
+			}
+			prev, next := neighbourText(cl.toks, i-1), neighbourText(cl.toks, i+1)
+			if prev == "" && next == "" {
+				continue
+			}
+			for _, uc := range ucls {
+				for j, v := range uc.toks {
+					w := tokValue(v, t.Type)
+					if w == "" || w == t.Value || neighbourText(uc.toks, j-1) != prev || neighbourText(uc.toks, j+1) != next {
+						continue
+					}
+					if n := (Token{t.Type, w}); countTok(ufacts, n) > countTok(facts, n) {
+						return w
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// tokValue returns a clause token's value as a fact of type typ would hold it, or "".
+func tokValue(tk ctok, typ string) string {
+	switch {
+	case typ == TypeCode && tk.kind == tCode:
+		return strings.Trim(tk.text, "`")
+	case typ == TypeName && tk.kind == tWord:
+		return trimPossessive(tk.text)
+	}
+	return ""
+}
+
+// neighbourText returns the text of the clause token at i, "" outside the clause.
+func neighbourText(toks []ctok, i int) string {
+	if i < 0 || i >= len(toks) {
+		return ""
+	}
+	return toks[i].text
+}
+
+// countTok counts t in list.
+func countTok(list []Token, t Token) int {
+	n := 0
+	for _, x := range list {
+		if x == t {
+			n++
+		}
+	}
+	return n
 }
 
 // replacedBy returns a value of t's kind that the result statement says and s does not, when it
@@ -340,7 +410,7 @@ func replacedBy(t Token, facts, ufacts []Token) string {
 // ufacts states and facts does not.
 func newOfKind(t Token, facts, ufacts []Token) string {
 	for _, f := range ufacts {
-		if f.Type != t.Type || containsTok(facts, f) {
+		if f.Type != t.Type || countTok(ufacts, f) <= countTok(facts, f) {
 			continue
 		}
 		switch {

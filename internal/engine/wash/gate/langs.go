@@ -23,15 +23,15 @@ var modalText = map[string]map[int]string{
 		2:  "should usually generally normally recommended preferably ideally prefer prefers preferred favor favour instead instead_of rather_than in_favor_of in_favour_of",
 		1:  "may might can could optionally optional if_possible if_needed if_necessary when_needed when_necessary as_needed where_possible when_possible when_in_doubt when_unsure if_in_doubt when_convenient if_convenient when_practical where_practical if_desired if_you_want if_you_like at_your_discretion if_time_permits sometimes consider try_to feel_free allowed permitted acceptable is_fine are_fine is_ok",
 		-1: "rarely seldom hardly sparingly no_need_to not_required not_necessary don't_have_to doesn't_have_to does_not_need_to do_not_need_to don't_need_to doesn't_need_to needn't no_need optional_to",
-		-2: "avoid avoids avoiding should_not shouldn't discouraged preferably_not",
+		-2: "avoid avoids avoiding should_not shouldn't discouraged preferably_not try_not_to",
 		-3: "never not no don't dont doesn't isn't aren't won't can't cannot mustn't forbidden prohibited disallowed do_not does_not must_not may_not never_ever",
 	},
 	"de": {
 		3:  "immer stets muss müssen musst unbedingt zwingend pflicht erforderlich jedes_mal",
-		2:  "sollte sollten soll sollen empfohlen bevorzugt bevorzugen vorzugsweise lieber möglichst idealerweise statt anstatt stattdessen anstelle",
+		2:  "sollte sollten soll sollen empfohlen bevorzugt bevorzugen vorzugsweise lieber möglichst idealerweise am_besten statt anstatt stattdessen anstelle",
 		1:  "kann können darf dürfen optional bei_bedarf falls_nötig wenn_nötig wenn_möglich nach_möglichkeit im_zweifel gegebenenfalls ggf eventuell erlaubt akzeptabel zulässig",
 		-1: "selten nicht_nötig nicht_erforderlich muss_nicht müssen_nicht braucht_nicht nicht_notwendig",
-		-2: "vermeiden vermeide sollte_nicht sollten_nicht",
+		-2: "vermeiden vermeide sollte_nicht sollten_nicht möglichst_nicht lieber_nicht",
 		-3: "nie niemals nicht kein keine keinen keinem keiner keines verboten untersagt darf_nicht dürfen_nicht",
 	},
 	"fr": {
@@ -39,7 +39,7 @@ var modalText = map[string]map[int]string{
 		2:  "devrait devraient recommandé préférer préférez privilégier privilégie idéalement plutôt au_lieu_de",
 		1:  "peut peuvent pouvez peux facultatif optionnel si_possible si_besoin au_besoin éventuellement de_préférence autorisé acceptable acceptables",
 		-1: "rarement pas_besoin pas_nécessaire pas_obligatoire",
-		-2: "éviter évite évitez à_éviter",
+		-2: "éviter évite évitez à_éviter essaie_de_ne_pas essayez_de_ne_pas",
 		-3: "jamais ne_pas pas aucun aucune interdit ne_jamais",
 	},
 	"es": {
@@ -47,7 +47,7 @@ var modalText = map[string]map[int]string{
 		2:  "debería deberían recomendado preferible preferir prefiere preferiblemente idealmente en_lugar_de en_vez_de",
 		1:  "puede pueden puedes opcional opcionalmente si_es_posible si_hace_falta si_es_necesario de_preferencia permitido aceptable aceptables",
 		-1: "rara_vez raramente no_hace_falta no_es_necesario no_necesita",
-		-2: "evita evitar evite",
+		-2: "evita evitar evite intenta_no procura_no",
 		-3: "nunca jamás no ningún ninguna ninguno prohibido",
 	},
 	"pt": {
@@ -55,7 +55,7 @@ var modalText = map[string]map[int]string{
 		2:  "deveria deveriam recomendado preferir prefira preferencialmente de_preferência idealmente em_vez_de ao_invés_de",
 		1:  "pode podem opcional opcionalmente se_possível se_necessário permitido aceitável aceitáveis",
 		-1: "raramente não_precisa não_é_necessário",
-		-2: "evite evitar",
+		-2: "evite evitar tente_não procure_não",
 		-3: "nunca jamais não nenhum nenhuma proibido",
 	},
 	"zh": {
@@ -87,7 +87,7 @@ var modalText = map[string]map[int]string{
 		2:  "следует желательно рекомендуется лучше предпочтительно предпочитайте",
 		1:  "можно может могут допустимо разрешено при_необходимости по_возможности старайся старайтесь допустимы приемлемо",
 		-1: "редко не_нужно не_надо не_обязательно необязательно",
-		-2: "избегай избегайте избегать",
+		-2: "избегай избегайте избегать старайся_не старайтесь_не лучше_не",
 		-3: "никогда не нельзя запрещено запрещается ни",
 	},
 }
@@ -309,3 +309,25 @@ var stopText2 = map[string]string{
 	"ja": "",
 	"en": "",
 }
+
+// German capitalises every noun, so a capitalised word in mid-sentence is a name in the other
+// Latin-script languages but usually a noun in German. germanMarkText are words that tell a
+// German sentence; germanArticleText the determiners a noun follows ("die Datenbank", "einem
+// natürlichen Pausenpunkt"); germanNounEndText the endings of German nouns and the heads of
+// the compounds instruction files are full of (Zeitpunkt, Teilschritts, Datenbank). A capitalised
+// word of a German sentence with one of them, or with an umlaut, is a noun, not a name; one
+// without ("mit Docker", "Exponential Backoff") stays a name.
+var (
+	germanMarkText = "der die das den dem ein eine einen einem einer eines und oder aber auch auf aus bei bis dass " +
+		"durch für gegen hat haben ist mit noch sich sind über vom von wie wir wird werden zu zum zur nicht nur " +
+		"kein keine immer bitte sowie wenn falls nach"
+	germanArticleText = "der die das den dem des ein eine einen einem einer eines kein keine keinen keinem keiner " +
+		"keines jede jeder jedes jeden jedem diese dieser dieses diesen diesem alle allen aller beide beiden " +
+		"mein meine dein deine sein seine seinen ihr ihre ihren unser unsere euer eure welche welcher welches " +
+		"zum zur im am vom beim ins"
+	germanNounEndText = "ung ungen heit heiten keit keiten schaft tion tionen tät täten nis nisse ismus ling chen " +
+		"lein erei ität ur enz anz datei dateien daten bank punkt schritt schritte schritts zeit satz weise teil " +
+		"stelle stellen wert werte fall fälle lauf weg feld bild name namen liste seite text zahl frage regel " +
+		"regeln fehler prüfung ordner pfad verzeichnis befehl befehle ausgabe eingabe aufgabe aufgaben abschluss " +
+		"anfang ende kontext sitzung änderung"
+)

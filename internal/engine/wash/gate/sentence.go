@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"unicode"
@@ -230,6 +231,9 @@ func lexLine(items []item, pl paraLine) []item {
 				// "Fix: Move the export": a label's value starts like a sentence (but see
 				// readSentence for short values).
 				items = append(items, item{kind: itemSoft, text: ":", line: pl.idx})
+			case r == ']' && tagAt(m, pl.from, i):
+				// "[hard] Никогда не ...": a tag opening the line; a sentence starts after it
+				items = append(items, item{kind: itemSoft, line: pl.idx})
 			case r == '(' || r == '\uff08':
 				depth++
 			case r == ')' || r == '\uff09':
@@ -249,6 +253,19 @@ func lexLine(items []item, pl paraLine) []item {
 		}
 	}
 	return items
+}
+
+// tagAt reports a "[tag]" opening the line's text at from and closing at i, with no link
+// target after it.
+func tagAt(m []byte, from, i int) bool {
+	j := from
+	for j < i && m[j] == ' ' {
+		j++
+	}
+	if j >= i || m[j] != '[' || i+1 < len(m) && (m[i+1] == '(' || m[i+1] == '[') {
+		return false
+	}
+	return !bytes.ContainsAny(m[j+1:i], "[]")
 }
 
 // markLabel marks the words of a bold span that closes at i as a label when the span ends with
@@ -382,7 +399,8 @@ func cjkJoiner(s string) (string, bool) {
 // readSentence finds the names, polarity facts and ordered pairs of one sentence.
 func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 	l := lex()
-	titleCase := isTitleCase(it)
+	german := germanSentence(it)
+	titleCase := isTitleCase(it) && !german
 	name := make([]string, len(it)) // lowercased name of each name item
 	start := true
 	value := -1 // items up to this index are the words of a line's "Key: value" value
@@ -405,6 +423,9 @@ func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 				// The value of a "Quote style: single quotes" line is a named value in any case.
 				n = trimPossessive(lw)
 			}
+			if n != "" && (german && germanNoun(it, i) || ruleWord(lw)) {
+				n = ""
+			}
 			if n != "" && !cfg.skipType[TypeName] {
 				name[i] = n
 				out.names = append(out.names, lineTok{x.line, Token{TypeName, n}})
@@ -424,6 +445,64 @@ func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 	if !cfg.skipType[TypeOrder] {
 		pairs(it, name, l, out)
 	}
+}
+
+// ruleWord reports a modality or condition word of the statement lexicon: "Никогда" or
+// "Immer" capitalised after a label is the rule's word, not a name.
+func ruleWord(lw string) bool {
+	x := slex()
+	_, modal := x.modal[lw]
+	_, cond := x.cond[lw]
+	return modal || cond
+}
+
+// germanSentence reports a sentence with two German function words (one in a sentence of
+// at most six words: "Retry mit Exponential Backoff").
+func germanSentence(it []item) bool {
+	x := slex()
+	words, marks := 0, 0
+	for _, w := range it {
+		if w.kind != itemWord {
+			continue
+		}
+		words++
+		if x.deMark[strings.ToLower(w.text)] {
+			marks++
+		}
+	}
+	return marks >= 2 || marks == 1 && words <= 6
+}
+
+// germanNoun reports a capitalised word of a German sentence that is a noun: it has an
+// umlaut or a noun's ending, or a determiner stands before it (an adjective between them).
+func germanNoun(it []item, i int) bool {
+	x := slex()
+	w := it[i].text
+	r, _ := utf8.DecodeRuneInString(w)
+	if !unicode.IsUpper(r) || strings.ToUpper(w) == w {
+		return false
+	}
+	lw := strings.ToLower(w)
+	if strings.ContainsAny(lw, "äöüß") {
+		return true
+	}
+	for _, e := range x.deNounEnd {
+		if lw == e || strings.HasSuffix(lw, e) && len(lw) > len(e)+1 {
+			return true
+		}
+	}
+	prev := func(k int) string {
+		if k < 0 || it[k].kind != itemWord {
+			return ""
+		}
+		return strings.ToLower(it[k].text)
+	}
+	if p := prev(i - 1); x.deArticle[p] {
+		return true
+	} else if p != "" && p == it[i-1].text && x.deArticle[prev(i-2)] {
+		return true // "einem natürlichen Pausenpunkt"
+	}
+	return false
 }
 
 // keyValue returns the index of the last item of the value when the colon at i ends the key of a
