@@ -44,8 +44,8 @@ type clauseInfo struct {
 	condWords []string
 	// parts are the clause's conditions one by one, each with its own words: "lance les linters
 	// après un changement non trivial avant de considérer la tâche terminée" holds two.
-	parts []condPart
-	seq   int // seqFirst/Then/Last, or -1
+	parts     []condPart
+	seq       int // seqFirst/Then/Last, or -1
 	lead      bool
 	comma     bool // the clause follows a comma of its sentence (a list goes on)
 	stems     []string
@@ -605,6 +605,10 @@ func matchWords(x *stmtLexicon, words []string, i int) (n, level int, kind strin
 			continue
 		}
 		l, isModal := x.modal[p]
+		if _, isPref := x.pref[p]; isPref && !isModal && k > 1 {
+			// "а не", "rather than": a preference's joiner, whose "не" negates no rule
+			return k, 0, "", -1, false
+		}
 		kd, isCond := x.cond[p]
 		rk, isSeq := x.seq[p]
 		om := x.omission[p]

@@ -556,6 +556,9 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			continue
 		}
 		matches := overlapping(cl, uc)
+		if len(matches) == 0 && len(cl.stems) <= 3 && cl.modal != "" {
+			matches = sameRuleNearby(cl, uc)
+		}
 		if len(matches) == 0 {
 			// a permission or hedge left out ("if you want", "may") takes no rule away
 			if cl.level != 0 && cl.level != 1 && cl.modal != "" && !cl.reason && !c.ruleStatedElsewhere(cl, uc) {
@@ -593,6 +596,19 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(weaker)))
 		}
 	}
+}
+
+// sameRuleNearby returns, for a short rule clause no counterpart restates, a counterpart
+// clause of the same direction sharing one of its stems: "idealerweise an einem natürlichen
+// Pausenpunkt" said "am besten an einer natürlichen Pause" (German compounds and inflections
+// share no stem).
+func sameRuleNearby(cl clauseInfo, uc []clauseInfo) []clauseInfo {
+	for _, u := range uc {
+		if u.modal != "" && sign(effLevel(u.level)) == sign(effLevel(cl.level)) && shared(cl.stems, u.stems) >= 1 {
+			return []clauseInfo{u}
+		}
+	}
+	return nil
 }
 
 // conditioned reports a counterpart clause that adds a condition of its own to an unconditional
@@ -1016,8 +1032,13 @@ func (c *stmtCompare) sequencePass(s, u *stmt, oc, uc []clauseInfo) {
 	}
 }
 
-// preference is a clause's two sides around a preference joiner: the chosen and the other.
-type preference struct{ chosen, other []string }
+// preference is a clause's two sides around a preference joiner: the chosen and the other,
+// and of each the stem next to the joiner (its operand: "フィーチャーブランチ" and
+// "フィーチャーフラグ" in "フィーチャーブランチではなく フィーチャーフラグ を使って").
+type preference struct {
+	chosen, other     []string
+	chosenAt, otherAt string
+}
 
 // preferences reads the preferences of clauses ("muestras cacheadas sobre escaneos repetidos",
 // "フィーチャーブランチではなく フィーチャーフラグ", "assertion보다 타입 가드 우선").
@@ -1046,6 +1067,10 @@ func preferences(cls []clauseInfo) []preference {
 					}
 				}
 			case tHangul:
+				if d, ok := x.pref[t.text]; ok {
+					dir = d // "assertion 보다 타입 가드": the joiner on its own
+					break
+				}
 				for _, j := range []string{"보다는", "보다"} {
 					if strings.HasSuffix(t.text, j) && t.text != j {
 						// "assertion보다": the word before the joiner is the other side.
@@ -1098,10 +1123,11 @@ func sides(left, right []string, dir int) (preference, bool) {
 	if len(left) == 0 || len(right) == 0 {
 		return preference{}, false
 	}
+	p := preference{chosen: left, other: right, chosenAt: left[len(left)-1], otherAt: right[0]}
 	if dir < 0 {
-		left, right = right, left
+		p = preference{chosen: right, other: left, chosenAt: right[0], otherAt: left[len(left)-1]}
 	}
-	return preference{chosen: left, other: right}, true
+	return p, true
 }
 
 // preferenceReversed reports a preference of o that u states the other way round: o's chosen
@@ -1116,6 +1142,11 @@ func preferenceReversed(oc, uc []clauseInfo) ([]string, []string, bool) {
 			if cross1 >= need(min(len(p.chosen), len(q.other))) && cross2 >= need(min(len(p.other), len(q.chosen))) &&
 				shared(p.chosen, q.chosen) < cross1 && shared(p.other, q.other) < cross2 {
 				return p.chosen, p.other, true
+			}
+			// The two operands next to the joiner changed sides, whatever context each side has.
+			if p.chosenAt != p.otherAt && containsStr(q.other, p.chosenAt) && !containsStr(q.chosen, p.chosenAt) &&
+				containsStr(q.chosen, p.otherAt) && !containsStr(q.other, p.otherAt) {
+				return []string{p.chosenAt}, []string{p.otherAt}, true
 			}
 		}
 	}

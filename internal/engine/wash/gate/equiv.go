@@ -289,6 +289,12 @@ func (inv *Inv) aliases() map[string][]string {
 				a, b := strings.ToLower(outer), strings.ToLower(inner)
 				inv.alias[a] = append(inv.alias[a], b)
 				inv.alias[b] = append(inv.alias[b], a)
+			} else if acronym(outer) && aliasPhrase(inner) {
+				// "PII (personenbezogene Daten)": the acronym says each word of its expansion
+				a := strings.ToLower(outer)
+				for _, w := range strings.Fields(strings.ToLower(inner)) {
+					inv.alias[w] = append(inv.alias[w], a)
+				}
 			}
 			n := strings.Index(key[i+2:], " (")
 			if n < 0 {
@@ -308,6 +314,33 @@ func aliasWord(w string) bool {
 	}
 	for _, r := range w {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// acronym reports a word of two to six capitals (and digits): PII, API, K8S.
+func acronym(w string) bool {
+	if len(w) < 2 || len(w) > 6 || !unicode.IsUpper(rune(w[0])) {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// aliasPhrase reports an expansion: two to five alias words.
+func aliasPhrase(p string) bool {
+	f := strings.Fields(p)
+	if len(f) < 2 || len(f) > 5 {
+		return false
+	}
+	for _, w := range f {
+		if !aliasWord(w) {
 			return false
 		}
 	}

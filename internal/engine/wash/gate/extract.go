@@ -812,6 +812,9 @@ func unitWord(w string, glued bool) (string, bool) {
 	if u, ok := l.units[lw]; ok && (glued || len(lw) > 1) {
 		return u, true
 	}
+	if u, ok := slex().unit[lw]; ok && len(lw) > 1 {
+		return u, true // "70 Prozent", "5 minutos", "30 secondes"
+	}
 	return "", false
 }
 

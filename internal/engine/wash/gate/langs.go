@@ -303,7 +303,7 @@ var stopText2 = map[string]string{
 	"pt": "o a os as um uma uns umas e ou mas de do da dos das ao aos à às em no na nos nas com por para sem " +
 		"sobre é são ser está estão se seu sua seus suas que como este esta isso esse essa há lhe",
 	"ru": "и в во на с со к ко по о об от до из у за для что это как а но или же ли то так его её их он она оно " +
-		"они мы вы ты я есть был была были быть при без над под между чтобы",
+		"они мы вы ты я есть был была были быть при без над под между чтобы через",
 	"ko": "및 또는 그리고 등 이 그 저 것 수 있다 없다 한다 하는 있는 위한 통해 대한",
 	"zh": "",
 	"ja": "",
