@@ -86,6 +86,8 @@ type stmtLexicon struct {
 	cjkSeq      []cjkEntry
 	cjkNumber   []cjkEntry
 	every       map[string]bool
+	perWord     map[string]bool
+	allWord     map[string]bool
 	descriptive map[string]bool
 	pronoun     map[string]bool
 	always      map[string]bool
@@ -125,7 +127,7 @@ func buildStmtLexicon() *stmtLexicon {
 	x := &stmtLexicon{
 		modal: map[string]int{}, cond: map[string]string{}, seq: map[string]int{}, lead: map[string]bool{},
 		antonym: map[string][]antonym{}, number: map[string]string{}, unit: map[string]string{},
-		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), pronoun: set(pronounText), antonymStem: map[string][]antonym{}, reason: phrases(reasonText), quantity: set(quantityText), descriptive: set(descriptiveText),
+		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), perWord: set(perText), allWord: set(allText), pronoun: set(pronounText), antonymStem: map[string][]antonym{}, reason: phrases(reasonText), quantity: set(quantityText), descriptive: set(descriptiveText),
 		always: phrases(alwaysText),
 	}
 	phrase := func(w string) string { return strings.ReplaceAll(w, "_", " ") }
@@ -242,7 +244,7 @@ func buildStmtLexicon() *stmtLexicon {
 			x.stop[w] = true
 		}
 	}
-	x.deMark, x.deArticle = wordSet(germanMarkText), wordSet(germanArticleText)
+	x.deMark, x.deArticle = set(germanMarkText), set(germanArticleText)
 	x.deNounEnd = strings.Fields(germanNounEndText)
 	x.jaModal, x.zhModal = map[string]bool{}, map[string]bool{}
 	for _, e := range x.cjkModal {
@@ -561,8 +563,12 @@ func analyseClause(c *clauseInfo) {
 			}
 		}
 	}
-	if len(c.toks) >= 2 && c.toks[1].kind == tColon && c.toks[0].kind == tWord && x.lead[c.toks[0].text] {
-		c.lead = true
+	for k := 1; k < min(4, len(c.toks)); k++ {
+		// "Order:", "[default] Порядок:": a lead word right before the clause's first colon
+		if c.toks[k].kind == tColon {
+			c.lead = c.lead || c.toks[k-1].kind == tWord && x.lead[c.toks[k-1].text]
+			break
+		}
 	}
 	if len(c.toks) >= 2 && c.toks[1].kind == tColon && c.toks[0].kind == tCJK && x.lead[c.toks[0].text] {
 		c.lead = true
@@ -773,7 +779,7 @@ func clauseStems(toks []ctok) []string {
 	for _, t := range toks {
 		switch t.kind {
 		case tWord:
-			if x.stop[t.text] || lex().stop[t.text] || x.modal[t.text] != 0 || x.cond[t.text] != "" {
+			if x.stop[t.text] || lex().stop[t.text] || x.modal[t.text] != 0 || x.cond[t.text] != "" || x.isSeqWord(t.text) {
 				continue
 			}
 			add(wordStem(t.text))
@@ -790,6 +796,14 @@ func clauseStems(toks []ctok) []string {
 		}
 	}
 	return out
+}
+
+// isSeqWord reports a sequence word or a preference joiner (d'abord, ensuite, statt): it
+// orders the clause's content, it is none of it.
+func (x *stmtLexicon) isSeqWord(w string) bool {
+	_, seq := x.seq[w]
+	_, pref := x.pref[w]
+	return seq || pref
 }
 
 // unmarked blanks the rule, condition and sequence words of a run of Chinese or Japanese: they
@@ -861,13 +875,4 @@ func containsStr(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// wordSet returns the words of a space-separated list as a set.
-func wordSet(text string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.Fields(text) {
-		out[w] = true
-	}
-	return out
 }

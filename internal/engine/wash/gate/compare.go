@@ -274,6 +274,8 @@ func (c *stmtCompare) isStmtFact(t Token) bool {
 	switch t.Type {
 	case TypeBindingSwap, TypeStrayFence, TypeFrontIncomplete:
 		return false
+	case TypeCondition:
+		return !strings.HasPrefix(t.Value, "all ") // "for all files" only keeps "per file"
 	}
 	return true
 }
@@ -492,6 +494,9 @@ func keptFact(t Token, have *factSet, aliases map[string][]string) bool {
 			return true
 		}
 	}
+	if q, ok := strings.CutPrefix(t.Value, "per "); ok && t.Type == TypeCondition {
+		return have.facts[Token{TypeCondition, "all " + q}.Key()]
+	}
 	if t.Type == TypeName {
 		v := t.Value
 		if have.words[v] || have.words[langOf(v)] && langOf(v) != "" {
@@ -551,13 +556,18 @@ func lastHeading(sect string) string {
 // kept by any counterpart clause carrying half its stems with the same direction and at least
 // its strength; it is flipped when every such clause points the other way.
 func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
-	for _, cl := range oc {
+	for i, cl := range oc {
 		if len(cl.stems) == 0 {
 			continue
 		}
 		matches := overlapping(cl, uc)
 		if len(matches) == 0 && len(cl.stems) <= 3 && cl.modal != "" {
 			matches = sameRuleNearby(cl, uc)
+		}
+		if len(matches) == 0 && cl.modal != "" && len(oc) == len(uc) && uc[i].modal != "" && overlapping(uc[i], oc) == nil {
+			// "(do this every time)" said "(do this when in doubt)": the rule in its place,
+			// its few words changed with its rule word
+			matches = []clauseInfo{uc[i]}
 		}
 		if len(matches) == 0 {
 			// a permission or hedge left out ("if you want", "may") takes no rule away

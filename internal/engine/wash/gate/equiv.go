@@ -36,8 +36,15 @@ var aliasText = "rg=ripgrep k8s=kubernetes js=javascript ts=typescript py=python
 // for one alternative implies the other side for the rest.
 var complementText = []string{"windows|linux macos mac unix posix osx"}
 
-// everyText are the words that, before a unit, state one of it: "every minute" is 1 min.
-var everyText = "every each jede jeden jedes chaque cada каждую каждый каждые каждое"
+// everyText are the words that, before a unit, state one of it: "every minute" is 1 min;
+// before another word they make the rule apply to each of it ("on every push"), as perText
+// do ("approval per file"). A rule said for all of them ("for all files") keeps such a
+// qualifier (allText), but saying "all" is no qualifier of its own.
+var (
+	everyText = "every each jede jeden jedes chaque cada каждую каждый каждые каждое"
+	perText   = "per pro je"
+	allText   = "all any alle allen tous toutes tout toute todos todas todo toda все всех любой любая любое"
+)
 
 // factKeys returns the keys a fact matches by: its own, and its canonical forms.
 func factKeys(t Token) []string {
@@ -135,6 +142,16 @@ func wordFacts(cls []clauseInfo) []Token {
 					out = append(out, Token{TypeNumber, "1" + u})
 				} else if u, ok := x.unit[words[i+1]]; ok {
 					out = append(out, Token{TypeNumber, "1" + u})
+				} else if q := distributive(x, words, i); q != "" {
+					out = append(out, Token{TypeCondition, "per " + q})
+				}
+			} else if x.perWord[w] || x.allWord[w] {
+				if q := distributive(x, words, i); q != "" {
+					kind := "per "
+					if x.allWord[w] {
+						kind = "all "
+					}
+					out = append(out, Token{TypeCondition, kind + q})
 				}
 			}
 			if l := langOf(w); l != "" {
@@ -148,6 +165,20 @@ func wordFacts(cls []clauseInfo) []Token {
 		}
 	}
 	return out
+}
+
+// distributive returns the stem of the word a distributive word at words[i] applies the rule
+// to ("approval per file", "on every push", "pour chaque test"), or "" when it is followed by
+// no content word.
+func distributive(x *stmtLexicon, words []string, i int) string {
+	if i+1 >= len(words) {
+		return ""
+	}
+	n := words[i+1]
+	if n == "" || x.stop[n] || lex().stop[n] || x.modal[n] != 0 || n == "time" || n == "other" || n == "one" || unitName(x, n) != "" {
+		return "" // "2-4 times per day" is a rate, read with its number
+	}
+	return wordStem(n)
 }
 
 // unitName returns the normal unit a word names in any language ("heures", "минут"), or "".

@@ -259,7 +259,7 @@ func lexLine(items []item, pl paraLine) []item {
 // target after it.
 func tagAt(m []byte, from, i int) bool {
 	j := from
-	for j < i && m[j] == ' ' {
+	for j < i && (m[j] == ' ' || m[j] == '*') {
 		j++
 	}
 	if j >= i || m[j] != '[' || i+1 < len(m) && (m[i+1] == '(' || m[i+1] == '[') {
