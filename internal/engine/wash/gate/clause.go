@@ -573,6 +573,11 @@ func analyseClause(c *clauseInfo) {
 	if len(c.toks) >= 2 && c.toks[1].kind == tColon && c.toks[0].kind == tCJK && x.lead[c.toks[0].text] {
 		c.lead = true
 	}
+	if w := leadingOther(x, c.toks); w != "" && len(levels) == 0 {
+		// ", 而不是完全拒绝任务", ", а не через шелл": the side not chosen is discouraged
+		levels = append(levels, -2)
+		c.negWords = append(c.negWords, w)
+	}
 	c.level, c.weak = combineLevels(levels, omission)
 	hasPos, hasNeg := false, false
 	for _, l := range levels {
@@ -584,6 +589,31 @@ func analyseClause(c *clauseInfo) {
 		c.modal = strings.Join(c.negWords, " ")
 	}
 	c.stems = clauseStems(c.toks)
+}
+
+// leadingOther returns the preference joiner a clause opens with when the side after it is the
+// one not chosen ("а не", "而不是"), or "".
+func leadingOther(x *stmtLexicon, toks []ctok) string {
+	if len(toks) == 0 {
+		return ""
+	}
+	if toks[0].kind == tCJK {
+		for _, e := range x.cjkPref {
+			if e.level > 0 && strings.HasPrefix(toks[0].text, e.text) {
+				return e.text
+			}
+		}
+		return ""
+	}
+	words := clauseWordsOf(toks)
+	for k := min(3, len(words)); k >= 2; k-- {
+		// a phrase ("а не", "em vez de"): a single word ("over", "sobre") opens other clauses too
+		p := strings.Join(words[:k], " ")
+		if _, modal := x.modal[p]; x.pref[p] > 0 && !modal && !strings.Contains(p, "  ") {
+			return p
+		}
+	}
+	return ""
 }
 
 // clauseWordsOf returns the word tokens of a clause (Latin, Cyrillic, Hangul), with "" standing

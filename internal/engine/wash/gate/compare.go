@@ -41,6 +41,7 @@ type stmtCompare struct {
 	// rules indexes the result's clauses by section and stem, for removed statements' rules.
 	rules map[string]*clauseIndex
 	seen  map[dropKey]bool
+	into  map[int][]*stmt // result statement id -> the original statements aligned with it
 }
 
 // dropKey identifies a drop: one per token, line and file.
@@ -561,7 +562,7 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			continue
 		}
 		matches := overlapping(cl, uc)
-		if len(matches) == 0 && len(cl.stems) <= 3 && cl.modal != "" {
+		if len(matches) == 0 && cl.modal != "" {
 			matches = sameRuleNearby(cl, uc)
 		}
 		if len(matches) == 0 && cl.modal != "" && len(oc) == len(uc) && uc[i].modal != "" && overlapping(uc[i], oc) == nil {
@@ -598,6 +599,11 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			flipped = false // "it is very rare that X" said "X rarely": a description, no rule
 			kept = true
 		}
+		if flipped && cl.modal == "" && c.mergedWithRule(cl, u, oc, matches) {
+			// "Propose X. Évite Y." said "Propose X et évite Y": the rule word is the merged
+			// clause's, not cl's
+			flipped, kept = false, true
+		}
 		switch {
 		case kept:
 		case flipped:
@@ -608,13 +614,48 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 	}
 }
 
-// sameRuleNearby returns, for a short rule clause no counterpart restates, a counterpart
-// clause of the same direction sharing one of its stems: "idealerweise an einem natürlichen
+// mergedWithRule reports a counterpart clause that holds, beside plain clause cl, another
+// original clause with the counterpart's rule direction: a merge, whose rule word belongs to
+// the other clause. The other clause may be of another statement merged into the same result
+// statement.
+func (c *stmtCompare) mergedWithRule(cl clauseInfo, u *stmt, oc []clauseInfo, matches []clauseInfo) bool {
+	others := append([]clauseInfo(nil), oc...)
+	for _, s := range c.mergedInto(u) {
+		others = append(others, c.o.clausesOf(s)...)
+	}
+	for _, m := range matches {
+		for _, o2 := range others {
+			if o2.modal == "" || o2.text == cl.text || sign(effLevel(o2.level)) != sign(effLevel(m.level)) || len(o2.stems) == 0 {
+				continue
+			}
+			if shared(o2.stems, m.stems) >= max(1, len(o2.stems)/2) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mergedInto returns the original statements aligned with result statement u.
+func (c *stmtCompare) mergedInto(u *stmt) []*stmt {
+	if c.into == nil {
+		c.into = map[int][]*stmt{}
+		for _, s := range c.o.stmts {
+			for _, t := range c.a.to[s.id] {
+				c.into[t.id] = append(c.into[t.id], s)
+			}
+		}
+	}
+	return c.into[u.id]
+}
+
+// sameRuleNearby returns, for a rule clause no counterpart restates, a counterpart clause of
+// the same direction sharing half its stems (one of a short one's): "idealerweise an einem natürlichen
 // Pausenpunkt" said "am besten an einer natürlichen Pause" (German compounds and inflections
 // share no stem).
 func sameRuleNearby(cl clauseInfo, uc []clauseInfo) []clauseInfo {
 	for _, u := range uc {
-		if u.modal != "" && sign(effLevel(u.level)) == sign(effLevel(cl.level)) && shared(cl.stems, u.stems) >= 1 {
+		if u.modal != "" && sign(effLevel(u.level)) == sign(effLevel(cl.level)) && shared(cl.stems, u.stems) >= max(1, len(cl.stems)/2) {
 			return []clauseInfo{u}
 		}
 	}
