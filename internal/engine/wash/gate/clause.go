@@ -388,9 +388,11 @@ func clauseTokens(ln stmtLine, cur *clauseInfo, raw *strings.Builder, depth *int
 				}
 				break
 			}
-			if slex().reason[w] && len(cur.toks) > 0 {
-				end(breakClause) // "..., so the docs always describe": a rationale of its own
-				cur.reason = true
+			if slex().reason[w] {
+				if len(cur.toks) > 0 {
+					end(breakClause) // "..., so the docs always describe": a rationale of its own
+				}
+				cur.reason = true // also after a comma: "(..., so nothing to install)"
 			}
 			cur.toks = append(cur.toks, ctok{tWord, w})
 		default:

@@ -302,6 +302,9 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 			}
 			continue
 		}
+		if t.Type == TypeQuote && quotedIn(t.Value, to) {
+			continue // a quotation the result wraps across two lines
+		}
 		if n := c.replacedInPlace(t, s, to, facts, ufacts); n != "" {
 			c.drop(t, s, to[0], fmt.Sprintf("%s became %s", t.Value, n))
 			continue
@@ -315,6 +318,19 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 		}
 		c.drop(t, s, to[0], fmt.Sprintf("%s missing", t.Value))
 	}
+}
+
+// quotedIn reports a quotation that one of the statements says within quotation marks.
+func quotedIn(q string, to []*stmt) bool {
+	for _, u := range to {
+		text := strings.Join(strings.Fields(u.key), " ")
+		for _, m := range [][2]string{{`"`, `"`}, {"\u201c", "\u201d"}} {
+			if strings.Contains(text, m[0]+q+m[1]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // replacedInPlace returns the name or code span the result statement says where s says t,

@@ -54,6 +54,9 @@ func factKeys(t Token) []string {
 		if k := canonicalNumber(t.Value); k != "" {
 			keys = append(keys, k)
 		}
+		if n, ok := strings.CutSuffix(t.Value, "x"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			keys = append(keys, TypeNumber+":"+n) // "twice" (2x) says "after 2 failures"' 2
+		}
 	case TypeName:
 		if l := langOf(t.Value); l != "" {
 			keys = append(keys, "lang:"+l)

@@ -24,7 +24,7 @@ var modalText = map[string]map[int]string{
 		1:  "may might can could optionally optional if_possible if_needed if_necessary when_needed when_necessary as_needed where_possible when_possible when_in_doubt when_unsure if_in_doubt when_convenient if_convenient when_practical where_practical if_desired if_you_want if_you_like at_your_discretion if_time_permits sometimes consider try_to feel_free allowed permitted acceptable is_fine are_fine is_ok",
 		-1: "rarely seldom hardly sparingly no_need_to not_required not_necessary don't_have_to doesn't_have_to does_not_need_to do_not_need_to don't_need_to doesn't_need_to needn't no_need optional_to",
 		-2: "avoid avoids avoiding should_not shouldn't discouraged preferably_not try_not_to",
-		-3: "never not no don't dont doesn't isn't aren't won't can't cannot mustn't forbidden prohibited disallowed do_not does_not must_not may_not never_ever",
+		-3: "never not no nothing none nobody don't dont doesn't isn't aren't won't can't cannot mustn't forbidden prohibited disallowed do_not does_not must_not may_not never_ever",
 	},
 	"de": {
 		3:  "immer stets muss müssen musst unbedingt zwingend pflicht erforderlich jedes_mal",
@@ -32,7 +32,7 @@ var modalText = map[string]map[int]string{
 		1:  "kann können darf dürfen optional bei_bedarf falls_nötig wenn_nötig wenn_möglich nach_möglichkeit im_zweifel gegebenenfalls ggf eventuell erlaubt akzeptabel zulässig",
 		-1: "selten nicht_nötig nicht_erforderlich muss_nicht müssen_nicht braucht_nicht nicht_notwendig",
 		-2: "vermeiden vermeide sollte_nicht sollten_nicht möglichst_nicht lieber_nicht",
-		-3: "nie niemals nicht kein keine keinen keinem keiner keines verboten untersagt darf_nicht dürfen_nicht",
+		-3: "nie niemals nichts niemand nicht kein keine keinen keinem keiner keines verboten untersagt darf_nicht dürfen_nicht",
 	},
 	"fr": {
 		3:  "toujours doit doivent devez obligatoire obligatoirement impérativement systématiquement",
@@ -40,7 +40,7 @@ var modalText = map[string]map[int]string{
 		1:  "peut peuvent pouvez peux facultatif optionnel si_possible si_besoin au_besoin éventuellement de_préférence autorisé acceptable acceptables",
 		-1: "rarement pas_besoin pas_nécessaire pas_obligatoire",
 		-2: "éviter évite évitez à_éviter essaie_de_ne_pas essayez_de_ne_pas",
-		-3: "jamais ne_pas pas aucun aucune interdit ne_jamais",
+		-3: "jamais ne_pas pas rien aucun aucune interdit ne_jamais",
 	},
 	"es": {
 		3:  "siempre debe deben debes obligatorio obligatoria",
@@ -48,7 +48,7 @@ var modalText = map[string]map[int]string{
 		1:  "puede pueden puedes opcional opcionalmente si_es_posible si_hace_falta si_es_necesario de_preferencia permitido aceptable aceptables",
 		-1: "rara_vez raramente no_hace_falta no_es_necesario no_necesita",
 		-2: "evita evitar evite intenta_no procura_no",
-		-3: "nunca jamás no ningún ninguna ninguno prohibido",
+		-3: "nunca jamás no nada nadie ningún ninguna ninguno prohibido",
 	},
 	"pt": {
 		3:  "sempre deve devem obrigatório obrigatória",
@@ -56,7 +56,7 @@ var modalText = map[string]map[int]string{
 		1:  "pode podem opcional opcionalmente se_possível se_necessário permitido aceitável aceitáveis",
 		-1: "raramente não_precisa não_é_necessário",
 		-2: "evite evitar tente_não procure_não",
-		-3: "nunca jamais não nenhum nenhuma proibido",
+		-3: "nunca jamais não nada ninguém nenhum nenhuma proibido",
 	},
 	"zh": {
 		3:  "必须 务必 一定要 始终 总是 每次 不得不 强制",
@@ -88,7 +88,7 @@ var modalText = map[string]map[int]string{
 		1:  "можно может могут допустимо разрешено при_необходимости по_возможности старайся старайтесь допустимы приемлемо",
 		-1: "редко не_нужно не_надо не_обязательно необязательно",
 		-2: "избегай избегайте избегать старайся_не старайтесь_не лучше_не",
-		-3: "никогда не нельзя запрещено запрещается ни",
+		-3: "никогда не нельзя запрещено запрещается ни ничего никто нигде",
 	},
 }
 

@@ -127,7 +127,7 @@ var lex = sync.OnceValue(func() *lexicon {
 	}
 	l.cjk = append(l.cjk, cjkMarker{text: "别", class: polNot, clauseStart: true})
 	sort.SliceStable(l.cjk, func(i, j int) bool { return len(l.cjk[i].text) > len(l.cjk[j].text) })
-	l.cjkNotMarker = strings.Fields("不同 不断 不过 不仅 不少 不久 不错 不管 不论 不如 不但 只是 只要 少ない 危ない ないし 以外にも")
+	l.cjkNotMarker = strings.Fields("不同 不断 不过 不仅 不少 不久 不错 不管 不论 不如 不但 只是 只要 只需 少ない 危ない ないし 以外にも")
 	for norm, words := range map[string]string{
 		"ns": "ns nanosecond nanoseconds", "us": "us µs μs microsecond microseconds",
 		"ms": "ms msec msecs millisecond milliseconds", "s": "s sec secs second seconds",
