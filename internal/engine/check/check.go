@@ -106,7 +106,7 @@ func File(path string, data []byte, opt Options) *Result {
 		if res.Note == "" && bytes.IndexByte(data, 0) >= 0 {
 			res.Note = "contains NUL bytes: carriers are reported, never cleaned"
 		}
-		res.Findings = dropNULs(reportOnly(path, data, lang, opt.Scan))
+		res.Findings = reportOnly(path, data, lang, opt.Scan, true)
 		for i := range res.Findings {
 			// Prose that would be cleaned in a readable file: say why not.
 			if f := &res.Findings[i]; f.Region == "prose" && res.Note != "" {
@@ -133,7 +133,7 @@ func File(path string, data []byte, opt Options) *Result {
 			// Every carrier of the file is listed, each in its region,
 			// all reported.
 			res.Note = f.Reason
-			res.Findings = reportOnly(path, data, lang, opt.Scan)
+			res.Findings = reportOnly(path, data, lang, opt.Scan, false)
 			for i := range res.Findings {
 				res.Findings[i].Reason = "the file is refused: " + f.Reason
 			}
@@ -152,9 +152,17 @@ func File(path string, data []byte, opt Options) *Result {
 }
 
 // reportOnly lists the carriers of a file the engine cannot decide: each
-// in its region when the file can be classified, all reported.
-func reportOnly(path string, data []byte, lang string, scan Scanner) []Finding {
+// in its region when the file can be classified, all reported. noNUL
+// leaves out the NUL bytes of a file read despite them: the file's note
+// already says it holds them, and a tar archive of text has thousands
+// (GOROOT/src: 157,000 findings from 35 files, before). They are left out
+// before anything is built for them, and a file with nothing else is not
+// classified.
+func reportOnly(path string, data []byte, lang string, scan Scanner, noNUL bool) []Finding {
 	fs := scan(data, lang)
+	if noNUL {
+		fs = dropNULs(fs)
+	}
 	if len(fs) == 0 {
 		return nil
 	}
@@ -230,13 +238,11 @@ func hiddenComments(path string, data []byte, m *region.Map) []Finding {
 	return out
 }
 
-// dropNULs leaves out the NUL bytes of a file read despite them: the
-// file's note already says it holds them, and a tar archive of text has
-// thousands (GOROOT/src: 157,000 findings from 35 files, before).
-func dropNULs(fs []Finding) []Finding {
+// dropNULs leaves out the NUL bytes of fs, in place.
+func dropNULs(fs []carrier.Finding) []carrier.Finding {
 	out := fs[:0]
 	for _, f := range fs {
-		if f.Code != "U+0000" {
+		if f.Rune != 0 {
 			out = append(out, f)
 		}
 	}

@@ -1,6 +1,7 @@
 package checkreport
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -25,9 +26,9 @@ func Annotate(data []byte, fs []check.Finding, identities bool) []Finding {
 		hashes = LineHashes(data)
 		fp = newFingerprinter(data)
 	}
+	cols := col16s{data: data}
 	for i, f := range fs {
 		x := Finding{Finding: f}
-		start := lineStart(data, f.Offset)
 		end := min(len(data), max(f.Offset, f.Offset+f.Len))
 		if f.Len <= 0 && f.Offset < len(data) {
 			_, n := utf8.DecodeRune(data[f.Offset:])
@@ -37,7 +38,7 @@ func Annotate(data []byte, fs []check.Finding, identities bool) []Finding {
 		if x.EndCol == f.Col {
 			x.EndCol = f.Col + 1
 		}
-		x.Col16 = 1 + utf16Len(data[start:min(f.Offset, len(data))])
+		x.Col16 = 1 + cols.at(f.Offset)
 		x.EndCol16 = x.Col16 + max(1, utf16Len(data[min(f.Offset, len(data)):end]))
 		if fp != nil {
 			if f.Line >= 1 && f.Line <= len(hashes) {
@@ -62,12 +63,50 @@ func lineStart(data []byte, off int) int {
 	return 0
 }
 
+// col16s counts the UTF-16 code units from the start of a line to an
+// offset. Offsets asked for in increasing order carry the count from one
+// to the next, so a file of one long line (a minified bundle) with a
+// carrier every few kilobytes costs one pass over the line, not one per
+// carrier.
+type col16s struct {
+	data []byte
+	pos  int // the offset counted up to
+	col  int // the code units from the start of pos's line to pos
+}
+
+// at returns the code units from the start of off's line to off.
+func (c *col16s) at(off int) int {
+	off = min(max(off, 0), len(c.data))
+	// The count carries only from a rune's first byte: decoding from the
+	// line's start would otherwise read the bytes around pos differently.
+	if off < c.pos || c.pos < len(c.data) && !utf8.RuneStart(c.data[c.pos]) {
+		c.pos, c.col = lineStart(c.data, off), 0
+	}
+	seg := c.data[c.pos:off]
+	if j := lastLineBreak(seg); j >= 0 {
+		seg, c.col = seg[j+1:], 0
+	}
+	c.col += utf16Len(seg)
+	c.pos = off
+	return c.col
+}
+
+// lastLineBreak is the index of b's last LF or CR, or -1.
+func lastLineBreak(b []byte) int {
+	return max(bytes.LastIndexByte(b, '\n'), bytes.LastIndexByte(b, '\r'))
+}
+
 // utf16Len counts UTF-16 code units: two for a character outside the Basic
 // Multilingual Plane (an emoji, a tag character), one for any other, and one
 // for each byte that is not valid UTF-8 (a decoder's U+FFFD).
 func utf16Len(b []byte) int {
 	n := 0
 	for len(b) > 0 {
+		if b[0] < utf8.RuneSelf {
+			n++
+			b = b[1:]
+			continue
+		}
 		r, size := utf8.DecodeRune(b)
 		b = b[size:]
 		if r >= 0x10000 {
