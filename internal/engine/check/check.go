@@ -106,7 +106,9 @@ func File(path string, data []byte, opt Options) *Result {
 		if res.Note == "" && bytes.IndexByte(data, 0) >= 0 {
 			res.Note = "contains NUL bytes: carriers are reported, never cleaned"
 		}
-		res.Findings = reportOnly(path, data, lang, opt.Scan, true)
+		if !onlyNULs(data, opt.Any) {
+			res.Findings = reportOnly(path, data, lang, opt.Scan, true)
+		}
 		for i := range res.Findings {
 			// Prose that would be cleaned in a readable file: say why not.
 			if f := &res.Findings[i]; f.Region == "prose" && res.Note != "" {
@@ -236,6 +238,28 @@ func hiddenComments(path string, data []byte, m *region.Map) []Finding {
 		})
 	}
 	return out
+}
+
+// onlyNULs reports whether data can hold no carrier but NUL bytes, by
+// asking any about each stretch between them: a file read despite its
+// NULs that holds nothing else (a tar archive of text, UTF-16 text) then
+// needs no scan at all. Only the file's first stretch starts at the file's
+// start, where a byte order mark is no carrier.
+func onlyNULs(data []byte, any func([]byte) bool) bool {
+	for first := true; ; first = false {
+		i := bytes.IndexByte(data, 0)
+		seg := data
+		if i >= 0 {
+			seg = data[:i]
+		}
+		if any(seg) || !first && bytes.HasPrefix(seg, []byte("\uFEFF")) {
+			return false
+		}
+		if i < 0 {
+			return true
+		}
+		data = data[i+1:]
+	}
 }
 
 // dropNULs leaves out the NUL bytes of fs, in place.

@@ -3,9 +3,11 @@ package check
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/internal/engine/carrier"
 	"github.com/prosewash/prosewash/internal/engine/clean"
@@ -315,5 +317,35 @@ func TestRefusedFileListsEveryCarrier(t *testing.T) {
 	}
 	if !strings.Contains(res.Note, "the provider crashed") {
 		t.Errorf("note %q does not say why the file is refused", res.Note)
+	}
+}
+
+// TestOnlyNULsAgreesWithTheScan builds text from NULs, carriers (a byte
+// order mark among them, at the start and after a NUL), plain ASCII,
+// other Unicode and invalid UTF-8, and checks that whenever onlyNULs says
+// "nothing but NULs" the carrier policy's scan of the whole text finds
+// nothing but NULs, and that it does say so for text of NULs, ASCII and
+// non-carrier Unicode.
+func TestOnlyNULsAgreesWithTheScan(t *testing.T) {
+	pieces := []string{"\x00", "\x00\x00", "a", "text ", "\n", "\ufeff", "\u200b", "é", "日本", "\x1b[31m", "\u00a0", "\xff", "\U000E0041"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := 0; round < 3000; round++ {
+		var data []byte
+		for n := rng.IntN(12); n > 0; n-- {
+			data = append(data, pieces[rng.IntN(len(pieces))]...)
+		}
+		others := 0
+		for _, f := range ucarrier.Scan(nil, data, nil, ucarrier.Options{FileStart: true}) {
+			if f.Rune != 0 {
+				others++
+			}
+		}
+		got := onlyNULs(data, ucarrier.Any)
+		if got && others > 0 {
+			t.Fatalf("onlyNULs(%q) = true, but the scan finds %d carriers that are not NUL", data, others)
+		}
+		if !got && !strings.ContainsAny(string(data), "\ufeff\u200b\x1b\u00a0\U000E0041") && utf8.Valid(data) {
+			t.Fatalf("onlyNULs(%q) = false for NULs and text without carriers", data)
+		}
 	}
 }
