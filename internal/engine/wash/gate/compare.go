@@ -302,8 +302,8 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 			}
 			continue
 		}
-		if t.Type == TypeQuote && quotedIn(t.Value, to) {
-			continue // a quotation the result wraps across two lines
+		if t.Type == TypeQuote && quotedIn(t.Value, to) || t.Type == TypeName && inCode(t.Value, ufacts) {
+			continue // a quotation the result wraps across two lines, a name now in a code span
 		}
 		if n := c.replacedInPlace(t, s, to, facts, ufacts); n != "" {
 			c.drop(t, s, to[0], fmt.Sprintf("%s became %s", t.Value, n))
@@ -318,6 +318,22 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 		}
 		c.drop(t, s, to[0], fmt.Sprintf("%s missing", t.Value))
 	}
+}
+
+// inCode reports a name that a code span of facts holds as one of its words ("core.hooksPath"
+// in `git config core.hooksPath .githooks`, a span the original wrapped across two lines).
+func inCode(name string, facts []Token) bool {
+	for _, f := range facts {
+		if f.Type != TypeCode {
+			continue
+		}
+		for _, w := range strings.Fields(strings.ToLower(f.Value)) {
+			if w == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // quotedIn reports a quotation that one of the statements says within quotation marks.
@@ -574,8 +590,8 @@ func lastHeading(sect string) string {
 // its strength; it is flipped when every such clause points the other way.
 func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 	for i, cl := range oc {
-		if len(cl.stems) == 0 {
-			continue
+		if len(cl.stems) == 0 || cl.modal == "" && conditionOnly(cl) {
+			continue // "Si los archivos ya tienen ediciones, ...": the rule is the next clause's
 		}
 		matches := overlapping(cl, uc)
 		if len(matches) == 0 && cl.modal != "" {
@@ -663,6 +679,17 @@ func (c *stmtCompare) mergedInto(u *stmt) []*stmt {
 		}
 	}
 	return c.into[u.id]
+}
+
+// conditionOnly reports a clause that is an "if" condition and nothing else: it opens with its
+// condition word (or, in Chinese, Japanese and Korean, holds it).
+func conditionOnly(cl clauseInfo) bool {
+	for _, p := range cl.parts {
+		if p.kind == condIf && p.from == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // sameRuleNearby returns, for a rule clause no counterpart restates, a counterpart clause of
