@@ -21,6 +21,9 @@ type alignment struct {
 	// repeat marks an original statement whose key another original statement already has and
 	// whose copies outnumber the result's: an exact repeat removed.
 	repeat []bool
+	// rewritten marks the sections where the result has statements the original does not
+	// (something was written there, not only removed).
+	rewritten map[string]bool
 }
 
 // alignMinShare is the share of an original statement's stems a result statement must carry to
@@ -29,6 +32,9 @@ const (
 	alignMinShare   = 0.5
 	alignSplitStems = 2
 	alignCandidates = 48 // result statements scored per original statement at most
+	// alignMinRepeat is the share of a removed statement's stems another statement must say,
+	// with all its facts, for the removed one to be a near repeat of it.
+	alignMinRepeat = 0.8
 )
 
 // align pairs the statements of o with those of r. extra holds keys of statements that survive
@@ -40,9 +46,11 @@ func align(o, r *Inv, extra map[string]bool) *alignment {
 	// Content alignment for the rest, against result statements that are not unchanged copies.
 	index := map[string][]*stmt{}
 	var open []*stmt
+	a.rewritten = map[string]bool{}
 	for _, s := range r.stmts {
 		if !matched[s.id] {
 			open = append(open, s)
+			a.rewritten[s.sect] = true
 		}
 	}
 	if len(open) == 0 {

@@ -41,7 +41,8 @@ type stmtCompare struct {
 	// rules indexes the result's clauses by section and stem, for removed statements' rules.
 	rules map[string]*clauseIndex
 	seen  map[dropKey]bool
-	into  map[int][]*stmt // result statement id -> the original statements aligned with it
+	into  map[int][]*stmt    // result statement id -> the original statements aligned with it
+	kept  map[string][]*stmt // fact key -> original statements the result keeps unchanged
 }
 
 // dropKey identifies a drop: one per token, line and file.
@@ -1495,6 +1496,9 @@ func sameBag(a, b []clauseInfo) bool {
 // in its section of the result (anywhere when the result has no such section), and each of its
 // rules and conditions by some result clause.
 func (c *stmtCompare) droppedPass(s *stmt) {
+	if c.nearRepeat(s) {
+		return
+	}
 	scope := c.scopeOf(s.sect)
 	aliases := c.o.aliases()
 	facts := append(append([]Token(nil), s.facts...), wordFacts(c.o.clausesOf(s))...)
@@ -1527,6 +1531,47 @@ func (c *stmtCompare) droppedPass(s *stmt) {
 			c.drop(Token{typ, ruleKey(cl)}, s, nil, what+" not restated")
 		}
 	}
+}
+
+// nearRepeat reports a removed statement that repeats, nearly word for word, a statement the
+// result keeps unchanged elsewhere (another section saying the same field's rule): every fact
+// of it and alignMinRepeat of its stems, three at least, where the result wrote nothing new in
+// its section (a statement replaced by another is no repeat removed). Candidates are found by
+// the statement's facts, so a statement without any is never a near repeat.
+func (c *stmtCompare) nearRepeat(s *stmt) bool {
+	if len(s.facts) == 0 || c.a.rewritten[s.sect] || len(c.o.stemsOf(s)) < 3 {
+		return false
+	}
+	if c.kept == nil {
+		c.kept = map[string][]*stmt{}
+		for _, o := range c.o.stmts {
+			if c.a.same[o.id] {
+				for _, f := range o.facts {
+					c.kept[f.Key()] = append(c.kept[f.Key()], o)
+				}
+			}
+		}
+	}
+	stems := c.o.stemsOf(s)
+	for _, cand := range c.kept[s.facts[0].Key()] {
+		if cand.id == s.id || !hasAllFacts(cand, s) {
+			continue
+		}
+		if float64(shared(stems, c.o.stemsOf(cand))) >= alignMinRepeat*float64(len(stems)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAllFacts reports a statement stating every fact of s.
+func hasAllFacts(cand, s *stmt) bool {
+	for _, f := range s.facts {
+		if !containsTok(cand.facts, f) {
+			return false
+		}
+	}
+	return true
 }
 
 // ruleKept reports a result clause restating a rule: two thirds of its stems, its direction and
