@@ -86,6 +86,7 @@ type stmtLexicon struct {
 	cjkSeq      []cjkEntry
 	cjkNumber   []cjkEntry
 	every       map[string]bool
+	listNeg     map[string]bool
 	perWord     map[string]bool
 	allWord     map[string]bool
 	descriptive map[string]bool
@@ -127,7 +128,7 @@ func buildStmtLexicon() *stmtLexicon {
 	x := &stmtLexicon{
 		modal: map[string]int{}, cond: map[string]string{}, seq: map[string]int{}, lead: map[string]bool{},
 		antonym: map[string][]antonym{}, number: map[string]string{}, unit: map[string]string{},
-		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), perWord: set(perText), allWord: set(allText), pronoun: set(pronounText), antonymStem: map[string][]antonym{}, reason: phrases(reasonText), quantity: set(quantityText), descriptive: set(descriptiveText),
+		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), listNeg: set(listNegText), perWord: set(perText), allWord: set(allText), pronoun: set(pronounText), antonymStem: map[string][]antonym{}, reason: phrases(reasonText), quantity: set(quantityText), descriptive: set(descriptiveText),
 		always: phrases(alwaysText),
 	}
 	phrase := func(w string) string { return strings.ReplaceAll(w, "_", " ") }
@@ -437,10 +438,28 @@ func clauseTokens(ln stmtLine, cur *clauseInfo, raw *strings.Builder, depth *int
 func inheritHedges(out []clauseInfo) {
 	for i := 1; i < len(out); i++ {
 		p := out[i-1]
-		if out[i].sentence == p.sentence && out[i].comma && out[i].modal == "" && p.level > 0 && p.level < 3 {
+		if out[i].sentence != p.sentence || !out[i].comma || out[i].modal != "" {
+			continue
+		}
+		switch {
+		case p.level > 0 && p.level < 3:
 			out[i].level, out[i].weak, out[i].modal = p.level, true, p.modal
+		case p.level < 0 && len(out[i].stems) <= 2 && listNegation(p):
+			// "ни в ответах, ни в заметках, логах": the list goes on under its negation
+			out[i].level, out[i].modal = p.level, p.modal
 		}
 	}
+}
+
+// listNegation reports a clause negated by a word that negates a list's items one by one (ни,
+// nor, ni, nem, noch), which the rest of the list carries on without repeating.
+func listNegation(cl clauseInfo) bool {
+	for _, w := range cl.negWords {
+		if slex().listNeg[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // Clause breaks: a comma continues a list, a semicolon or dash starts a new clause, a full stop a

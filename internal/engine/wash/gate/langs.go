@@ -197,6 +197,10 @@ var prefText = map[string]string{
 	"ko": "보다=-1 보다는=-1 대신=-1",
 }
 
+// listNegText are the words that negate each item of a list (ни ... ни ..., neither ... nor):
+// an item the list carries on without the word stays negated.
+var listNegText = "ни nor ni nem noch"
+
 // reasonText are the words that open a clause giving a reason or a purpose ("so the docs always
 // describe ...", "damit", "чтобы"): a new clause, and a rationale rather than a rule.
 var reasonText = "so because since so_that whereas donc car parce puisque afin damit weil denn sodass porque pues " +

@@ -255,17 +255,19 @@ func lexLine(items []item, pl paraLine) []item {
 	return items
 }
 
-// tagAt reports a "[tag]" opening the line's text at from and closing at i, with no link
-// target after it.
+// tagAt reports a "[tag]" closing at i that opens the line's text at from or a sentence
+// ("указания. [hard] Настоящие ..."), with no link target after it.
 func tagAt(m []byte, from, i int) bool {
-	j := from
-	for j < i && (m[j] == ' ' || m[j] == '*') {
-		j++
-	}
-	if j >= i || m[j] != '[' || i+1 < len(m) && (m[i+1] == '(' || m[i+1] == '[') {
+	j := bytes.LastIndexByte(m[from:i], '[')
+	if j < 0 || i+1 < len(m) && (m[i+1] == '(' || m[i+1] == '[') {
 		return false
 	}
-	return !bytes.ContainsAny(m[j+1:i], "[]")
+	j += from
+	k := j
+	for k > from && (m[k-1] == ' ' || m[k-1] == '*') {
+		k--
+	}
+	return k == from || strings.IndexByte(".!?:", m[k-1]) >= 0
 }
 
 // markLabel marks the words of a bold span that closes at i as a label when the span ends with
