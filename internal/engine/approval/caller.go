@@ -122,19 +122,6 @@ func (m envMarker) String() string {
 	return s
 }
 
-// example is an environment the marker matches.
-func (m envMarker) example() []string {
-	v := m.value
-	if v == "" {
-		v = "1"
-	}
-	env := []string{m.name + "=" + v}
-	if m.also[0] != "" {
-		env = append(env, m.also[0]+"="+m.also[1])
-	}
-	return env
-}
-
 // agentPrograms names the agent CLIs by their executable, and by a path
 // (an npm package, an install directory) a Node-run one shows in its
 // command line. Cursor's CLI is installed as "agent" and "cursor-agent".

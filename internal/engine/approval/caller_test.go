@@ -20,7 +20,7 @@ func tree(ps ...Process) func() ([]Process, error) {
 // and unrelated variables are not.
 func TestAgentSignalsFromEnvironment(t *testing.T) {
 	for _, m := range envMarkers() {
-		c := Caller{Environ: append([]string{"HOME=/home/u"}, m.example()...)}
+		c := Caller{Environ: append([]string{"HOME=/home/u"}, markerEnv(m)...)}
 		s := c.AgentSignals()
 		if len(s) != 1 || s[0].Agent != m.agent || !strings.Contains(s[0].What, m.name) {
 			t.Errorf("%s: signals %v", m, s)
@@ -147,4 +147,17 @@ func TestParseProcArgs(t *testing.T) {
 	if exe, argv, env := parseProcArgs([]byte{1, 0}); exe != "" || argv != nil || env != nil {
 		t.Fatal("short input")
 	}
+}
+
+// markerEnv is an environment the marker matches.
+func markerEnv(m envMarker) []string {
+	v := m.value
+	if v == "" {
+		v = "1"
+	}
+	env := []string{m.name + "=" + v}
+	if m.also[0] != "" {
+		env = append(env, m.also[0]+"="+m.also[1])
+	}
+	return env
 }

@@ -2,7 +2,6 @@ package textpos
 
 import (
 	"bytes"
-	"fmt"
 	"unicode/utf8"
 )
 
@@ -76,24 +75,4 @@ func next(data []byte, from int, b byte) int {
 		return from + i
 	}
 	return len(data)
-}
-
-// Error is a problem at a place in a file: "path:line:col: msg".
-type Error struct {
-	Path      string
-	Line, Col int
-	Msg       string
-}
-
-// Errorf places a message at byte offset off of src.
-func Errorf(path string, src []byte, off int, format string, args ...any) *Error {
-	line, col := LineCol(src, off)
-	return &Error{Path: path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
-}
-
-func (e *Error) Error() string {
-	if e.Path == "" {
-		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
 }

@@ -41,13 +41,6 @@ func TestCounterAgreesWithLineCol(t *testing.T) {
 	}
 }
 
-func TestError(t *testing.T) {
-	err := Errorf("a.ts", []byte("x\ny = `"), 6, "unterminated template literal")
-	if got := err.Error(); got != "a.ts:2:5: unterminated template literal" {
-		t.Fatalf("got %q", got)
-	}
-}
-
 // The counter answers as a fresh count from the line start does, whatever
 // the order and the bytes (halves of characters, lone \r, \r\n, invalid
 // UTF-8).
