@@ -88,3 +88,53 @@ func FuzzIndexSpecial(f *testing.F) {
 		}
 	})
 }
+
+// Every byte value at every position of buffers long enough for the
+// vector code's 64-byte steps, its 16-byte steps and the portable tail,
+// with the buffer starting at every alignment; and the portable loop on
+// its own, which amd64 uses only for tails.
+func TestIndexSpecialVectorSteps(t *testing.T) {
+	backing := []byte(strings.Repeat("x\tyz \n", 60))
+	for _, n := range []int{15, 16, 17, 63, 64, 65, 127, 128, 130, 200} {
+		for align := 0; align < 16; align += 5 {
+			base := backing[align : align+n]
+			for pos := range base {
+				for c := range 256 {
+					b := append([]byte(nil), base...)
+					b[pos] = byte(c)
+					if got, want := IndexSpecial(b), indexRef(b); got != want {
+						t.Fatalf("len %d, byte %#x at %d: IndexSpecial = %d, want %d", n, c, pos, got, want)
+					}
+					if got, want := indexSpecialWords(b), indexRef(b); got != want {
+						t.Fatalf("len %d, byte %#x at %d: indexSpecialWords = %d, want %d", n, c, pos, got, want)
+					}
+				}
+			}
+			// Two special bytes: the first one is the answer.
+			b := append([]byte(nil), base...)
+			b[n-1], b[n/2] = 0x80, 0x01
+			if got, want := IndexSpecial(b), indexRef(b); got != want {
+				t.Fatalf("len %d, two specials: IndexSpecial = %d, want %d", n, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkIndexSpecial scans 64 KiB of plain ASCII source with the code
+// IndexSpecial uses (vector, then words) and with the portable loop alone.
+func BenchmarkIndexSpecial(b *testing.B) {
+	data := []byte(strings.Repeat("func main() {\n\tx := 1 // a comment\r\n}\n", 1800))[:64<<10]
+	for _, c := range []struct {
+		name string
+		f    func([]byte) int
+	}{{"IndexSpecial", IndexSpecial}, {"words", indexSpecialWords}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if c.f(data) != -1 {
+					b.Fatal("special byte in plain data")
+				}
+			}
+		})
+	}
+}
