@@ -14,7 +14,8 @@ import (
 // never file content beyond token values and paths.
 type washText struct {
 	e *env
-	l *lane.Lane
+	// rel renders a path the way the lane's messages do.
+	rel func(string) string
 }
 
 func (w washText) gauge(g lane.Gauge, limited []string) error {
@@ -29,7 +30,7 @@ func (w washText) gauge(g lane.Gauge, limited []string) error {
 	}
 	ui.infof("  %7s %6s  %-24s %-13s %s", "tokens", "fat", "loaded by", "kind", "file")
 	for _, f := range g.Files {
-		ui.infof("  %7d %6s  %-24s %-13s %s%s", f.Tokens, fatColumn(f), loadedBy(f), f.Kind, w.l.Rel(f.Real), fileNote(f))
+		ui.infof("  %7d %6s  %-24s %-13s %s%s", f.Tokens, fatColumn(f), loadedBy(f), f.Kind, w.rel(f.Real), fileNote(f))
 	}
 	if len(g.Files) == 0 {
 		ui.infof("  (no memory or instruction files found)")
@@ -47,10 +48,10 @@ func (w washText) gauge(g lane.Gauge, limited []string) error {
 		ui.warnf("capacity wall: %s", wall)
 	}
 	for _, fl := range g.Flags {
-		ui.warnf("%s: %s: %s", at(w.l.Rel(fl.Path), fl.Line), fl.Kind, fl.Reason)
+		ui.warnf("%s: %s: %s", at(w.rel(fl.Path), fl.Line), fl.Kind, fl.Reason)
 	}
 	for _, p := range g.Problems {
-		ui.warnf("%s (%s): %s", w.l.Rel(p.Path), p.Platform, p.Reason)
+		ui.warnf("%s (%s): %s", w.rel(p.Path), p.Platform, p.Reason)
 	}
 	for _, er := range g.Errors {
 		ui.warnf("%s", er)
@@ -108,7 +109,7 @@ func fileNote(f wash.FileReport) string {
 // never reaches its model.
 func (w washText) neverLoaded(g lane.Gauge) {
 	for _, u := range g.NeverLoaded {
-		where := at(w.l.Rel(u.Path), u.Line)
+		where := at(w.rel(u.Path), u.Line)
 		if u.Lines > 1 {
 			where = fmt.Sprintf("%s-%d", where, u.Line+u.Lines-1)
 		}
@@ -127,10 +128,10 @@ func (w washText) loadSource(src *lane.LoadSource) {
 	}
 	ui.infof("claude-code load list: what session %s reported loading (InstructionsLoaded, %d file(s), %s)", src.Session, src.Files, src.At.Format("2006-01-02 15:04 MST"))
 	for _, p := range src.NotLoaded {
-		ui.infof("  derived but not reported loaded: %s", w.l.Rel(p))
+		ui.infof("  derived but not reported loaded: %s", w.rel(p))
 	}
 	for _, p := range src.Extra {
-		ui.infof("  reported loaded, not derived (measured only): %s", w.l.Rel(p))
+		ui.infof("  reported loaded, not derived (measured only): %s", w.rel(p))
 	}
 }
 
@@ -370,7 +371,7 @@ func (w washText) recovered(rep txn.RecoverReport) error {
 		ui.infof("run %s (%s): %s", r.RunID, r.Found, r.Outcome)
 		for _, f := range r.Files {
 			if f.Status == txn.StatusKept {
-				ui.warnf("  %s changed since the run: kept as found (original %s, now %s)", w.l.Rel(f.Path), f.Original.Short(), f.Current.Short())
+				ui.warnf("  %s changed since the run: kept as found (original %s, now %s)", w.rel(f.Path), f.Original.Short(), f.Current.Short())
 			}
 		}
 		if r.Err != nil {

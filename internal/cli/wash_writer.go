@@ -26,5 +26,5 @@ func newWashWriter(e *env, l *lane.Lane, asJSON bool) washWriter {
 	if asJSON {
 		return washJSON{e: e}
 	}
-	return washText{e: e, l: l}
+	return washText{e: e, rel: l.Rel}
 }

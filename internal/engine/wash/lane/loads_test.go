@@ -3,8 +3,10 @@ package lane
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const aiwg = `# AIWG framework
@@ -176,5 +178,35 @@ func TestPlanPushingLinesPastTheIndexHead(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("the date pushed past line 200 is not a drop for claude-code: %+v", be.Drops)
+	}
+}
+
+// A subdirectory AGENTS.md repeating its ancestor in the same Codex chain: quick run from that
+// directory (the session's start) cuts the repetition from the subdirectory's file, since every
+// session that loads it loads the root's too; the root keeps its rules.
+func TestQuickCutsASubdirectoryRepeatingItsAncestor(t *testing.T) {
+	f := newFixture(t)
+	rules := "## Conventions\n\n- Every migration is reviewed by two people.\n- Never edit a released migration once it shipped.\n"
+	root := "# Monorepo\n\n" + rules
+	f.write("AGENTS.md", root)
+	sub := f.write("services/api/AGENTS.md", "# API service\n\nRun the API tests with `make api-test`.\n\n"+rules)
+	l := New(f.proj, Options{Home: f.home, Getenv: f.getenv, Now: func() time.Time { return f.clock }, Start: filepath.Dir(sub)})
+	res, err := l.Quick(QuickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.read(sub)
+	if strings.Contains(got, "two people") || !strings.Contains(got, "make api-test") {
+		t.Fatalf("services/api/AGENTS.md after quick:\n%s", got)
+	}
+	if f.read("AGENTS.md") != root {
+		t.Fatal("the root AGENTS.md changed")
+	}
+	saved := map[string]int{}
+	for _, p := range res.Platforms {
+		saved[p.Platform] = p.Before - p.After
+	}
+	if saved["codex"] <= 0 {
+		t.Fatalf("codex saves nothing: %+v", res.Platforms)
 	}
 }
