@@ -115,60 +115,11 @@ func Scan(files []File, o Options) Signals {
 	var stale []Finding
 	var staleFile []int
 	for fi, f := range files {
-		doc := mdline.Parse(f.Content)
-		title := hasTitle(doc)
-		var section []string // heading texts by level
-		for i, l := range doc.Lines {
-			if l.Kind == mdline.Heading && l.Level > 0 {
-				for len(section) < l.Level {
-					section = append(section, "")
-				}
-				section = section[:l.Level]
-				section[l.Level-1] = norm(mdline.HeadingText(l.Text(f.Content)))
-			}
-			if l.Kind != mdline.Text && l.Kind != mdline.TableRow {
-				continue
-			}
-			text := bytes.TrimSpace(l.Text(f.Content))
-			if words(text) < 3 {
-				continue
-			}
-			if o.Kept != nil && o.Kept(LineHash(text)) {
-				continue
-			}
-			tok := est(text)
-			newest, dated := newestDate(text)
-			switch {
-			case dated && pointer(text):
-				// An index entry dated by its note (a link to it) stays while its note does.
-			case dated && effective(text):
-				// "Effective 2026-03-04", "recalibrated 2026-03-15": the date says when a rule
-				// that still holds took effect, not that the entry is an event of the past.
-				continue
-			case dated:
-				if !o.Now.IsZero() && o.Now.Sub(newest) > o.StaleAfter {
-					staleFile = append(staleFile, fi)
-					stale = append(stale, Finding{Kind: StaleDated, Path: f.Path, Line: i + 1, Tokens: tok, MeasuredOnly: f.MeasuredOnly,
-						Reason: fmt.Sprintf("point-in-time entry dated %s (%d days ago)", newest.Format("2006-01-02"), days(o.Now.Sub(newest)))})
-				}
-				continue // a dated line is a log entry, never a superseded fact
-			case f.FirstSeen != nil && !o.Now.IsZero():
-				if seen, ok := f.FirstSeen(LineHash(text)); ok && o.Now.Sub(seen) > o.StaleAfter {
-					staleFile = append(staleFile, fi)
-					stale = append(stale, Finding{Kind: StaleUndated, Path: f.Path, Line: i + 1, Tokens: tok, MeasuredOnly: f.MeasuredOnly,
-						Reason: fmt.Sprintf("undated entry unchanged since %s (%d days)", seen.Format("2006-01-02"), days(o.Now.Sub(seen)))})
-				}
-			}
-			if k, v, ok := keyOf(text); ok {
-				// The same label under two headings is two facts ("timeout: 30s" under
-				// Production and under Staging), never one fact with two values.
-				sec := section
-				if title && len(sec) > 0 {
-					sec = sec[1:] // the file's title is its name, no section of it
-				}
-				k = strings.Join(sec, "\x1f") + "\x00" + k
-				ks = append(ks, keyed{f: fi, line: i + 1, key: k, value: v, tokens: tok})
-			}
+		fk, fs := scanFile(fi, f, o, est)
+		ks = append(ks, fk...)
+		for _, x := range fs {
+			stale = append(stale, x)
+			staleFile = append(staleFile, fi)
 		}
 	}
 	// Superseded: the same key with two values. Every line of a key but the last one in load
@@ -225,6 +176,90 @@ func Scan(files []File, o Options) Signals {
 		return a.Line < b.Line
 	})
 	return s
+}
+
+// scanFile reads one file's prose lines: its keyed facts (for superseded pairs) and its stale
+// candidates.
+func scanFile(fi int, f File, o Options, est func([]byte) int) ([]keyed, []Finding) {
+	var ks []keyed
+	var stale []Finding
+	doc := mdline.Parse(f.Content)
+	sec := sections{title: hasTitle(doc)}
+	for i, l := range doc.Lines {
+		sec.see(l, f.Content)
+		if l.Kind != mdline.Text && l.Kind != mdline.TableRow {
+			continue
+		}
+		text := bytes.TrimSpace(l.Text(f.Content))
+		if words(text) < 3 || o.Kept != nil && o.Kept(LineHash(text)) {
+			continue
+		}
+		tok := est(text)
+		fd, dated := staleness(f, i+1, text, tok, o)
+		if fd != nil {
+			stale = append(stale, *fd)
+		}
+		if dated {
+			continue // a dated line is a log entry, never a superseded fact
+		}
+		if k, v, ok := keyOf(text); ok {
+			// The same label under two headings is two facts ("timeout: 30s" under
+			// Production and under Staging), never one fact with two values.
+			ks = append(ks, keyed{f: fi, line: i + 1, key: sec.key() + "\x00" + k, value: v, tokens: tok})
+		}
+	}
+	return ks, stale
+}
+
+// staleness returns a line's stale candidate, if any, and whether the line is dated (a log
+// entry). A date that says when a rule took effect ("Effective 2026-03-04", "recalibrated
+// 2026-03-15") is no point in the past; an index entry dated by its note stays while its note
+// does.
+func staleness(f File, line int, text []byte, tok int, o Options) (*Finding, bool) {
+	newest, dated := newestDate(text)
+	switch {
+	case dated && pointer(text):
+		return nil, false
+	case dated && effective(text):
+		return nil, true
+	case dated:
+		if !o.Now.IsZero() && o.Now.Sub(newest) > o.StaleAfter {
+			return &Finding{Kind: StaleDated, Path: f.Path, Line: line, Tokens: tok, MeasuredOnly: f.MeasuredOnly,
+				Reason: fmt.Sprintf("point-in-time entry dated %s (%d days ago)", newest.Format("2006-01-02"), days(o.Now.Sub(newest)))}, true
+		}
+		return nil, true
+	case f.FirstSeen != nil && !o.Now.IsZero():
+		if seen, ok := f.FirstSeen(LineHash(text)); ok && o.Now.Sub(seen) > o.StaleAfter {
+			return &Finding{Kind: StaleUndated, Path: f.Path, Line: line, Tokens: tok, MeasuredOnly: f.MeasuredOnly,
+				Reason: fmt.Sprintf("undated entry unchanged since %s (%d days)", seen.Format("2006-01-02"), days(o.Now.Sub(seen)))}, false
+		}
+	}
+	return nil, false
+}
+
+// sections tracks the heading path above a line, below the file's title.
+type sections struct {
+	title bool
+	path  []string // heading texts by level
+}
+
+func (s *sections) see(l mdline.Line, src []byte) {
+	if l.Kind != mdline.Heading || l.Level <= 0 {
+		return
+	}
+	for len(s.path) < l.Level {
+		s.path = append(s.path, "")
+	}
+	s.path = s.path[:l.Level]
+	s.path[l.Level-1] = norm(mdline.HeadingText(l.Text(src)))
+}
+
+func (s *sections) key() string {
+	p := s.path
+	if s.title && len(p) > 0 {
+		p = p[1:] // the file's title is its name, no section of it
+	}
+	return strings.Join(p, "\x1f")
 }
 
 func days(d time.Duration) int { return int(d.Hours() / 24) }

@@ -138,19 +138,7 @@ func (l *Lane) execute(x run) (out outcome, err error) {
 	if err != nil {
 		return out, err
 	}
-	ops := make([]txn.Op, 0, len(x.Changes))
-	for _, c := range x.Changes {
-		op := txn.Op{Path: c.Path}
-		switch c.Kind {
-		case gate.Rewrite:
-			op.Kind, op.Data, op.Expect = txn.Replace, c.Result, fsx.SHA256(c.Orig)
-		case gate.Delete:
-			op.Kind, op.Expect = txn.Delete, fsx.SHA256(c.Orig)
-		case gate.Create:
-			op.Kind, op.Data, op.Mode = txn.Create, c.Result, 0o644
-		}
-		ops = append(ops, op)
-	}
+	ops := txnOps(x.Changes)
 	if l.beforeExecute != nil {
 		l.beforeExecute()
 	}
@@ -205,6 +193,25 @@ func (l *Lane) execute(x run) (out outcome, err error) {
 		out.Swept = append(out.Swept, store.Sweep(b, now, bins.DefaultPolicy(b, x.StoreBytes)))
 	}
 	return out, nil
+}
+
+// txnOps turns a run's changes into the transaction's operations, each swap compare-and-swap
+// on the bytes the run was planned from.
+func txnOps(cs []change) []txn.Op {
+	ops := make([]txn.Op, 0, len(cs))
+	for _, c := range cs {
+		op := txn.Op{Path: c.Path}
+		switch c.Kind {
+		case gate.Rewrite:
+			op.Kind, op.Data, op.Expect = txn.Replace, c.Result, fsx.SHA256(c.Orig)
+		case gate.Delete:
+			op.Kind, op.Expect = txn.Delete, fsx.SHA256(c.Orig)
+		case gate.Create:
+			op.Kind, op.Data, op.Mode = txn.Create, c.Result, 0o644
+		}
+		ops = append(ops, op)
+	}
+	return ops
 }
 
 // gateRun is the fidelity gate of a run, the same for its dry run and its apply: the changed

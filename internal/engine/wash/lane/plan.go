@@ -225,116 +225,20 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 	}
 	res.Before = r.rep.Measurement.Footprint
 	owned := r.writable()
-	memDir, _ := filepath.EvalSymlinks(discover.MemoryDir(l.discoverOptions(nil)))
-	touched := map[string]bool{}
-	take := func(path, why string) (string, error) {
-		real, err := l.resolvePlanPath(path)
-		if err != nil {
-			return "", fmt.Errorf("plan: %s: %w", why, err)
-		}
-		if touched[real] {
-			return "", fmt.Errorf("plan: %s: %s is named twice", why, l.rel(real))
-		}
-		touched[real] = true
-		return real, nil
-	}
-	readOwned := func(real, expect, why string) ([]byte, error) {
-		if !owned[real] {
-			if e, ok := r.entry[real]; ok && e.Inherited {
-				return nil, &RefusedError{Path: l.rel(real), Reason: "inherited from above the project: never touched"}
-			} else if ok {
-				return nil, &RefusedError{Path: l.rel(real), Reason: measuredOnly}
-			}
-			return nil, &RefusedError{Path: l.rel(real), Reason: "not a memory file this project owns (not discovered)"}
-		}
-		want, err := parseExpect(expect)
-		if err != nil {
-			return nil, fmt.Errorf("plan: %s: %w", why, err)
-		}
-		cur, ok := r.content[real]
-		if !ok {
-			return nil, &RefusedError{Path: l.rel(real), Reason: "unreadable"}
-		}
-		if !want.matches(fsx.SHA256(cur)) {
-			return nil, &ChangedError{Path: l.rel(real)}
-		}
-		return cur, nil
-	}
 	x := run{Bin: bins.Plan, StoreBytes: r.storeBytes(), Approved: approvals{place: map[string]bool{}}, Writable: owned, Reading: r}
 	for _, d := range p.ApprovedDrops {
 		x.Approved.place[d] = true
 	}
-	post := map[string][]byte{} // real path -> content after the plan (nil: deleted)
+	pb := &planBuilder{l: l, r: r, owned: owned, x: &x, touched: map[string]bool{}, post: map[string][]byte{}}
+	pb.memDir, _ = filepath.EvalSymlinks(discover.MemoryDir(l.discoverOptions(nil)))
 	for i, a := range p.Actions {
-		why := fmt.Sprintf("action %d", i+1)
-		real, err := take(a.Path, why)
+		view, err := pb.action(i, a)
 		if err != nil {
 			return res, err
 		}
-		view := ActionView{Type: a.Type, Path: l.rel(real), Reason: a.Reason}
-		switch a.Type {
-		case ActDelete:
-			orig, err := readOwned(real, a.Expect, why)
-			if err != nil {
-				return res, err
-			}
-			x.Changes = append(x.Changes, change{Path: real, Kind: gate.Delete, Orig: orig, Cuts: []string{ActDelete}, Tokens: gauge.Estimate(orig)})
-			x.Gate = append(x.Gate, gate.Change{Path: real, Kind: gate.Delete, Orig: orig})
-			post[real] = nil
-			view.TokensBefore = gauge.Estimate(orig)
-		case ActShrink, ActRewrite:
-			orig, err := readOwned(real, a.Expect, why)
-			if err != nil {
-				return res, err
-			}
-			x.Changes = append(x.Changes, change{Path: real, Kind: gate.Rewrite, Orig: orig, Result: a.content, Cuts: []string{a.Type},
-				RemovedLines: removedLines(orig, a.content), Tokens: gauge.Estimate(orig) - gauge.Estimate(a.content)})
-			x.Gate = append(x.Gate, gate.Change{Path: real, Kind: gate.Rewrite, Orig: orig, Result: a.content})
-			post[real] = a.content
-			view.TokensBefore, view.TokensAfter = gauge.Estimate(orig), gauge.Estimate(a.content)
-		case ActMerge:
-			var srcs []gate.Source
-			for j, s := range a.Sources {
-				swhy := fmt.Sprintf("action %d source %d", i+1, j+1)
-				sreal, err := take(s.Path, swhy)
-				if err != nil {
-					return res, err
-				}
-				sb, err := readOwned(sreal, s.Expect, swhy)
-				if err != nil {
-					return res, err
-				}
-				srcs = append(srcs, gate.Source{Path: sreal, Content: sb})
-				x.Changes = append(x.Changes, change{Path: sreal, Kind: gate.Delete, Orig: sb, Cuts: []string{"merged-away"}, Tokens: gauge.Estimate(sb)})
-				x.Gate = append(x.Gate, gate.Change{Path: sreal, Kind: gate.Delete, Orig: sb})
-				post[sreal] = nil
-				view.TokensBefore += gauge.Estimate(sb)
-			}
-			view.TokensAfter = gauge.Estimate(a.content)
-			if _, err := os.Lstat(real); errors.Is(err, os.ErrNotExist) {
-				if a.Expect != "" {
-					return res, &ChangedError{Path: l.rel(real)}
-				}
-				if !strings.HasSuffix(real, ".md") || !(within(real, l.p.Root) || (memDir != "" && within(real, memDir))) {
-					return res, &RefusedError{Path: l.rel(real), Reason: "a merge may only create a .md file in the project or the memory directory"}
-				}
-				view.Created = true
-				x.Changes = append(x.Changes, change{Path: real, Kind: gate.Create, Result: a.content})
-				x.Gate = append(x.Gate, gate.Change{Path: real, Kind: gate.Create, Sources: srcs, Result: a.content})
-			} else {
-				orig, err := readOwned(real, a.Expect, why)
-				if err != nil {
-					return res, err
-				}
-				view.TokensBefore += gauge.Estimate(orig)
-				x.Changes = append(x.Changes, change{Path: real, Kind: gate.Rewrite, Orig: orig, Result: a.content, Cuts: []string{ActMerge},
-					RemovedLines: removedLines(orig, a.content), Tokens: gauge.Estimate(orig) - gauge.Estimate(a.content)})
-				x.Gate = append(x.Gate, gate.Change{Path: real, Kind: gate.Rewrite, Orig: orig, Sources: srcs, Result: a.content})
-			}
-			post[real] = a.content
-		}
 		res.Actions = append(res.Actions, view)
 	}
+	touched, post := pb.touched, pb.post
 	// Every other owned file is context: a fact of a deleted file may already live there.
 	var ctx []string
 	for real := range owned {
@@ -398,6 +302,138 @@ func (l *Lane) ApplyPlan(p Plan, o PlanOptions) (PlanResult, error) {
 		res.Warnings = append(res.Warnings, "the plan was applied but keeps.json could not be updated: "+err.Error())
 	}
 	return res, nil
+}
+
+// planBuilder turns a plan's actions into the run's changes and gate changes, refusing a path
+// named twice, a file the lane does not own and a file changed since the judge read it.
+type planBuilder struct {
+	l       *Lane
+	r       *reading
+	owned   map[string]bool
+	x       *run
+	memDir  string
+	touched map[string]bool
+	post    map[string][]byte // real path -> content after the plan (nil: deleted)
+}
+
+// take resolves a plan path and refuses one named twice.
+func (b *planBuilder) take(path, why string) (string, error) {
+	real, err := b.l.resolvePlanPath(path)
+	if err != nil {
+		return "", fmt.Errorf("plan: %s: %w", why, err)
+	}
+	if b.touched[real] {
+		return "", fmt.Errorf("plan: %s: %s is named twice", why, b.l.rel(real))
+	}
+	b.touched[real] = true
+	return real, nil
+}
+
+// readOwned returns an owned file's bytes as read, if they still hash to expect.
+func (b *planBuilder) readOwned(real, expect, why string) ([]byte, error) {
+	l := b.l
+	if !b.owned[real] {
+		if e, ok := b.r.entry[real]; ok && e.Inherited {
+			return nil, &RefusedError{Path: l.rel(real), Reason: "inherited from above the project: never touched"}
+		} else if ok {
+			return nil, &RefusedError{Path: l.rel(real), Reason: measuredOnly}
+		}
+		return nil, &RefusedError{Path: l.rel(real), Reason: "not a memory file this project owns (not discovered)"}
+	}
+	want, err := parseExpect(expect)
+	if err != nil {
+		return nil, fmt.Errorf("plan: %s: %w", why, err)
+	}
+	cur, ok := b.r.content[real]
+	if !ok {
+		return nil, &RefusedError{Path: l.rel(real), Reason: "unreadable"}
+	}
+	if !want.matches(fsx.SHA256(cur)) {
+		return nil, &ChangedError{Path: l.rel(real)}
+	}
+	return cur, nil
+}
+
+// remove records a file the plan deletes (a delete, or a merge source).
+func (b *planBuilder) remove(real string, orig []byte, cut string) {
+	b.x.Changes = append(b.x.Changes, change{Path: real, Kind: gate.Delete, Orig: orig, Cuts: []string{cut}, Tokens: gauge.Estimate(orig)})
+	b.x.Gate = append(b.x.Gate, gate.Change{Path: real, Kind: gate.Delete, Orig: orig})
+	b.post[real] = nil
+}
+
+// rewrite records a file the plan rewrites (srcs make it a merge target).
+func (b *planBuilder) rewrite(real string, orig, result []byte, cut string, srcs []gate.Source) {
+	b.x.Changes = append(b.x.Changes, change{Path: real, Kind: gate.Rewrite, Orig: orig, Result: result, Cuts: []string{cut},
+		RemovedLines: removedLines(orig, result), Tokens: gauge.Estimate(orig) - gauge.Estimate(result)})
+	b.x.Gate = append(b.x.Gate, gate.Change{Path: real, Kind: gate.Rewrite, Orig: orig, Sources: srcs, Result: result})
+	b.post[real] = result
+}
+
+// action adds one action's changes and returns its view.
+func (b *planBuilder) action(i int, a Action) (ActionView, error) {
+	why := fmt.Sprintf("action %d", i+1)
+	real, err := b.take(a.Path, why)
+	if err != nil {
+		return ActionView{}, err
+	}
+	view := ActionView{Type: a.Type, Path: b.l.rel(real), Reason: a.Reason}
+	if a.Type == ActMerge {
+		return b.merge(i, a, real, view)
+	}
+	orig, err := b.readOwned(real, a.Expect, why)
+	if err != nil {
+		return view, err
+	}
+	view.TokensBefore = gauge.Estimate(orig)
+	if a.Type == ActDelete {
+		b.remove(real, orig, ActDelete)
+		return view, nil
+	}
+	b.rewrite(real, orig, a.content, a.Type, nil)
+	view.TokensAfter = gauge.Estimate(a.content)
+	return view, nil
+}
+
+// merge adds a merge: every source deleted, the target rewritten or created (only a .md file
+// in the project or the memory directory), checked against the union of its sources.
+func (b *planBuilder) merge(i int, a Action, real string, view ActionView) (ActionView, error) {
+	l := b.l
+	var srcs []gate.Source
+	for j, s := range a.Sources {
+		swhy := fmt.Sprintf("action %d source %d", i+1, j+1)
+		sreal, err := b.take(s.Path, swhy)
+		if err != nil {
+			return view, err
+		}
+		sb, err := b.readOwned(sreal, s.Expect, swhy)
+		if err != nil {
+			return view, err
+		}
+		srcs = append(srcs, gate.Source{Path: sreal, Content: sb})
+		b.remove(sreal, sb, "merged-away")
+		view.TokensBefore += gauge.Estimate(sb)
+	}
+	view.TokensAfter = gauge.Estimate(a.content)
+	if _, err := os.Lstat(real); !errors.Is(err, os.ErrNotExist) {
+		orig, err := b.readOwned(real, a.Expect, fmt.Sprintf("action %d", i+1))
+		if err != nil {
+			return view, err
+		}
+		view.TokensBefore += gauge.Estimate(orig)
+		b.rewrite(real, orig, a.content, ActMerge, srcs)
+		return view, nil
+	}
+	if a.Expect != "" {
+		return view, &ChangedError{Path: l.rel(real)}
+	}
+	if !strings.HasSuffix(real, ".md") || !(within(real, l.p.Root) || (b.memDir != "" && within(real, b.memDir))) {
+		return view, &RefusedError{Path: l.rel(real), Reason: "a merge may only create a .md file in the project or the memory directory"}
+	}
+	view.Created = true
+	b.x.Changes = append(b.x.Changes, change{Path: real, Kind: gate.Create, Result: a.content})
+	b.x.Gate = append(b.x.Gate, gate.Change{Path: real, Kind: gate.Create, Sources: srcs, Result: a.content})
+	b.post[real] = a.content
+	return view, nil
 }
 
 // figures sets the plan's figures from the gate's loads (the dry run's and the apply's
