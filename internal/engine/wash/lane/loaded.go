@@ -150,7 +150,7 @@ func (l *Lane) reportedEntry(real string, ev SessionEvent, cfgDirs []string) (di
 		return discover.Entry{}, false
 	}
 	e := discover.Entry{Path: ev.Path, Real: real, Platform: discover.ClaudeCode, Kind: discover.Governance, AlwaysLoaded: true,
-		Size: fi.Size(), Why: "reported loaded by Claude Code (InstructionsLoaded, " + ev.LoadReason + "); not in the derived chain: measured only"}
+		Size: fi.Size(), Loaded: fi.Size(), Why: "reported loaded by Claude Code (InstructionsLoaded, " + ev.LoadReason + "); not in the derived chain: measured only"}
 	if strings.Contains(filepath.ToSlash(real), "/.claude/rules/") {
 		e.Kind = discover.Rules
 	}

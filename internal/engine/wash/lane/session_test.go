@@ -201,6 +201,18 @@ func TestGaugePrefersInstructionsLoaded(t *testing.T) {
 	if len(g.Source.NotLoaded) != 1 || g.Source.NotLoaded[0] != notLoaded || len(g.Source.Extra) != 1 {
 		t.Errorf("source %+v", g.Source)
 	}
+	// The reported file's tokens are part of the load it was reported in.
+	want := 0
+	for _, fr := range g.Files {
+		if fr.Real == claude || fr.Real == extra {
+			want += fr.Tokens
+		}
+	}
+	for _, pl := range g.Measure.Platforms {
+		if pl.Platform == discover.ClaudeCode && pl.Footprint < want {
+			t.Errorf("claude-code footprint %d leaves out the reported file (want at least %d)", pl.Footprint, want)
+		}
+	}
 	found := false
 	for _, p := range g.Problems {
 		found = found || p.Path == outside
