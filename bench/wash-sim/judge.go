@@ -171,6 +171,9 @@ func (a *arm) judge(r *rand.Rand, mistakes float64) (judged, error) {
 			// Approve what the intended cuts drop, at each intended line that carried it, never
 			// what the mistake drops: an approval names one place.
 			for _, d := range gate.Check(fc.orig, intendedOnly.Bytes()) {
+				if fc.intended[d.Line] {
+					approved[fmt.Sprintf("%s@%s:%d", d.Key(), fc.path, d.Line)] = true
+				}
 				for i, l := range doc.Lines {
 					if fc.intended[i+1] && gate.Inventory(fc.orig[l.Start:l.End]).Count(d.Token) > 0 {
 						approved[fmt.Sprintf("%s@%s:%d", d.Key(), fc.path, i+1)] = true
