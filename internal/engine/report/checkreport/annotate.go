@@ -14,10 +14,10 @@ import (
 )
 
 // Annotate turns check's findings of one file into report findings, adding
-// what needs the file's bytes: the end column, the UTF-16 columns, and
-// with identities the line hash GitHub reads and prosewash's own
-// fingerprint. It must run while data is valid (the walker reuses its
-// buffers).
+// what needs the file's bytes: the end column, and with identities what
+// code scanning reads (SARIF): the UTF-16 columns, the line hash GitHub
+// reads and prosewash's own fingerprint. It must run while data is valid
+// (the walker reuses its buffers).
 func Annotate(data []byte, fs []check.Finding, identities bool) []Finding {
 	out := make([]Finding, len(fs))
 	var hashes []string
@@ -38,9 +38,9 @@ func Annotate(data []byte, fs []check.Finding, identities bool) []Finding {
 		if x.EndCol == f.Col {
 			x.EndCol = f.Col + 1
 		}
-		x.Col16 = 1 + cols.at(f.Offset)
-		x.EndCol16 = x.Col16 + max(1, utf16Len(data[min(f.Offset, len(data)):end]))
 		if fp != nil {
+			x.Col16 = 1 + cols.at(f.Offset)
+			x.EndCol16 = x.Col16 + max(1, utf16Len(data[min(f.Offset, len(data)):end]))
 			if f.Line >= 1 && f.Line <= len(hashes) {
 				x.LineHash = hashes[f.Line-1]
 			}

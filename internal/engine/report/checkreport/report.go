@@ -17,7 +17,8 @@ type Finding struct {
 	// EndCol is the column just after the carrier, in characters.
 	EndCol int `json:"-"`
 	// Col16 and EndCol16 are Col and EndCol in UTF-16 code units, the
-	// columns GitHub code scanning counts.
+	// columns GitHub code scanning counts (set with identities, see
+	// Annotate).
 	Col16    int `json:"-"`
 	EndCol16 int `json:"-"`
 	// LineHash is GitHub's primaryLocationLineHash of the finding's line;
