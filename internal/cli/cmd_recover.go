@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -120,12 +121,21 @@ func runRecover(e *env, args []string) error {
 func reportOrphans(e *env, p *project.Project, orphans []txn.Orphan) {
 	for _, o := range orphans {
 		e.ui.warnf("backups without a journal (run %s): kept in %s", o.RunID, o.Dir)
+		pack := ""
 		for _, f := range o.Files {
+			name := filepath.Base(f.Backup)
+			if f.Packed {
+				// One pack holds every original of a run: name the bytes.
+				name, pack = fmt.Sprintf("%s bytes %d-%d", name, f.Offset, f.Offset+f.Size), f.Backup
+			}
 			if f.Path == "" {
-				e.ui.infof("    %s (whose original is not recorded)", filepath.Base(f.Backup))
+				e.ui.infof("    %s (whose original is not recorded)", name)
 				continue
 			}
-			e.ui.infof("    %s is the original of %s (sha256 %s)", filepath.Base(f.Backup), p.Rel(f.Path), f.Original.Short())
+			e.ui.infof("    %s is the original of %s (sha256 %s)", name, p.Rel(f.Path), f.Original.Short())
+		}
+		if pack != "" {
+			e.ui.hintf("to take one out: tail -c +$((START+1)) '%s' | head -c $((END-START)) > FILE", pack)
 		}
 		e.ui.hintf("compare them with your files; once nothing in them is needed, remove them with: rm -r '%s'", o.Dir)
 	}

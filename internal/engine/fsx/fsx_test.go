@@ -248,7 +248,7 @@ func replaceBehind(t *testing.T, p, content string) {
 // mustHold holds p as the original of a swap.
 func mustHold(t *testing.T, p, content string) *held {
 	t.Helper()
-	h, err := hold(p, SHA256([]byte(content)), false)
+	h, err := hold(p, SHA256([]byte(content)), Swap{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,19 +151,20 @@ const (
 // and any open by another process while it is held is seen as a broken
 // lease.
 type held struct {
-	path    string
-	expect  Hash
-	f       *os.File
-	fi      fs.FileInfo // the original as it was when hashed
-	leased  bool
-	readers bool // any other opener counts, a reader too (Swap.RefuseOtherOpeners)
+	path     string
+	expect   Hash
+	f        *os.File
+	fi       fs.FileInfo // the original as it was when hashed
+	leased   bool
+	readers  bool // any other opener counts, a reader too (Swap.RefuseOtherOpeners)
+	deferDir bool // the caller fsyncs the directory of a completed swap (Swap.DeferDirSync)
 }
 
 // hold opens the file at path, makes sure no other process has it open or
 // mapped in a way that could write it (with readers, open or mapped at
 // all) and that it hashes to expect, and keeps it open. The refusal rules
 // of [Replace] apply (symlink, not regular, hard-linked).
-func hold(path string, expect Hash, readers bool) (*held, error) {
+func hold(path string, expect Hash, sw Swap) (*held, error) {
 	conflict := func() error {
 		cur, _, _ := HashFile(path)
 		return &ConflictError{Path: path, Expected: expect, Actual: cur}
@@ -188,7 +189,7 @@ func hold(path string, expect Hash, readers bool) (*held, error) {
 		}
 		return nil, err
 	}
-	h := &held{path: path, expect: expect, f: f, readers: readers}
+	h := &held{path: path, expect: expect, f: f, readers: sw.RefuseOtherOpeners, deferDir: sw.DeferDirSync}
 	if h.fi, err = f.Stat(); err != nil {
 		h.close()
 		return nil, err
@@ -256,6 +257,14 @@ func busyOf(path string, got leaseOutcome, others []Holder, selfToo, readers boo
 		return &BusyError{Path: path, Unseen: true}
 	}
 	return nil
+}
+
+// syncDone makes a completed swap in dir durable, unless the caller does.
+func (h *held) syncDone(dir string) error {
+	if h.deferDir {
+		return nil
+	}
+	return syncDir(dir)
 }
 
 // hash reads the held file from the start. It never opens the file again:

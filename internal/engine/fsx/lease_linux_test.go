@@ -108,7 +108,7 @@ func TestLeaseSeesAnOpenDuringTheSwap(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.md")
 	write(t, p, "text\n", 0o644)
-	h, err := hold(p, SHA256([]byte("text\n")), false)
+	h, err := hold(p, SHA256([]byte("text\n")), Swap{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestLeaseLetsAReaderThrough(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.md")
 	write(t, p, "text\n", 0o644)
-	h, err := hold(p, SHA256([]byte("text\n")), false)
+	h, err := hold(p, SHA256([]byte("text\n")), Swap{})
 	if err != nil {
 		t.Fatal(err)
 	}

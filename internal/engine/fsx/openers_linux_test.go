@@ -113,7 +113,7 @@ func TestReplaceRefusesAReaderWhenAsked(t *testing.T) {
 func TestLeaseCountsAReaderWhenAsked(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "f.md")
 	write(t, p, "text\n", 0o644)
-	h, err := hold(p, SHA256([]byte("text\n")), true)
+	h, err := hold(p, SHA256([]byte("text\n")), Swap{RefuseOtherOpeners: true})
 	if err != nil {
 		t.Fatal(err)
 	}

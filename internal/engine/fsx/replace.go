@@ -62,11 +62,17 @@ type Swap struct {
 	// Without it, only holds that can write make a file busy: editors'
 	// watchers, language servers and pagers read files all the time.
 	RefuseOtherOpeners bool
+	// DeferDirSync leaves out the directory fsync that makes a completed
+	// swap durable: the caller makes many swaps in one directory and
+	// fsyncs it once ([SyncDir]) before it relies on any of them (a
+	// journal says them done, a backup goes). A swap that is undone
+	// still fsyncs at once.
+	DeferDirSync bool
 }
 
 // ReplaceWith is [Replace] as sw says.
 func ReplaceWith(path string, data []byte, expect Hash, sw Swap) error {
-	h, err := hold(path, expect, sw.RefuseOtherOpeners)
+	h, err := hold(path, expect, sw)
 	if err != nil {
 		return err
 	}
@@ -109,7 +115,7 @@ func renameChecked(path, tmp string, data []byte, expect Hash, h *held) error {
 	if why := h.settled(); why != nil {
 		return h.putBack(path, data, why)
 	}
-	return syncDir(filepath.Dir(path))
+	return h.syncDone(filepath.Dir(path))
 }
 
 // finishExchange runs after tmp and path were exchanged: tmp now holds what
@@ -122,7 +128,7 @@ func finishExchange(path, tmp string, data []byte, expect Hash, h *held) error {
 		if err := os.Remove(tmp); err != nil {
 			return fmt.Errorf("replace %s: remove the swapped-out original: %w", path, err)
 		}
-		return syncDir(dir)
+		return h.syncDone(dir)
 	}
 	if err := exchange(tmp, path); err != nil {
 		preserved(why, tmp)
@@ -153,11 +159,12 @@ func preserved(err error, p string) {
 
 // Create writes data to path only if nothing exists there, with mode's
 // permission bits. An existing file is a [*ConflictError] with Expected zero.
-func Create(path string, data []byte, mode fs.FileMode) error { return CreateVia(path, data, mode, "") }
+func Create(path string, data []byte, mode fs.FileMode) error {
+	return CreateWith(path, data, mode, Swap{})
+}
 
-// CreateVia is [Create] through the recorded temporary name tmp (see
-// [Swap.Temp]).
-func CreateVia(path string, data []byte, mode fs.FileMode, tmp string) error {
+// CreateWith is [Create] as sw says (Temp and DeferDirSync apply).
+func CreateWith(path string, data []byte, mode fs.FileMode, sw Swap) error {
 	if fi, err := os.Lstat(path); err == nil {
 		var h Hash
 		if fi.Mode().IsRegular() {
@@ -167,12 +174,15 @@ func CreateVia(path string, data []byte, mode fs.FileMode, tmp string) error {
 	} else if !os.IsNotExist(err) {
 		return err
 	}
-	tmp, err := writeTemp(path, tmp, "tmp", data, mode, nil)
+	tmp, err := writeTemp(path, sw.Temp, "tmp", data, mode, nil)
 	if err != nil {
 		return err
 	}
 	if err := MoveNew(tmp, path); err != nil {
 		return err
+	}
+	if sw.DeferDirSync {
+		return nil
 	}
 	return syncDir(filepath.Dir(path))
 }
@@ -186,7 +196,7 @@ func Remove(path string, expect Hash) error { return RemoveWith(path, expect, Sw
 // RemoveWith is [Remove] as sw says (Temp is the name the file is renamed
 // to before it goes).
 func RemoveWith(path string, expect Hash, sw Swap) error {
-	h, err := hold(path, expect, sw.RefuseOtherOpeners)
+	h, err := hold(path, expect, sw)
 	if err != nil {
 		return err
 	}
@@ -219,7 +229,7 @@ func finishRemove(path, grave string, expect Hash, h *held) error {
 		if err := os.Remove(grave); err != nil {
 			return fmt.Errorf("remove %s: %w", path, err)
 		}
-		return syncDir(dir)
+		return h.syncDone(dir)
 	}
 	if err := renameNoReplace(grave, path); err != nil {
 		preserved(why, grave)
@@ -257,19 +267,29 @@ func SyncDir(dir string) error { return syncDir(dir) }
 // left beside path (by Replace, Create or Remove). They hold either the new
 // content or the old; the caller decides by hash what to do with them.
 func Leftovers(path string) ([]string, error) {
-	dir := filepath.Dir(path)
-	prefix := "." + truncName(filepath.Base(path)) + tempMarker
-	ents, err := os.ReadDir(dir)
+	ents, err := os.ReadDir(filepath.Dir(path))
 	if err != nil {
 		return nil, err
 	}
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name()
+	}
+	return LeftoversAmong(path, names), nil
+}
+
+// LeftoversAmong is [Leftovers] from names, the entries of path's directory
+// as the caller listed them (once for many files of one directory).
+func LeftoversAmong(path string, names []string) []string {
+	dir := filepath.Dir(path)
+	prefix := "." + truncName(filepath.Base(path)) + tempMarker
 	var out []string
-	for _, e := range ents {
-		if n := e.Name(); strings.HasPrefix(n, prefix) && IsTempFor(path, filepath.Join(dir, n)) {
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) && IsTempFor(path, filepath.Join(dir, n)) {
 			out = append(out, filepath.Join(dir, n))
 		}
 	}
-	return out, nil
+	return out
 }
 
 // IsTempFor reports whether tmp is a name [TempName] could have given for

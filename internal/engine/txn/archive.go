@@ -148,87 +148,6 @@ func syncDirs(dirs map[string]bool) error {
 	return nil
 }
 
-// archiving reports a run with Archive entries: its creates (the manifests) and deletes are
-// installed in one batch (installArchives).
-func (t *Tx) archiving() bool {
-	for _, e := range t.j.Entries {
-		if e.Op == Archive {
-			return true
-		}
-	}
-	return false
-}
-
-// batched reports the entries installArchives takes: in a run that archives, every Archive
-// and Create entry.
-func batched(e *entry, archiving bool) bool {
-	return archiving && (e.Op == Archive || e.Op == Create)
-}
-
-// installArchives installs the batched entries among order (the creates first, then the
-// originals' deletes): one journal save marks every intent, the compare-and-swap operations
-// follow, one save marks them done. The journal is never behind the files where it matters:
-// a file is created or deleted only after its intent is durable, and recovery undoes an
-// intended entry from what is on disk (a created file holding the candidate is removed, an
-// archived original that is gone comes back from its archive).
-func (t *Tx) installArchives(order []int, intentFired, doneFired *bool) error {
-	arch := t.archiving()
-	var ks []int
-	for _, k := range order {
-		if e := &t.j.Entries[k]; batched(e, arch) && !e.Skip {
-			// The temporary name of each swap is journalled with its intent, as Install does
-			// one by one, so what a killed process leaves beside a file is found by name.
-			tmp, err := fsx.TempName(e.Path, tempSuffix(e.Op))
-			if err != nil {
-				return t.abort(fmt.Errorf("install: %w", err))
-			}
-			e.Intent, e.Temp = true, tmp
-			ks = append(ks, k)
-		}
-	}
-	if len(ks) == 0 {
-		return nil
-	}
-	if err := t.j.save(t.stateDir); err != nil {
-		return t.abort(fmt.Errorf("install: %w", err))
-	}
-	if !*intentFired {
-		*intentFired = true
-		failpoint(t.opts.Getenv, FailInstallingOne)
-	}
-	dirs := map[string]bool{}
-	for _, k := range ks {
-		e := &t.j.Entries[k]
-		fr := &t.files[t.idx[k]]
-		if err := t.guard("install"); err != nil {
-			return t.abort(err)
-		}
-		dirs[filepath.Dir(e.Path)] = true
-		if err := apply(e, t.data[k], t.swap()); err != nil && !landed(e) {
-			if err := t.installFailed(e, fr, err); err != nil {
-				return err
-			}
-			continue
-		}
-		e.Done = true
-		fr.Status = StatusInstalled
-		if e.Op == Create {
-			fr.Current = fr.Candidate
-		}
-		if !*doneFired {
-			*doneFired = true
-			failpoint(t.opts.Getenv, FailInstalledOne)
-		}
-	}
-	if err := syncDirs(dirs); err != nil {
-		return t.abort(fmt.Errorf("install: %w", err))
-	}
-	if err := t.j.save(t.stateDir); err != nil {
-		return t.abort(fmt.Errorf("install: %w", err))
-	}
-	return nil
-}
-
 // writeArchive compresses the original into a temporary file beside the archive (hashing the
 // original as it is read: it must still be what was listed), fsyncs it, moves it into place
 // without replacing anything, fsyncs the directory, then reads the archive back as a stream:
@@ -403,7 +322,7 @@ func restoreArchiveEntry(e *entry, track func(suffix string) (string, error)) (b
 // removeArchived is the Install step of an Archive entry: the archive must still be the one
 // verified, then the original is deleted by compare-and-swap on its size, modification time,
 // inode and hash, checked immediately before the unlink. Its directory is fsynced by
-// installArchives, once per directory, before the deletes are journalled done.
+// installBatch, once per directory, before the run is journalled installed.
 func removeArchived(e *entry, sw fsx.Swap) error {
 	h, ok, err := fsx.HashFile(e.Archive)
 	if err != nil {

@@ -369,7 +369,7 @@ func TestKillAtRandomInstants(t *testing.T) {
 				if f.Path == "" {
 					continue
 				}
-				if b, err := os.ReadFile(f.Backup); err != nil || string(b) != orig[filepath.Base(f.Path)] {
+				if b, err := orphanBytes(f); err != nil || string(b) != orig[filepath.Base(f.Path)] {
 					t.Fatalf("orphaned backup %s is not the original of %s", f.Backup, f.Path)
 				}
 			}
@@ -383,4 +383,78 @@ func TestKillAtRandomInstants(t *testing.T) {
 		}
 	}
 	t.Logf("%d rounds over a %dus run: %d killed, %d committed, %d prepares killed before their journal", rounds, span, kills, commits, orphans)
+}
+
+// TestKillLargeBatch is the kill -9 loop at scale: one run over 2,000
+// files in 100 directories (their swaps batched, each directory fsynced
+// once, the journal written a constant number of times), killed at the
+// failpoints where part or all of the batch is swapped and at random
+// instants; after each recovery every file is its original, or its
+// candidate for a run that committed, and nothing is left behind.
+func TestKillLargeBatch(t *testing.T) {
+	n := 2000
+	if testing.Short() {
+		n = 200
+	}
+	w := newWorld(t)
+	orig := map[string]string{}
+	var ops []Op
+	for i := range n {
+		name := fmt.Sprintf("d%03d/f%04d.md", i/20, i)
+		orig[name] = fmt.Sprintf("original %d \u200b\n", i)
+		w.write(name, orig[name], 0o644)
+		ops = append(ops, w.replace(name, fmt.Sprintf("candidate %d\n", i)))
+	}
+	spec := helperSpec{Mode: "run", Validate: "ok", Root: w.root, State: w.state, Ops: toHelperOps(ops)}
+	// check recovers, then finds every file on the same side: all
+	// originals, or (a run that committed) all candidates, and puts the
+	// originals back for the next round. It reports which side.
+	check := func(when string) (committed bool) {
+		t.Helper()
+		rep, err := Recover(w.state, RecoverOptions{Root: w.root})
+		if err != nil || rep.Unresolved || len(rep.Orphans) != 0 {
+			t.Fatalf("%s: recover %+v %v", when, rep.Runs, err)
+		}
+		w.noTempFiles()
+		first, _ := w.read("d000/f0000.md")
+		committed = strings.HasPrefix(first, "candidate")
+		for name := range orig {
+			want := orig[name]
+			if committed {
+				want = strings.Replace(strings.Replace(want, "original", "candidate", 1), " \u200b", "", 1)
+			}
+			if got, _ := w.read(name); got != want {
+				t.Fatalf("%s: %s = %q, want %q (committed=%v)", when, name, got, want, committed)
+			}
+			if committed {
+				w.write(name, orig[name], 0o644)
+			}
+		}
+		return committed
+	}
+	for _, fp := range []string{FailInstalledOne, FailInstalled, FailRollingBackOne} {
+		s := spec
+		if fp == FailRollingBackOne {
+			s.Validate = "fail"
+		}
+		if killed, c := runChild(t, s, fp); !killed {
+			t.Fatalf("%s: not killed:\n%s", fp, c.out.String())
+		}
+		if check(fp) {
+			t.Fatalf("%s: the killed run's candidates stayed", fp)
+		}
+	}
+	killed, c := runChild(t, spec, "")
+	if killed || c.res(t).Err != "" || !check("plain run") {
+		t.Fatalf("plain run did not commit: %v %+v", killed, c.res(t))
+	}
+	span := c.res(t).RunUS
+	rng := rand.New(rand.NewPCG(3, uint64(span)))
+	for round := range 3 {
+		spec.KillAfterUS = span/10 + rng.Int64N(span)
+		killed, _ := runChild(t, spec, "")
+		if committed := check(fmt.Sprintf("round %d (kill after %dus)", round, spec.KillAfterUS)); !killed && !committed {
+			t.Fatalf("round %d: a run that was not killed did not commit", round)
+		}
+	}
 }

@@ -29,10 +29,11 @@ const (
 	// FailPrepared: backups (and archives) written and read back, journal
 	// "prepared", no user file touched yet.
 	FailPrepared = "prepared"
-	// FailInstallingOne: the first file's intent is journalled (in an
-	// archive run, every intent at once), its swap has not happened.
+	// FailInstallingOne: every file's intent is journalled (one save for
+	// the run), no swap has happened.
 	FailInstallingOne = "installing-one"
-	// FailInstalledOne: the first file is swapped in and journalled done.
+	// FailInstalledOne: the first file is swapped in, the others not yet
+	// (its directory not yet fsynced, nothing journalled done).
 	FailInstalledOne = "installed-one"
 	// FailInstalled: every file is installed and the journal says
 	// "installed".

@@ -185,3 +185,39 @@ func crashInProcess(tx *Tx) {
 	_ = tx.lock.release()
 	tx.lock = nil
 }
+
+// backupOf returns the backup of entry k of run id, read as recovery reads it.
+func (w *world) backupOf(id string, k int) ([]byte, error) {
+	w.t.Helper()
+	j, err := loadJournal(journalPath(w.state, id))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return readBackup(w.state, &j.Entries[k])
+}
+
+// damageBackup flips every byte of entry k's backup in run id's pack, as
+// bit rot would, leaving the other backups whole.
+func (w *world) damageBackup(id string, k int) {
+	w.t.Helper()
+	j, err := loadJournal(journalPath(w.state, id))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	e := j.Entries[k]
+	f, err := os.OpenFile(filepath.Join(w.state, filepath.FromSlash(e.Backup)), os.O_RDWR, 0)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, e.BackupSize)
+	if _, err := f.ReadAt(b, e.BackupOffset); err != nil {
+		w.t.Fatal(err)
+	}
+	for i := range b {
+		b[i] ^= 0xff
+	}
+	if _, err := f.WriteAt(b, e.BackupOffset); err != nil {
+		w.t.Fatal(err)
+	}
+}

@@ -41,8 +41,13 @@ func (s State) known() bool {
 }
 
 // journalVersion is bumped on any incompatible change; recovery refuses a
-// journal it does not know rather than guess.
-const journalVersion = 1
+// journal it does not know rather than guess. Version 2 keeps a run's
+// backups in one pack (BackupOffset, BackupSize); version 1, a file per
+// backup, is still recovered.
+const journalVersion = 2
+
+// oldestJournal is the oldest version recovery still reads.
+const oldestJournal = 1
 
 // Layout inside the state dir.
 const (
@@ -70,19 +75,23 @@ type journal struct {
 
 // entry is one file of a run.
 type entry struct {
-	Path      string     `json:"path"` // realpath-resolved, inside Root
-	Op        OpKind     `json:"op"`
-	Mode      uint32     `json:"mode"`                   // permission bits to restore a deleted file with
-	Original  fsx.Hash   `json:"original_hash"`          // zero for create
-	Candidate fsx.Hash   `json:"candidate_hash"`         // zero for delete
-	Backup    string     `json:"backup,omitempty"`       // relative to the state dir
-	Intent    bool       `json:"intent"`                 // the swap is about to happen or happened
-	Done      bool       `json:"done"`                   // the swap happened
-	Restored  bool       `json:"restored,omitempty"`     // rolled back (or never installed)
-	Kept      bool       `json:"kept,omitempty"`         // changed since install: left as found
-	Current   fsx.Hash   `json:"current_hash,omitempty"` // for Kept: what is there now
-	Note      string     `json:"note,omitempty"`         // why Kept
-	KeptWhy   KeptReason `json:"kept_why,omitempty"`
+	Path      string   `json:"path"` // realpath-resolved, inside Root
+	Op        OpKind   `json:"op"`
+	Mode      uint32   `json:"mode"`             // permission bits to restore a deleted file with
+	Original  fsx.Hash `json:"original_hash"`    // zero for create
+	Candidate fsx.Hash `json:"candidate_hash"`   // zero for delete
+	Backup    string   `json:"backup,omitempty"` // relative to the state dir
+	// BackupOffset and BackupSize say where in the pack Backup names the
+	// original is (journal version 2).
+	BackupOffset int64      `json:"backup_offset,omitempty"`
+	BackupSize   int64      `json:"backup_size,omitempty"`
+	Intent       bool       `json:"intent"`                 // the swap is about to happen or happened
+	Done         bool       `json:"done"`                   // the swap happened
+	Restored     bool       `json:"restored,omitempty"`     // rolled back (or never installed)
+	Kept         bool       `json:"kept,omitempty"`         // changed since install: left as found
+	Current      fsx.Hash   `json:"current_hash,omitempty"` // for Kept: what is there now
+	Note         string     `json:"note,omitempty"`         // why Kept
+	KeptWhy      KeptReason `json:"kept_why,omitempty"`
 	// Temp is the temporary name (beside Path) of the swap in progress,
 	// recorded before the temporary file is created, so that what a killed
 	// process leaves there is found and removed by name.
@@ -171,7 +180,7 @@ func (j *journal) verify(file, trustedRoot string, trustedExtra []string) error 
 	bad := func(format string, a ...any) error {
 		return &PoisonedError{Journal: file, Reason: fmt.Sprintf(format, a...)}
 	}
-	if j.Version != journalVersion {
+	if j.Version < oldestJournal || j.Version > journalVersion {
 		return bad("unknown journal version %d", j.Version)
 	}
 	if !validRunID(j.RunID) || j.RunID+".json" != filepath.Base(file) {
@@ -265,6 +274,9 @@ func (j *journal) verify(file, trustedRoot string, trustedExtra []string) error 
 		b := filepath.ToSlash(e.Backup)
 		if !filepath.IsLocal(e.Backup) || !strings.HasPrefix(b, wantPrefix) || strings.Contains(b[len(wantPrefix):], "/") {
 			return bad("entry %d: backup %q is outside this run's backup directory", i, e.Backup)
+		}
+		if e.BackupOffset < 0 || e.BackupSize < 0 || (!packed(e.Backup) && (e.BackupOffset != 0 || e.BackupSize != 0)) {
+			return bad("entry %d: backup %q has a place (%d, %d bytes) it cannot have", i, e.Backup, e.BackupOffset, e.BackupSize)
 		}
 	}
 	return nil

@@ -16,34 +16,54 @@ import (
 )
 
 // restoreAll brings every touched entry back to its original when that is
-// safe, deciding from hashes alone (the journal may lag the files by one
-// step): a file that holds the candidate is restored by compare-and-swap, a
-// file that holds the original needs nothing, and anything else (a human
+// safe, deciding from hashes alone (the journal may lag the files by a
+// batch): a file that holds the candidate is restored by compare-and-swap,
+// a file that holds the original needs nothing, and anything else (a human
 // edit, a deletion, a new file, a candidate whose backup is gone) is kept
 // as found and marked Kept with its current hash and the reason. Entries
-// never attempted are not looked at. Before each restore the temporary
-// name it will use is saved in the journal, and after it the temporary
-// files of the entry are cleaned up (see cleanLeftovers); it returns the
-// temporary files it had to leave because they hold content that is not
-// provably ours. The first actual restore fires the rolling-back-one
-// failpoint.
+// never attempted are not looked at. The temporary files a killed swap
+// left are cleaned up first (see cleanLeftovers); then every restore's
+// temporary name is journalled in one save before the first is written,
+// the restores run with each directory fsynced once after them, and one
+// save records the outcome: the journal is written a constant number of
+// times, whatever the number of files. It returns the temporary files it
+// had to leave because they hold content that is not provably ours. The
+// first actual restore fires the rolling-back-one failpoint.
 func restoreAll(stateDir string, j *journal, sw fsx.Swap, getenv func(string) string) (leftovers []string) {
 	order := installOrder(j.Entries)
-	fired := false
+	var ks []int
 	for n := len(order) - 1; n >= 0; n-- {
 		e := &j.Entries[order[n]]
 		if e.Restored || (!e.Intent && !e.Done && e.Op != Archive) {
 			continue // an archive is undone even when its original was never touched
 		}
-		leftovers = append(leftovers, cleanLeftovers(e)...)
-		track := func(suffix string) (string, error) {
-			tmp, err := fsx.TempName(e.Path, suffix)
-			if err != nil {
-				return "", err
-			}
-			e.Temp = tmp
-			return tmp, j.save(stateDir)
+		ks = append(ks, order[n])
+	}
+	if len(ks) == 0 {
+		return nil
+	}
+	names := dirLister()
+	for _, k := range ks {
+		leftovers = append(leftovers, cleanLeftovers(&j.Entries[k], names)...)
+	}
+	// A restore is written only through a name the journal holds.
+	tempErr := map[int]error{}
+	for _, k := range ks {
+		e := &j.Entries[k]
+		e.Temp, tempErr[k] = fsx.TempName(e.Path, restoreSuffix(e.Op))
+	}
+	if err := j.save(stateDir); err != nil {
+		for _, k := range ks {
+			tempErr[k] = err
 		}
+	}
+	sw.DeferDirSync = true
+	dirs := map[string]bool{}
+	fired := false
+	for _, k := range ks {
+		e := &j.Entries[k]
+		tmp, terr := e.Temp, tempErr[k]
+		track := func(string) (string, error) { return tmp, terr }
 		wrote, err := restoreOne(stateDir, e, sw, track)
 		e.Kept, e.KeptWhy, e.Note, e.Current = false, "", "", fsx.Hash{}
 		if err != nil {
@@ -55,14 +75,46 @@ func restoreAll(stateDir string, j *journal, sw fsx.Swap, getenv func(string) st
 		} else {
 			e.Restored = true
 		}
-		leftovers = append(leftovers, cleanLeftovers(e)...)
-		_ = j.save(stateDir)
+		dirs[filepath.Dir(e.Path)] = true
 		if wrote && !fired {
 			fired = true
 			failpoint(getenv, FailRollingBackOne)
 		}
 	}
+	_ = syncDirs(dirs)
+	names = dirLister()
+	for _, k := range ks {
+		leftovers = append(leftovers, cleanLeftovers(&j.Entries[k], names)...)
+	}
+	_ = j.save(stateDir)
 	return leftovers
+}
+
+// restoreSuffix is the kind of temporary name a restore uses: a created
+// file is removed, anything else written back.
+func restoreSuffix(op OpKind) string {
+	if op == Create {
+		return "del"
+	}
+	return "tmp"
+}
+
+// dirLister lists a directory's names once and then from memory: the
+// leftovers of many files of one directory are found with one listing.
+func dirLister() func(dir string) []string {
+	seen := map[string][]string{}
+	return func(dir string) []string {
+		if names, ok := seen[dir]; ok {
+			return names
+		}
+		ents, _ := os.ReadDir(dir)
+		names := make([]string, len(ents))
+		for i, e := range ents {
+			names[i] = e.Name()
+		}
+		seen[dir] = names
+		return names
+	}
 }
 
 // restoreOne returns whether it wrote, and a *keptError when the file must
@@ -84,7 +136,7 @@ func restoreOne(stateDir string, e *entry, sw fsx.Swap, track func(suffix string
 			e.Original.Short(), e.Candidate.Short(), cur.Short())
 	}
 	backup := func() ([]byte, error) {
-		data, err := readBackup(stateDir, e.Backup, e.Original)
+		data, err := readBackup(stateDir, e)
 		if err != nil {
 			what := "still holds the run's candidate"
 			if e.Op == Delete {
@@ -147,7 +199,8 @@ func restoreOne(stateDir string, e *entry, sw fsx.Swap, track func(suffix string
 			if err != nil {
 				return false, keptf(KeptFailed, "restore the deleted file: %v", err)
 			}
-			if err := fsx.CreateVia(e.Path, data, fs.FileMode(e.Mode), tmp); err != nil {
+			sw.Temp = tmp
+			if err := fsx.CreateWith(e.Path, data, fs.FileMode(e.Mode), sw); err != nil {
 				return false, keptf(KeptFailed, "restore the deleted file: %v", err)
 			}
 			return true, nil
@@ -163,7 +216,7 @@ func restoreOne(stateDir string, e *entry, sw fsx.Swap, track func(suffix string
 // up) or the candidate (ours). Any other temporary file of the pattern goes
 // only when it holds the original or the candidate. Whatever holds other
 // content may be someone's work and stays: it is returned, to be reported.
-func cleanLeftovers(e *entry) (kept []string) {
+func cleanLeftovers(e *entry, names func(dir string) []string) (kept []string) {
 	ours := func(p string, tracked bool) (remove, report bool) {
 		fi, err := os.Lstat(p)
 		if err != nil {
@@ -191,11 +244,7 @@ func cleanLeftovers(e *entry) (kept []string) {
 			kept = append(kept, e.Temp)
 		}
 	}
-	l, err := fsx.Leftovers(e.Path)
-	if err != nil {
-		return kept
-	}
-	for _, p := range l {
+	for _, p := range fsx.LeftoversAmong(e.Path, names(filepath.Dir(e.Path))) {
 		if seen[p] {
 			continue
 		}
@@ -234,17 +283,18 @@ func preserveKept(stateDir string, j *journal) (string, error) {
 		return "", err
 	}
 	var items []keptItem
-	for _, e := range j.Entries {
+	for k := range j.Entries {
+		e := &j.Entries[k]
 		if !e.Kept {
 			continue
 		}
 		it := keptItem{Path: e.Path, Op: e.Op, Original: e.Original, Candidate: e.Candidate, Current: e.Current, Note: e.Note}
 		if e.Backup != "" && e.KeptWhy != KeptBackup {
-			data, err := readBackup(stateDir, e.Backup, e.Original)
+			data, err := readBackup(stateDir, e)
 			if err != nil {
 				return "", err
 			}
-			it.Backup = filepath.Base(filepath.FromSlash(e.Backup))
+			it.Backup = fmt.Sprintf("%04d.bak", k)
 			if err := state.WriteFile(filepath.Join(dir, it.Backup), data); err != nil {
 				return "", err
 			}
@@ -305,8 +355,9 @@ func sweep(stateDir string) ([]string, error) {
 			// Only a journal that passes the checks may name files to
 			// delete; an untrusted finished journal just goes.
 			if j.verify(filepath.Join(dir, name), "", nil) == nil {
+				names := dirLister()
 				for k := range j.Entries {
-					cleanLeftovers(&j.Entries[k])
+					cleanLeftovers(&j.Entries[k], names)
 				}
 			}
 			if err := cleanup(stateDir, id); err != nil {
@@ -366,9 +417,13 @@ type Orphan struct {
 // OrphanFile is one backup in an orphaned directory. Path and Original
 // come from the directory's index; they are empty when it is missing.
 type OrphanFile struct {
-	Backup   string // absolute path of the backup file
+	Backup   string // absolute path of the backup file, or of the pack that holds it
 	Path     string // the file it is the original of
 	Original fsx.Hash
+	// Packed says the original is Size bytes at Offset in the pack Backup
+	// names (with no index, the whole pack).
+	Packed       bool
+	Offset, Size int64
 }
 
 // Orphans lists backup directories that have no journal, with what the
@@ -387,26 +442,50 @@ func Orphans(stateDir string) ([]Orphan, error) {
 			continue
 		}
 		o := Orphan{RunID: id, Dir: filepath.Join(dir, id)}
-		index := map[string]backupIndexItem{}
-		if b, err := fsx.ReadRegular(filepath.Join(o.Dir, indexName), maxJournal, false); err == nil {
-			var items []backupIndexItem
-			if json.Unmarshal(b, &items) == nil {
-				for _, it := range items {
-					index[it.Backup] = it
-				}
-			}
-		}
-		files, _ := os.ReadDir(o.Dir)
-		for _, f := range files {
-			if !strings.HasSuffix(f.Name(), ".bak") {
-				continue
-			}
-			it := index[f.Name()]
-			o.Files = append(o.Files, OrphanFile{Backup: filepath.Join(o.Dir, f.Name()), Path: it.Path, Original: it.Original})
-		}
+		o.Files = orphanFiles(o.Dir)
 		out = append(out, o)
 	}
 	return out, nil
+}
+
+// orphanFiles lists the backups in a run's backup directory, with what its
+// index says of each: a file per backup (journal version 1), or a slice of
+// the pack per original (a pack without an index is listed whole).
+func orphanFiles(dir string) []OrphanFile {
+	var items []backupIndexItem
+	if b, err := fsx.ReadRegular(filepath.Join(dir, indexName), maxJournal, false); err == nil {
+		_ = json.Unmarshal(b, &items)
+	}
+	var out []OrphanFile
+	files, _ := os.ReadDir(dir)
+	for _, f := range files {
+		p := filepath.Join(dir, f.Name())
+		switch {
+		case strings.HasSuffix(f.Name(), ".bak"):
+			of := OrphanFile{Backup: p}
+			for _, it := range items {
+				if it.Backup == f.Name() {
+					of.Path, of.Original = it.Path, it.Original
+				}
+			}
+			out = append(out, of)
+		case f.Name() == packName:
+			n := len(out)
+			for _, it := range items {
+				if it.Backup == packName {
+					out = append(out, OrphanFile{Backup: p, Packed: true, Offset: it.Offset, Size: it.Size, Path: it.Path, Original: it.Original})
+				}
+			}
+			if len(out) == n {
+				size := int64(0)
+				if fi, err := f.Info(); err == nil {
+					size = fi.Size()
+				}
+				out = append(out, OrphanFile{Backup: p, Packed: true, Size: size})
+			}
+		}
+	}
+	return out
 }
 
 // PendingRun describes a journal found in the state dir.
@@ -602,8 +681,9 @@ func recoverOne(stateDir, path, id, trusted string, trustedExtra []string, geten
 	}
 	rr.Found = j.State
 	if j.State.terminal() {
+		names := dirLister()
 		for k := range j.Entries {
-			rr.Leftovers = append(rr.Leftovers, cleanLeftovers(&j.Entries[k])...)
+			rr.Leftovers = append(rr.Leftovers, cleanLeftovers(&j.Entries[k], names)...)
 		}
 		if err := cleanup(stateDir, id); err != nil {
 			rr.Outcome, rr.Err = OutcomeRefused, err
@@ -668,6 +748,7 @@ func Abandon(stateDir, runID string, lockWait time.Duration) (string, error) {
 	if _, err := os.Lstat(jp); err != nil {
 		return "", fmt.Errorf("abandon: %w", err)
 	}
+	j, _ := loadJournal(jp)
 	dest := filepath.Join(stateDir, keptDir, runID)
 	if err := state.MkdirPrivate(dest); err != nil {
 		return "", fmt.Errorf("abandon: %w", err)
@@ -676,6 +757,7 @@ func Abandon(stateDir, runID string, lockWait time.Duration) (string, error) {
 		if err := os.Rename(bd, filepath.Join(dest, "backups")); err != nil {
 			return "", fmt.Errorf("abandon: %w", err)
 		}
+		unpack(filepath.Join(dest, "backups"), j)
 	}
 	if err := os.Rename(jp, filepath.Join(dest, "journal.json")); err != nil {
 		return "", fmt.Errorf("abandon: %w", err)
@@ -684,6 +766,32 @@ func Abandon(stateDir, runID string, lockWait time.Duration) (string, error) {
 		return "", fmt.Errorf("abandon: %w", err)
 	}
 	return dest, nil
+}
+
+// unpack writes each original a journal's pack holds, verified by its
+// hash, to a file of its own (NNNN.bak, by the entry's place) in dir, the
+// run's backups once moved aside: a person looking for an original finds
+// it as a file. The pack stays; an original that cannot be read out is
+// left in it.
+func unpack(dir string, j *journal) {
+	if j == nil {
+		return
+	}
+	f, err := os.Open(filepath.Join(dir, packName))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	for k := range j.Entries {
+		e := &j.Entries[k]
+		if !packed(e.Backup) {
+			continue
+		}
+		if b, err := sliceOf(f, e); err == nil {
+			_ = fsx.WriteNew(filepath.Join(dir, fmt.Sprintf("%04d.bak", k)), b)
+		}
+	}
+	_ = fsx.SyncDir(dir)
 }
 
 func exists(p string) bool {

@@ -3,6 +3,7 @@ package txn
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,7 +219,9 @@ func TestRecoverRefusesPoisonedJournals(t *testing.T) {
 		{"absolute backup", func(w *world, j map[string]any) { jentry(j, 0)["backup"] = "/etc/passwd" }},
 		{"backup of another run", func(w *world, j map[string]any) { jentry(j, 0)["backup"] = "txn/other-run/0000.bak" }},
 		{"root not this project", func(w *world, j map[string]any) { j["root"] = outside }},
-		{"unknown version", func(w *world, j map[string]any) { j["version"] = 2 }},
+		{"unknown version", func(w *world, j map[string]any) { j["version"] = journalVersion + 1 }},
+		{"version before the first", func(w *world, j map[string]any) { j["version"] = 0 }},
+		{"backup at a negative offset", func(w *world, j map[string]any) { jentry(j, 0)["backup_offset"] = -1 }},
 		{"unknown state", func(w *world, j map[string]any) { j["state"] = "exploded" }},
 		{"run id mismatch", func(w *world, j map[string]any) { j["run_id"] = "someone-else" }},
 		{"duplicate path", func(w *world, j map[string]any) { jentry(j, 1)["path"] = jentry(j, 0)["path"] }},
@@ -280,6 +283,18 @@ func TestRecoverRefusesPoisonedJournals(t *testing.T) {
 	}
 }
 
+// orphanBytes reads an orphaned backup: its slice of the pack, or its file.
+func orphanBytes(f OrphanFile) ([]byte, error) {
+	b, err := os.ReadFile(f.Backup)
+	if err != nil || !f.Packed {
+		return b, err
+	}
+	if f.Offset+f.Size > int64(len(b)) {
+		return nil, fmt.Errorf("%s ends before %d", f.Backup, f.Offset+f.Size)
+	}
+	return b[f.Offset : f.Offset+f.Size], nil
+}
+
 func jentry(j map[string]any, i int) map[string]any {
 	return j["entries"].([]any)[i].(map[string]any)
 }
@@ -287,9 +302,7 @@ func jentry(j map[string]any, i int) map[string]any {
 func TestRecoverDamagedBackup(t *testing.T) {
 	w := newWorld(t)
 	id := interrupted(t, w)
-	if err := os.WriteFile(filepath.Join(backupDir(w.state, id), "0000.bak"), []byte("bit rot"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	w.damageBackup(id, 0)
 	rep, err := Recover(w.state, RecoverOptions{Root: w.root})
 	if err != nil || !rep.Unresolved {
 		t.Fatalf("%+v, %v", rep, err)
@@ -423,7 +436,7 @@ func TestRecoverKeepsAndReportsOrphanedBackups(t *testing.T) {
 		byPath[f.Path] = f
 	}
 	a := byPath[w.path("a.md")]
-	if b, err := os.ReadFile(a.Backup); err != nil || string(b) != "a0" || a.Original != fsx.SHA256([]byte("a0")) {
+	if b, err := orphanBytes(a); err != nil || string(b) != "a0" || a.Original != fsx.SHA256([]byte("a0")) {
 		t.Fatalf("a.md's orphaned backup %+v: %q %v", a, b, err)
 	}
 	if _, ok := byPath[w.path("c.md")]; !ok || len(o.Files) != 3 {
@@ -450,18 +463,22 @@ func TestRecoverNamesMissingBackup(t *testing.T) {
 		t.Run(damage, func(t *testing.T) {
 			w := newWorld(t)
 			id := interrupted(t, w)
-			bak := filepath.Join(backupDir(w.state, id), "0000.bak")
 			if damage == "deleted" {
-				os.Remove(bak)
+				// The pack holds every backup of the run: all are gone.
+				os.Remove(filepath.Join(backupDir(w.state, id), packName))
 			} else {
-				os.WriteFile(bak, []byte("bit rot"), 0o600)
+				w.damageBackup(id, 0)
 			}
 			rep, err := Recover(w.state, RecoverOptions{Root: w.root})
 			if err != nil || !rep.Unresolved {
 				t.Fatalf("%+v, %v", rep, err)
 			}
 			w.mustBe("a.md", "a1")
-			w.mustBe("b.md", "b0")
+			if damage == "deleted" {
+				w.mustBe("b.md", "b1")
+			} else {
+				w.mustBe("b.md", "b0")
+			}
 			f := rep.Runs[0].Files[0]
 			if f.Status != StatusKept || f.Kept != KeptBackup || !strings.Contains(f.Err.Error(), "backup") || strings.Contains(f.Err.Error(), "changed since") {
 				t.Fatalf("a.md: %s %s %v", f.Status, f.Kept, f.Err)
@@ -476,4 +493,45 @@ func TestRecoverNamesMissingBackup(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A journal of version 1 names a file per backup (NNNN.bak), as runs of
+// older versions left them: recover still reads those and restores.
+func TestRecoverReadsVersion1Backups(t *testing.T) {
+	w := newWorld(t)
+	id := interrupted(t, w)
+	jp := journalPath(w.state, id)
+	j, err := loadJournal(jp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Version = 1
+	for k := range j.Entries {
+		e := &j.Entries[k]
+		if e.Backup == "" {
+			continue
+		}
+		b, err := readBackup(w.state, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("%04d.bak", k)
+		if err := os.WriteFile(filepath.Join(backupDir(w.state, id), name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		e.Backup, e.BackupOffset, e.BackupSize = txnDir+"/"+id+"/"+name, 0, 0
+	}
+	if err := os.Remove(filepath.Join(backupDir(w.state, id), packName)); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(j)
+	if err := os.WriteFile(jp, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Recover(w.state, RecoverOptions{Root: w.root})
+	if err != nil || rep.Unresolved {
+		t.Fatalf("%+v %v", rep, err)
+	}
+	w.originals()
+	w.noTrace()
 }

@@ -3,7 +3,6 @@ package txn
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -421,93 +420,20 @@ func (t *Tx) Prepare(ops []Op) error {
 	return nil
 }
 
-// writeBackups writes every original to the run's backup directory,
-// fsyncs it, reads it back and compares byte for byte: no user file may
-// change before every original is safely on disk. A run with nothing to
-// back up (creates and archives only: an archive is its own backup) makes
-// no directory at all.
-func writeBackups(stateDir, runID string, entries []entry, origs [][]byte) error {
-	var ks []int
-	for k, e := range entries {
-		if e.Op != Create && e.Op != Archive {
-			ks = append(ks, k)
-		}
-	}
-	if len(ks) == 0 {
-		return nil
-	}
-	dir := backupDir(stateDir, runID)
-	if err := state.MkdirPrivate(dir); err != nil {
-		return fmt.Errorf("backup directory: %w", err)
-	}
-	index := make([]backupIndexItem, 0, len(ks))
-	for _, k := range ks {
-		e := &entries[k]
-		name := fmt.Sprintf("%04d.bak", k)
-		if err := fsx.WriteNew(filepath.Join(dir, name), origs[k]); err != nil {
-			return fmt.Errorf("backup of %s: %w", e.Path, err)
-		}
-		back, err := readBackup(stateDir, txnDir+"/"+runID+"/"+name, e.Original)
-		if err != nil {
-			return fmt.Errorf("backup of %s: read back: %w", e.Path, err)
-		}
-		if string(back) != string(origs[k]) {
-			return fmt.Errorf("backup of %s: read back differs", e.Path)
-		}
-		e.Backup = txnDir + "/" + runID + "/" + name
-		index = append(index, backupIndexItem{Backup: name, Path: e.Path, Original: e.Original})
-	}
-	// The index says whose originals these are even without the journal
-	// (deleted, or never written because the prepare was killed): the
-	// backups are then reported as orphans, file by file. It is never
-	// empty, and never null.
-	b, err := json.Marshal(index)
-	if err != nil {
-		return err
-	}
-	if err := fsx.WriteNew(filepath.Join(dir, indexName), b); err != nil {
-		return fmt.Errorf("backup index: %w", err)
-	}
-	if err := fsx.SyncDir(dir); err != nil {
-		return err
-	}
-	return fsx.SyncDir(filepath.Dir(dir))
-}
-
-// indexName is the file in a run's backup directory that lists whose
-// originals its backups are.
-const indexName = "index.json"
-
-// backupIndexItem is one line of the backup index.
-type backupIndexItem struct {
-	Backup   string   `json:"backup"` // file name in the directory
-	Path     string   `json:"path"`
-	Original fsx.Hash `json:"original_hash"`
-}
-
-// readBackup reads a backup named relative to the state dir and checks its
-// hash. The run's backup directory and the file must be real (no symlink).
-func readBackup(stateDir, rel string, want fsx.Hash) ([]byte, error) {
-	p := filepath.Join(stateDir, filepath.FromSlash(rel))
-	if fi, err := os.Lstat(filepath.Dir(p)); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("backup directory of %s is missing or not a directory", rel)
-	}
-	b, id, err := fsx.ReadFile(p, 0)
-	if err != nil {
-		return nil, err
-	}
-	if id.Hash != want {
-		return nil, fmt.Errorf("backup %s is damaged (hash %s, want %s)", rel, id.Hash.Short(), want.Short())
-	}
-	return b, nil
-}
-
 // Install swaps every prepared file in, replaces and creates first and
 // deletes last. Immediately before each swap the guard runs (a refusal
 // stops the run and restores what was installed: [*GuardError]) and the
 // swap itself is a compare-and-swap on the original hash: a file changed
 // by someone else is reported as a conflict and never overwritten (with
 // AllOrNothing the run stops and is restored: [*AbortedError]).
+//
+// The journal is written a constant number of times, whatever the number
+// of files: one save records every intent with its temporary name before
+// the first swap, and one records the run installed after the last, once
+// each directory that was written is fsynced (once per batch, not once
+// per file). A swap that fails is journalled at once, so that a recovery
+// never mistakes its file for one the run changed. Recovery decides from
+// hashes, so a journal that lags the files by a batch costs nothing.
 func (t *Tx) Install() error {
 	if t.phase != phasePrepared {
 		return ErrPhase
@@ -516,31 +442,60 @@ func (t *Tx) Install() error {
 		t.phase = phaseInstalled
 		return nil
 	}
-	order := installOrder(t.j.Entries)
-	intentFired, doneFired := false, false
-	arch := t.archiving()
-	for _, k := range order {
+	var first, last []int // replaces and creates; deletes and archives
+	for _, k := range installOrder(t.j.Entries) {
 		e := &t.j.Entries[k]
-		fr := &t.files[t.idx[k]]
-		if e.Skip || batched(e, arch) {
-			continue // installed together, last (installArchives)
-		}
-		if err := t.guard("install"); err != nil {
-			return t.abort(err)
+		if e.Skip {
+			continue
 		}
 		tmp, err := fsx.TempName(e.Path, tempSuffix(e.Op))
 		if err != nil {
 			return t.abort(fmt.Errorf("install: %w", err))
 		}
 		e.Intent, e.Temp = true, tmp
+		if e.Op == Delete || e.Op == Archive {
+			last = append(last, k)
+		} else {
+			first = append(first, k)
+		}
+	}
+	if len(first)+len(last) > 0 {
 		if err := t.j.save(t.stateDir); err != nil {
 			return t.abort(fmt.Errorf("install: %w", err))
 		}
-		if !intentFired {
-			intentFired = true
-			failpoint(t.opts.Getenv, FailInstallingOne)
+		failpoint(t.opts.Getenv, FailInstallingOne)
+	}
+	fired := false
+	for _, batch := range [][]int{first, last} {
+		if err := t.installBatch(batch, &fired); err != nil {
+			return err
 		}
-		if err := apply(e, t.data[k], t.swap()); err != nil && !landed(e) {
+	}
+	t.j.State = StateInstalled
+	if err := t.j.save(t.stateDir); err != nil {
+		return t.abort(fmt.Errorf("install: %w", err))
+	}
+	t.result.State = StateInstalled
+	t.phase = phaseInstalled
+	failpoint(t.opts.Getenv, FailInstalled)
+	return nil
+}
+
+// installBatch swaps the entries ks in, each through its journalled
+// temporary name, then fsyncs every directory it wrote in, once. The
+// first swap fires the installed-one failpoint.
+func (t *Tx) installBatch(ks []int, fired *bool) error {
+	dirs := map[string]bool{}
+	sw := t.swap()
+	sw.DeferDirSync = true
+	for _, k := range ks {
+		e := &t.j.Entries[k]
+		fr := &t.files[t.idx[k]]
+		if err := t.guard("install"); err != nil {
+			return t.abort(err)
+		}
+		dirs[filepath.Dir(e.Path)] = true
+		if err := apply(e, t.data[k], sw); err != nil && !landed(e) {
 			if err := t.installFailed(e, fr, err); err != nil {
 				return err
 			}
@@ -551,25 +506,17 @@ func (t *Tx) Install() error {
 		}
 		e.Done = true
 		fr.Status = StatusInstalled
-		fr.Current = fr.Candidate
-		if err := t.j.save(t.stateDir); err != nil {
-			return t.abort(fmt.Errorf("install: %w", err))
+		if e.Op != Archive {
+			fr.Current = fr.Candidate
 		}
-		if !doneFired {
-			doneFired = true
+		if !*fired {
+			*fired = true
 			failpoint(t.opts.Getenv, FailInstalledOne)
 		}
 	}
-	if err := t.installArchives(order, &intentFired, &doneFired); err != nil {
-		return err
-	}
-	t.j.State = StateInstalled
-	if err := t.j.save(t.stateDir); err != nil {
+	if err := syncDirs(dirs); err != nil {
 		return t.abort(fmt.Errorf("install: %w", err))
 	}
-	t.result.State = StateInstalled
-	t.phase = phaseInstalled
-	failpoint(t.opts.Getenv, FailInstalled)
 	return nil
 }
 
@@ -633,7 +580,7 @@ func apply(e *entry, data []byte, sw fsx.Swap) error {
 	case Replace:
 		return fsx.ReplaceWith(e.Path, data, e.Original, sw)
 	case Create:
-		return fsx.CreateVia(e.Path, data, fs.FileMode(e.Mode), e.Temp)
+		return fsx.CreateWith(e.Path, data, fs.FileMode(e.Mode), sw)
 	case Delete:
 		return fsx.RemoveWith(e.Path, e.Original, sw)
 	case Archive:

@@ -66,14 +66,12 @@ func TestStateTransitions(t *testing.T) {
 	}
 	// Backups exist, are private and hold the originals.
 	for i, want := range []string{"one", "two"} {
-		p := filepath.Join(backupDir(w.state, tx.RunID()), fmt.Sprintf("%04d.bak", i))
-		b, err := os.ReadFile(p)
-		if err != nil || string(b) != want {
+		if b, err := w.backupOf(tx.RunID(), i); err != nil || string(b) != want {
 			t.Fatalf("backup %d = %q, %v", i, b, err)
 		}
-		if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
-			t.Fatalf("backup mode %v", fi.Mode().Perm())
-		}
+	}
+	if fi, err := os.Stat(filepath.Join(backupDir(w.state, tx.RunID()), packName)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("backup pack: %v %v", fi, err)
 	}
 	w.mustBe("a.md", "one")
 	if err := tx.Prepare(nil); !errors.Is(err, ErrPhase) {

@@ -146,17 +146,28 @@ func nodeCheck(ctx context.Context, node, mode string, src []byte, timeout time.
 
 var errNoVerdict = errors.New("no verdict")
 
-func checkJS(ctx context.Context, f Candidate, opts Options) (Status, string) {
+// nodeFor is the node binary the options name or PATH holds, or the
+// reason there is none.
+func nodeFor(opts Options) (string, string) {
 	if opts.NoNode {
-		return Unchecked, "node disabled: JavaScript syntax unchecked"
+		return "", "node disabled: JavaScript syntax unchecked"
 	}
-	node := opts.Node
+	if opts.Node != "" {
+		return opts.Node, ""
+	}
+	p, err := exec.LookPath("node")
+	if err != nil {
+		return "", "node not found on PATH: JavaScript syntax unchecked"
+	}
+	return p, ""
+}
+
+// checkJS is the verdict of node --check on one candidate (and, when it
+// fails, on its original).
+func checkJS(ctx context.Context, f Candidate, opts Options) (Status, string) {
+	node, why := nodeFor(opts)
 	if node == "" {
-		p, err := exec.LookPath("node")
-		if err != nil {
-			return Unchecked, "node not found on PATH: JavaScript syntax unchecked"
-		}
-		node = p
+		return Unchecked, why
 	}
 	mode := jsMode(f.Path)
 	err := nodeCheck(ctx, node, mode, f.Candidate, opts.Timeout)
@@ -174,4 +185,82 @@ func checkJS(ctx context.Context, f Candidate, opts Options) (Status, string) {
 		return Unchecked, orig.Error() + ": JavaScript syntax unchecked"
 	}
 	return Unchecked, "unchanged: original did not parse as JavaScript (" + mode + ") either"
+}
+
+// nodeScript compiles a stream of sources ("MODE LENGTH\n" then the bytes,
+// read as UTF-8 as node reads standard input) the way node --check does,
+// without running any: CommonJS as the module loader wraps it
+// (vm.compileFunction with the wrapper's five parameters), a module as a
+// source text module. One verdict line per source: "ok", "syntax" (a
+// SyntaxError) or "none" (no verdict: this node cannot compile it so, a
+// module without --experimental-vm-modules).
+const nodeScript = `"use strict";
+const vm = require("vm");
+const buf = require("fs").readFileSync(0);
+const out = [];
+for (let at = 0; at < buf.length;) {
+  const nl = buf.indexOf(10, at);
+  if (nl < 0) break;
+  const [mode, len] = buf.toString("latin1", at, nl).split(" ");
+  const end = nl + 1 + Number(len);
+  const src = buf.toString("utf8", nl + 1, end);
+  at = end;
+  try {
+    if (mode === "module") new vm.SourceTextModule(src);
+    else vm.compileFunction(src, ["exports", "require", "module", "__filename", "__dirname"], { filename: "[stdin]" });
+    out.push("ok");
+  } catch (e) {
+    out.push(e && e.name === "SyntaxError" ? "syntax" : "none");
+  }
+}
+process.stdout.write(out.join("\n") + "\n");
+`
+
+// maxNodeBatch bounds the bytes one node process compiles.
+const maxNodeBatch = 32 << 20
+
+// checkJSAll checks the JavaScript candidates at idx, one node process per
+// batch instead of one per file: a candidate that compiles is OK; any
+// other (a syntax error, no verdict, a batch that failed) gets the
+// verdict and message of node --check on it alone (checkJS), so what is
+// reported for a file that does not parse is exactly what it was.
+func checkJSAll(ctx context.Context, files []Candidate, idx []int, res []Result, opts Options) {
+	node, why := nodeFor(opts)
+	for start := 0; start < len(idx); {
+		end, size := start, 0
+		for end < len(idx) && (end == start || size+len(files[idx[end]].Candidate) <= maxNodeBatch) {
+			size += len(files[idx[end]].Candidate)
+			end++
+		}
+		var verdicts []string
+		if node != "" {
+			verdicts = nodeCompile(ctx, node, files, idx[start:end], opts.Timeout)
+		}
+		for n, i := range idx[start:end] {
+			switch {
+			case node == "":
+				res[i].Status, res[i].Reason = Unchecked, why
+			case n < len(verdicts) && verdicts[n] == "ok":
+				res[i].Status, res[i].Reason = OK, "parses as JavaScript (node, "+jsMode(files[i].Path)+", as --check compiles it)"
+			default:
+				res[i].Status, res[i].Reason = checkJS(ctx, files[i], opts)
+			}
+		}
+		start = end
+	}
+}
+
+// nodeCompile runs nodeScript over the candidates at idx and returns one
+// verdict per candidate it reached (none when node failed).
+func nodeCompile(ctx context.Context, node string, files []Candidate, idx []int, timeout time.Duration) []string {
+	var in bytes.Buffer
+	for _, i := range idx {
+		fmt.Fprintf(&in, "%s %d\n", jsMode(files[i].Path), len(files[i].Candidate))
+		in.Write(files[i].Candidate)
+	}
+	out, err := batchOutput(ctx, "node", []string{node, "--experimental-vm-modules", "--no-warnings", "-e", nodeScript}, &in, timeout)
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(out))
 }

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,7 +55,7 @@ func TestMinimumJSNode(t *testing.T) {
 		status           Status
 		reason           string
 	}{
-		{cjs, "// a\u200b\nreturn 1\n", "// a\nreturn 1\n", OK, "parses as JavaScript (node --check, commonjs)"},
+		{cjs, "// a\u200b\nreturn 1\n", "// a\nreturn 1\n", OK, "parses as JavaScript (node, commonjs, as --check compiles it)"},
 		{esm, "// a\u200b\nimport x from 'y'; await x\n", "// a\nimport x from 'y'; await x\n", OK, "module"},
 		{filepath.Join(dir, "b.mjs"), "export {}\n", "export {}\n", OK, "module"},
 		{filepath.Join(dir, "b.cjs"), "x = 1 <!-- html comment\n", "x = 1 <!-- html comment\n", OK, "commonjs"},
@@ -88,4 +89,61 @@ func TestJSModeReadsPastAByteOrderMark(t *testing.T) {
 	if got := jsMode(filepath.Join(dir, "a.js")); got != "module" {
 		t.Fatalf("jsMode = %q, want module", got)
 	}
+}
+
+// The one-process compile gives node --check's verdict on real
+// third-party JavaScript (ESLint and its dependencies from npm, each file
+// in the module mode its package says), whole and cut short at a point
+// that leaves most of them broken: "compiles" exactly where node --check
+// on the file alone says it parses.
+func TestNodeCompileAgreesWithNodeCheck(t *testing.T) {
+	node := testtool.LookPath(t, "node", "apt-get install nodejs")
+	root := filepath.Join(testtool.NPM(t, "eslint@9.39.5"), "node_modules")
+	var paths []string
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && parserFor(Candidate{Path: p}) == "node" {
+			if fi, err := d.Info(); err == nil && fi.Size() < 200<<10 {
+				paths = append(paths, p)
+			}
+		}
+		return nil
+	})
+	want := 40
+	if testing.Short() {
+		want = 15
+	}
+	if len(paths) < want {
+		t.Fatalf("only %d JavaScript files under %s", len(paths), root)
+	}
+	var files []Candidate
+	for i := 0; i < want; i++ {
+		p := paths[i*len(paths)/want]
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, Candidate{Path: p, Candidate: src}, Candidate{Path: p, Candidate: src[:len(src)*2/3]})
+	}
+	idx := make([]int, len(files))
+	for i := range idx {
+		idx[i] = i
+	}
+	got := nodeCompile(context.Background(), node, files, idx, 0)
+	if len(got) != len(files) {
+		t.Fatalf("%d verdicts for %d sources", len(got), len(files))
+	}
+	parsed := 0
+	for i, f := range files {
+		err := nodeCheck(context.Background(), node, jsMode(f.Path), f.Candidate, 0)
+		if errors.Is(err, errNoVerdict) {
+			t.Fatalf("%s: node --check gave no verdict: %v", f.Path, err)
+		}
+		if (got[i] == "ok") != (err == nil) {
+			t.Errorf("%s (%d bytes, %s): one-process compile says %s, node --check %v", f.Path, len(f.Candidate), jsMode(f.Path), got[i], err)
+		}
+		if err == nil {
+			parsed++
+		}
+	}
+	t.Logf("%d sources from %d files: %d parse, %d do not; the compile agrees on every one", len(files), want, parsed, len(files)-parsed)
 }

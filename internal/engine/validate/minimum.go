@@ -159,11 +159,11 @@ func parserFor(f Candidate) string {
 // Minimum runs the checks every candidate must pass, whatever the level:
 // non-empty when the original was, valid UTF-8, line-ending profile and
 // trailing newline unchanged, and it parses where a parser exists. All
-// Python files are parsed by one python3 process. Results are in the order
-// of files.
+// Python files are parsed by one python3 process, all JavaScript files
+// compiled by one node process. Results are in the order of files.
 func Minimum(ctx context.Context, files []Candidate, opts Options) []Result {
 	res := make([]Result, len(files))
-	var pyIdx []int
+	var pyIdx, jsIdx []int
 	for i, f := range files {
 		res[i] = Result{Path: f.Path}
 		if fails := byteChecks(f.Original, f.Candidate); len(fails) > 0 {
@@ -182,7 +182,7 @@ func Minimum(ctx context.Context, files []Candidate, opts Options) []Result {
 		case "json", "jsonc":
 			res[i].Status, res[i].Reason = checkJSON(f, parserFor(f) == "jsonc")
 		case "node":
-			res[i].Status, res[i].Reason = checkJS(ctx, f, opts)
+			jsIdx = append(jsIdx, i)
 		default:
 			res[i].Status = Unchecked
 			res[i].Reason = fmt.Sprintf("no parser for %q files", extName(f.Path))
@@ -190,6 +190,9 @@ func Minimum(ctx context.Context, files []Candidate, opts Options) []Result {
 	}
 	if len(pyIdx) > 0 {
 		checkPython(ctx, files, pyIdx, res, opts)
+	}
+	if len(jsIdx) > 0 {
+		checkJSAll(ctx, files, jsIdx, res, opts)
 	}
 	return res
 }

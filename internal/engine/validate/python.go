@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -49,11 +50,6 @@ const maxPyOutput = 1 << 20
 
 // pythonParse runs one python3 process over all sources.
 func pythonParse(ctx context.Context, python string, srcs [][]byte, timeout time.Duration) ([]pyVerdict, error) {
-	if timeout <= 0 {
-		timeout = time.Minute
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	var in bytes.Buffer
 	for _, s := range srcs {
 		in.WriteString(strconv.Itoa(len(s)))
@@ -62,22 +58,9 @@ func pythonParse(ctx context.Context, python string, srcs [][]byte, timeout time
 	}
 	// -I: ignore PYTHON* variables and the user site; -S: skip site, which
 	// ast does not need and which costs start-up time.
-	cmd := exec.CommandContext(ctx, python, "-I", "-S", "-c", pyScript)
-	g := newGroup(cmd)
-	defer g.close()
-	cmd.Cancel = g.kill
-	cmd.WaitDelay = readerGrace
-	cmd.Stdin = &in
-	out := &iox.Limited{Max: maxPyOutput}
-	cmd.Stdout = out
+	out, err := batchOutput(ctx, "python3", []string{python, "-I", "-S", "-c", pyScript}, &in, timeout)
 	verdicts := make([]pyVerdict, len(srcs))
-	if err := cmd.Start(); err != nil {
-		return verdicts, fmt.Errorf("start python3: %w", err)
-	}
-	g.started(cmd)
-	werr := cmd.Wait()
-
-	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
+	sc := bufio.NewScanner(bytes.NewReader(out))
 	for i := 0; i < len(srcs) && sc.Scan(); i++ {
 		line := sc.Text()
 		if line == "ok" {
@@ -89,16 +72,41 @@ func pythonParse(ctx context.Context, python string, srcs [][]byte, timeout time
 			verdicts[i] = pyVerdict{answered: true, msg: f[1] + ":" + f[2] + ": " + f[3]}
 		}
 	}
-	if out.Overflowed() {
-		return verdicts, fmt.Errorf("python3 wrote more than %d bytes; a verdict is one short line per file", maxPyOutput)
+	return verdicts, err
+}
+
+// batchOutput runs a checker (argv, called name in messages) over in, in a
+// process group of its own that is killed whole at timeout (zero: one
+// minute), and returns what it printed, at most maxPyOutput bytes (a
+// verdict is a short line per file), with why it did not end well, if so.
+func batchOutput(ctx context.Context, name string, argv []string, in io.Reader, timeout time.Duration) ([]byte, error) {
+	if timeout <= 0 {
+		timeout = time.Minute
 	}
-	if werr != nil {
-		if ctx.Err() != nil {
-			return verdicts, fmt.Errorf("python3 timed out after %s", timeout)
-		}
-		return verdicts, fmt.Errorf("python3: %w", werr)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	g := newGroup(cmd)
+	defer g.close()
+	cmd.Cancel = g.kill
+	cmd.WaitDelay = readerGrace
+	cmd.Stdin = in
+	out := &iox.Limited{Max: maxPyOutput}
+	cmd.Stdout = out
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
-	return verdicts, nil
+	g.started(cmd)
+	werr := cmd.Wait()
+	switch {
+	case out.Overflowed():
+		return out.Bytes(), fmt.Errorf("%s wrote more than %d bytes; a verdict is one short line per file", name, maxPyOutput)
+	case werr != nil && ctx.Err() != nil:
+		return out.Bytes(), fmt.Errorf("%s timed out after %s", name, timeout)
+	case werr != nil:
+		return out.Bytes(), fmt.Errorf("%s: %w", name, werr)
+	}
+	return out.Bytes(), nil
 }
 
 // checkPython fills res[i] for every i in idx with python3's verdict; the
