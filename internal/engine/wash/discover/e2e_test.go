@@ -109,6 +109,37 @@ func checkLoad(t *testing.T, res discover.Result, platform string, body []byte) 
 	return present, absent
 }
 
+// bodyWith returns the first request body holding marker, failing the test when none does.
+func bodyWith(t *testing.T, bodies [][]byte, marker, summary string) []byte {
+	t.Helper()
+	for _, b := range bodies {
+		if bytes.Contains(b, []byte(marker)) {
+			return b
+		}
+	}
+	t.Fatalf("no request carried %s: %s", marker, summary)
+	return nil
+}
+
+func mockBodies(m *agentharness.Mock) [][]byte {
+	var out [][]byte
+	for _, r := range m.Requests() {
+		out = append(out, r.Body)
+	}
+	return out
+}
+
+// discoverAs discovers one platform's load with the environment the CLI ran with.
+func discoverAs(t *testing.T, home, proj, start, platform string, env map[string]string) discover.Result {
+	t.Helper()
+	res, err := discover.Discover(discover.Options{Home: home, ProjectRoot: proj, Start: start, Platforms: []string{platform},
+		Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // Claude Code 2.1.197: CLAUDE.md with an import, .claude/CLAUDE.md, rules (one scoped to
 // paths no file matches), CLAUDE.local.md, and a 230-line MEMORY.md of which only the first
 // 200 lines load.
@@ -123,29 +154,12 @@ func TestE2EClaudeCodeLoad(t *testing.T) {
 	memory := marked("m", 230)
 	res := ccharness.Run(t, ccharness.Options{ProjectDir: proj,
 		ConfigFiles: map[string][]byte{"projects/" + discover.Slug(proj) + "/memory/MEMORY.md": []byte(memory)}})
-	if len(res.Requests) == 0 {
-		t.Fatalf("no request reached the mock: %s", res.Summary())
-	}
-	var body []byte
+	var bodies [][]byte
 	for _, r := range res.Requests {
-		if bytes.Contains(r.Body, []byte("MKc")) {
-			body = r.Body
-			break
-		}
+		bodies = append(bodies, r.Body)
 	}
-	if body == nil {
-		t.Fatalf("no request carried CLAUDE.md: %s", res.Summary())
-	}
-	got, err := discover.Discover(discover.Options{Home: res.Home, ProjectRoot: proj, Platforms: []string{discover.ClaudeCode},
-		Getenv: func(k string) string {
-			if k == "CLAUDE_CONFIG_DIR" {
-				return res.ConfigDir
-			}
-			return ""
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	body := bodyWith(t, bodies, "MKc", res.Summary())
+	got := discoverAs(t, res.Home, proj, "", discover.ClaudeCode, map[string]string{"CLAUDE_CONFIG_DIR": res.ConfigDir})
 	present, absent := checkLoad(t, got, discover.ClaudeCode, body)
 	if present < 200 || absent < 30 {
 		t.Fatalf("checked %d loaded and %d unloaded markers: the head and tail of MEMORY.md were not both checked", present, absent)
@@ -173,26 +187,8 @@ func TestE2ECodexLoad(t *testing.T) {
 	write(t, filepath.Join(home, "config.toml"), "project_doc_fallback_filenames = [\"NOTES.md\"]\n"+string(cfg))
 	write(t, filepath.Join(home, "AGENTS.md"), marked("g", 2))
 	s := agentharness.RunCodex(t, bin, home, agentharness.Options{Dir: start})
-	var body []byte
-	for _, r := range mock.Requests() {
-		if bytes.Contains(r.Body, []byte("MKa")) {
-			body = r.Body
-			break
-		}
-	}
-	if body == nil {
-		t.Fatalf("no request carried AGENTS.md: %s", s.Summary())
-	}
-	got, err := discover.Discover(discover.Options{Home: t.TempDir(), ProjectRoot: proj, Start: start, Platforms: []string{discover.Codex},
-		Getenv: func(k string) string {
-			if k == "CODEX_HOME" {
-				return home
-			}
-			return ""
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	body := bodyWith(t, mockBodies(mock), "MKa", s.Summary())
+	got := discoverAs(t, t.TempDir(), proj, start, discover.Codex, map[string]string{"CODEX_HOME": home})
 	present, absent := checkLoad(t, got, discover.Codex, body)
 	if present < 800 || absent < 10 {
 		t.Fatalf("checked %d loaded and %d unloaded markers: the budget's cut was not checked", present, absent)
@@ -215,20 +211,8 @@ func TestE2EGeminiLoad(t *testing.T) {
 	}
 	defer mock.Close()
 	s := agentharness.RunGemini(t, bin, mock.URL(), agentharness.Options{Dir: proj})
-	var body []byte
-	for _, r := range mock.Requests() {
-		if bytes.Contains(r.Body, []byte("MKa")) {
-			body = r.Body
-			break
-		}
-	}
-	if body == nil {
-		t.Fatalf("no request carried AGENTS.md: %s", s.Summary())
-	}
-	got, err := discover.Discover(discover.Options{Home: t.TempDir(), ProjectRoot: proj, Platforms: []string{discover.Gemini}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	body := bodyWith(t, mockBodies(mock), "MKa", s.Summary())
+	got := discoverAs(t, t.TempDir(), proj, "", discover.Gemini, nil)
 	if present, _ := checkLoad(t, got, discover.Gemini, body); present < 7 {
 		t.Fatalf("checked %d loaded markers", present)
 	}
@@ -259,26 +243,8 @@ func TestE2ECopilotLoad(t *testing.T) {
 	}
 	defer mock.Close()
 	s := agentharness.RunCopilot(t, bin, home, mock.URL(), "hello", agentharness.Options{Dir: proj})
-	var body []byte
-	for _, r := range mock.Requests() {
-		if bytes.Contains(r.Body, []byte("MKa")) {
-			body = r.Body
-			break
-		}
-	}
-	if body == nil {
-		t.Fatalf("no request carried AGENTS.md: %s", s.Summary())
-	}
-	got, err := discover.Discover(discover.Options{Home: t.TempDir(), ProjectRoot: proj, Platforms: []string{discover.Copilot},
-		Getenv: func(k string) string {
-			if k == "COPILOT_HOME" {
-				return home
-			}
-			return ""
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	body := bodyWith(t, mockBodies(mock), "MKa", s.Summary())
+	got := discoverAs(t, t.TempDir(), proj, "", discover.Copilot, map[string]string{"COPILOT_HOME": home})
 	present, absent := checkLoad(t, got, discover.Copilot, body)
 	if present < 14 || absent < 2 {
 		t.Fatalf("checked %d loaded and %d unloaded markers", present, absent)

@@ -366,20 +366,6 @@ func (p *planner) finishCross(st *fileState, fp *FilePlan, cross []Cut) {
 		return
 	}
 	keepHardBreaks(st.ls)
-	out := assemble(st.f.Content, st.ls)
-	if bytes.Equal(out, st.f.Content) {
-		return
-	}
-	sort.SliceStable(cuts, func(i, j int) bool { return cuts[i].Line < cuts[j].Line })
 	st.cuts = cuts
-	fp.New, fp.Changed, fp.Cuts = out, true, cuts
-	for _, c := range cuts {
-		for _, k := range c.approve {
-			if fp.Approved == nil {
-				fp.Approved = map[string]bool{}
-			}
-			fp.Approved[k] = true
-		}
-	}
-	fp.TokensAfter = min(fp.TokensBefore, p.opts.Estimate(out))
+	p.settle(fp, st.f.Content, st.ls, cuts)
 }

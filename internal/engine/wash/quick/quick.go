@@ -423,9 +423,16 @@ func (p *planner) planFile(f File) FilePlan {
 	}
 	keepHardBreaks(ls)
 	st.cuts, st.writable, st.report = cuts, true, true
-	out := assemble(f.Content, ls)
-	if bytes.Equal(out, f.Content) {
-		return fp
+	p.settle(&fp, f.Content, ls, cuts)
+	return fp
+}
+
+// settle writes the kept lines into the file's plan with its cuts (sorted by line) and the
+// approvals they need; a plan that changes nothing stays unchanged.
+func (p *planner) settle(fp *FilePlan, content []byte, ls []line, cuts []Cut) {
+	out := assemble(content, ls)
+	if bytes.Equal(out, content) {
+		return
 	}
 	sort.SliceStable(cuts, func(i, j int) bool { return cuts[i].Line < cuts[j].Line })
 	fp.New, fp.Changed, fp.Cuts = out, true, cuts
@@ -440,7 +447,6 @@ func (p *planner) planFile(f File) FilePlan {
 	// A repoint can lengthen a line, and the estimate of a whole file is not additive to the
 	// token: the file never reports negative fat.
 	fp.TokensAfter = min(fp.TokensBefore, p.opts.Estimate(out))
-	return fp
 }
 
 // crossFile registers the file's self-contained lines as first copies for the files after
