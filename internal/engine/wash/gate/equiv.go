@@ -130,6 +130,10 @@ func wordFacts(cls []clauseInfo) []Token {
 				continue
 			}
 			if v, n := numberPhrase(x, words, i); n > 0 {
+				if i+n < len(cl.toks) && cl.toks[i+n].kind == tNum {
+					i += n - 1 // "Sept 5, 2025": a month before its day, not French seven
+					continue
+				}
 				out = append(out, Token{TypeNumber, v})
 				i += n - 1
 				continue
