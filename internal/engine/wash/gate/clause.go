@@ -87,6 +87,7 @@ type stmtLexicon struct {
 	cjkNumber   []cjkEntry
 	every       map[string]bool
 	listNeg     map[string]bool
+	scriptUnits []cjkEntry // unit words of Chinese, Japanese and Korean, longest first
 	perWord     map[string]bool
 	allWord     map[string]bool
 	descriptive map[string]bool
@@ -218,10 +219,13 @@ func buildStmtLexicon() *stmtLexicon {
 			addWords(w)
 		}
 	}
-	for _, pairs := range unitText {
+	for lang, pairs := range unitText {
 		for _, p := range strings.Fields(pairs) {
 			w, u, _ := strings.Cut(p, "=")
 			x.unit[w] = u
+			if lang == "zh" || lang == "ja" || lang == "ko" {
+				x.scriptUnits = append(x.scriptUnits, cjkEntry{text: w, kind: u})
+			}
 		}
 	}
 	for canon, forms := range langNameText {
@@ -255,7 +259,7 @@ func buildStmtLexicon() *stmtLexicon {
 			x.zhModal[e.text] = true
 		}
 	}
-	for _, l := range []*[]cjkEntry{&x.cjkModal, &x.cjkCond, &x.cjkSeq, &x.cjkNumber, &x.cjkPref} {
+	for _, l := range []*[]cjkEntry{&x.cjkModal, &x.cjkCond, &x.cjkSeq, &x.cjkNumber, &x.cjkPref, &x.scriptUnits} {
 		e := *l
 		sort.SliceStable(e, func(i, j int) bool {
 			if len(e[i].text) != len(e[j].text) {
@@ -389,7 +393,7 @@ func clauseTokens(ln stmtLine, cur *clauseInfo, raw *strings.Builder, depth *int
 				}
 				break
 			}
-			if slex().reason[w] {
+			if slex().reason[w] && !endsPhrase(cur.toks, w) {
 				if len(cur.toks) > 0 {
 					end(breakClause) // "..., so the docs always describe": a rationale of its own
 				}
@@ -449,6 +453,26 @@ func inheritHedges(out []clauseInfo) {
 			out[i].level, out[i].modal = p.level, p.modal
 		}
 	}
+}
+
+// endsPhrase reports a word that ends a condition or modality phrase begun by the clause's
+// last words ("es sei" + "denn": unless, not "because").
+func endsPhrase(toks []ctok, w string) bool {
+	x := slex()
+	p := w
+	for k := len(toks) - 1; k >= 0 && k >= len(toks)-3; k-- {
+		if toks[k].kind != tWord {
+			break
+		}
+		p = toks[k].text + " " + p
+		if _, ok := x.cond[p]; ok {
+			return true
+		}
+		if _, ok := x.modal[p]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // listNegation reports a clause negated by a word that negates a list's items one by one (ни,
@@ -587,12 +611,15 @@ func analyseClause(c *clauseInfo) {
 	for k := 1; k < min(4, len(c.toks)); k++ {
 		// "Order:", "[default] Порядок:": a lead word right before the clause's first colon
 		if c.toks[k].kind == tColon {
-			c.lead = c.lead || c.toks[k-1].kind == tWord && x.lead[c.toks[k-1].text]
+			c.lead = c.lead || (c.toks[k-1].kind == tWord || c.toks[k-1].kind == tHangul) && x.lead[c.toks[k-1].text]
 			break
 		}
 	}
 	if len(c.toks) >= 2 && c.toks[1].kind == tColon && c.toks[0].kind == tCJK && x.lead[c.toks[0].text] {
 		c.lead = true
+	}
+	if len(words) >= 2 && x.reason[words[0]+" "+words[1]] {
+		c.reason = true // "..., para que the release works": a purpose
 	}
 	if w := leadingOther(x, c.toks); w != "" && len(levels) == 0 {
 		// ", 而不是完全拒绝任务", ", а не через шелл": the side not chosen is discouraged

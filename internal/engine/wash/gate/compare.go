@@ -450,8 +450,8 @@ func newOfKind(t Token, facts, ufacts []Token) string {
 			continue
 		}
 		switch {
-		case t.Type == TypeName && langOf(t.Value) != "" && langOf(f.Value) != "":
-			return f.Value
+		case t.Type == TypeName && langOf(t.Value) != "" && langOf(f.Value) != "" && langOf(f.Value) != langOf(t.Value):
+			return f.Value // English became 中文; 英文 for English is the same language
 		case t.Type == TypeName && fixedName(t.Value) && fixedName(f.Value):
 			return f.Value
 		case t.Type == TypeNumber && (unitOf(f.Value) == unitOf(t.Value) || strings.TrimSuffix(f.Value, unitOf(f.Value)) == strings.TrimSuffix(t.Value, unitOf(t.Value))):

@@ -757,6 +757,9 @@ func unitAfter(src []byte, b int, units bool) (string, int, bool) {
 		u, k = rate(src, k, u)
 		return u, k, true
 	}
+	if u, k := scriptUnit(src, b); units && u != "" {
+		return u, k, true // 5分钟, 5초, 5 минут, 5 días
+	}
 	if !units {
 		if wordAt(src, b) {
 			return "", b, false
@@ -798,6 +801,47 @@ func unitAfter(src []byte, b int, units bool) (string, int, bool) {
 	}
 	u, k = rate(src, k, u)
 	return u, k, true
+}
+
+// scriptUnit reads a unit word of another script after a number ending at b: glued in Chinese,
+// Japanese or Korean (5分钟, 5時間, 5초, 5분마다), after one space in a Cyrillic or accented
+// Latin word (5 минут, 5 días). It returns the normal unit and where the word ends, or "".
+func scriptUnit(src []byte, b int) (string, int) {
+	r, _ := utf8.DecodeRune(src[b:])
+	x := slex()
+	if isCJK(r) || isHangul(r) {
+		for _, e := range x.scriptUnits {
+			if bytes.HasPrefix(src[b:], []byte(e.text)) {
+				return e.kind, b + len(e.text)
+			}
+		}
+		return "", b
+	}
+	if src[b] != ' ' || b+1 >= len(src) {
+		return "", b
+	}
+	if r, _ := utf8.DecodeRune(src[b+1:]); isCJK(r) || isHangul(r) {
+		return scriptUnit(src, b+1) // "每 60 秒"
+	}
+	if !wordAt(src, b+1) {
+		return "", b
+	}
+	k := b + 1
+	for k < len(src) {
+		r, n := utf8.DecodeRune(src[k:])
+		if !unicode.IsLetter(r) && r != '\u0301' {
+			break
+		}
+		k += n
+	}
+	word := string(src[b+1 : k])
+	if !strings.ContainsFunc(word, func(r rune) bool { return r >= 0x80 }) {
+		return "", b
+	}
+	if u, ok := x.unit[strings.ToLower(word)]; ok {
+		return u, k
+	}
+	return "", b
 }
 
 // unitWord normalises a unit word or symbol. Symbols whose case carries meaning (MB bytes, Mb

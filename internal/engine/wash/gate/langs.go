@@ -24,7 +24,7 @@ var modalText = map[string]map[int]string{
 		1:  "may might can could optionally optional if_possible if_needed if_necessary when_needed when_necessary as_needed where_possible when_possible when_in_doubt when_unsure if_in_doubt when_convenient if_convenient when_practical where_practical if_desired if_you_want if_you_like at_your_discretion if_time_permits sometimes consider try_to feel_free allowed permitted acceptable is_fine are_fine is_ok",
 		-1: "rarely seldom hardly sparingly no_need_to not_required not_necessary don't_have_to doesn't_have_to does_not_need_to do_not_need_to don't_need_to doesn't_need_to needn't no_need optional_to",
 		-2: "avoid avoids avoiding should_not shouldn't discouraged preferably_not try_not_to",
-		-3: "never not no nothing none nobody don't dont doesn't isn't aren't won't can't cannot mustn't forbidden prohibited disallowed do_not does_not must_not may_not never_ever",
+		-3: "never not no nor nothing none nobody don't dont doesn't isn't aren't won't can't cannot mustn't forbidden prohibited disallowed do_not does_not must_not may_not never_ever",
 	},
 	"de": {
 		3:  "immer stets muss müssen musst unbedingt zwingend pflicht erforderlich jedes_mal",
@@ -40,7 +40,7 @@ var modalText = map[string]map[int]string{
 		1:  "peut peuvent pouvez peux facultatif optionnel si_possible si_besoin au_besoin éventuellement de_préférence autorisé acceptable acceptables",
 		-1: "rarement pas_besoin pas_nécessaire pas_obligatoire",
 		-2: "éviter évite évitez à_éviter essaie_de_ne_pas essayez_de_ne_pas",
-		-3: "jamais ne_pas pas rien aucun aucune interdit ne_jamais",
+		-3: "jamais ne_pas pas rien ni aucun aucune interdit ne_jamais",
 	},
 	"es": {
 		3:  "siempre debe deben debes obligatorio obligatoria",
@@ -48,7 +48,7 @@ var modalText = map[string]map[int]string{
 		1:  "puede pueden puedes opcional opcionalmente si_es_posible si_hace_falta si_es_necesario de_preferencia permitido aceptable aceptables",
 		-1: "rara_vez raramente no_hace_falta no_es_necesario no_necesita",
 		-2: "evita evitar evite intenta_no procura_no",
-		-3: "nunca jamás no nada nadie ningún ninguna ninguno prohibido",
+		-3: "nunca jamás no ni nada nadie ningún ninguna ninguno prohibido",
 	},
 	"pt": {
 		3:  "sempre deve devem obrigatório obrigatória",
@@ -56,7 +56,7 @@ var modalText = map[string]map[int]string{
 		1:  "pode podem opcional opcionalmente se_possível se_necessário permitido aceitável aceitáveis",
 		-1: "raramente não_precisa não_é_necessário",
 		-2: "evite evitar tente_não procure_não",
-		-3: "nunca jamais não nada ninguém nenhum nenhuma proibido",
+		-3: "nunca jamais não nem nada ninguém nenhum nenhuma proibido",
 	},
 	"zh": {
 		3:  "必须 务必 一定要 始终 总是 每次 不得不 强制",
@@ -199,7 +199,7 @@ var prefText = map[string]string{
 
 // listNegText are the words that negate each item of a list (ни ... ни ..., neither ... nor):
 // an item the list carries on without the word stays negated.
-var listNegText = "ни nor ni nem noch"
+var listNegText = "ни nor ni nem"
 
 // reasonText are the words that open a clause giving a reason or a purpose ("so the docs always
 // describe ...", "damit", "чтобы"): a new clause, and a rationale rather than a rule.
@@ -270,7 +270,7 @@ var unitText = map[string]string{
 	"fr": "seconde=s secondes=s heure=h heures=h jour=d jours=d semaine=w semaines=w pourcent=% lignes=line ligne=line",
 	"es": "segundo=s segundos=s minuto=min minutos=min hora=h horas=h día=d días=d semana=w semanas=w líneas=line",
 	"pt": "segundo=s segundos=s minuto=min minutos=min hora=h horas=h dia=d dias=d semana=w semanas=w linhas=line",
-	"ru": "сек=s секунд=s секунда=s секунды=s мин=min минут=min минута=min минуты=min час=h часа=h часов=h " +
+	"ru": "сек=s секунд=s секунда=s секунды=s секунду=s мин=min минут=min минута=min минуты=min минуту=min час=h часа=h часов=h неделю=w недели=w " +
 		"дней=d дня=d день=d мс=ms строк=line строки=line",
 	"zh": "毫秒=ms 秒=s 秒钟=s 分钟=min 小时=h 天=d 周=w 行=line",
 	"ja": "ミリ秒=ms 秒=s 分=min 分間=min 時間=h 日=d 週間=w 行=line",
