@@ -516,19 +516,308 @@ func anyChanged(p Plan) bool {
 	return false
 }
 
+// FuzzPlanQuick checks every plan against oracles of its own, not the gate's: the raw inputs'
+// results only delete (onlyCuts), and a set of files generated from the same bytes with a
+// construction-time ledger of what each line may lose (ledgerCheck). The gate must pass too, but
+// a gate that let a loss through would not hide it from these.
 func FuzzPlanQuick(f *testing.F) {
 	f.Add([]byte("# A\n- same line long enough\n- same line long enough\n\n\n\ntrailing  \n"), []byte("- same line long enough\n"))
 	f.Add([]byte("```\nx\n```\n    y\n"), []byte("---\na: 1\n---\n"))
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}, []byte{200, 17, 3, 99, 5})
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		files := []File{
 			{Path: "/p/a.md", Content: a, Platform: "x", Scope: "project", AlwaysLoaded: true},
 			{Path: "/p/b.md", Content: b, Platform: "x", Scope: "project", AlwaysLoaded: true, Kind: "memory-index"},
 		}
 		p := PlanQuick(files, Options{Tree: NewTree([]string{"/p/a.md", "/p/x/c.md"})})
+		for _, fp := range p.Files {
+			if err := onlyCuts(fp.Orig, fp.New, nil); err != nil {
+				t.Fatalf("%s: %v", fp.Path, err)
+			}
+		}
 		if v := gate.CheckSet(p.GateChanges(), nil); !v.OK {
 			t.Fatalf("plan blocked: %v", v.Blocking())
 		}
+		gen := genLedger(append(append([]byte(nil), a...), b...))
+		gp := PlanQuick(gen.files, Options{Tree: NewTree(gen.tree)})
+		if err := gen.check(gp); err != nil {
+			t.Fatal(err)
+		}
 	})
+}
+
+// TestLedgerOracleCatchesLosses shows the ledger oracle is no rubber stamp: a plan that drops a
+// fact line, a code line, a duplicate's last copy, or that writes a line of its own, fails it.
+func TestLedgerOracleCatchesLosses(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	checked := 0
+	for i := 0; i < 200 && checked < 20; i++ {
+		data := make([]byte, 64)
+		r.Read(data)
+		gen := genLedger(data)
+		p := PlanQuick(gen.files, Options{Tree: NewTree(gen.tree)})
+		if err := gen.check(p); err != nil {
+			t.Fatalf("honest plan fails the oracle: %v", err)
+		}
+		for fi, e := range gen.ledger {
+			for _, le := range e {
+				if le.may != mayNothing && le.may != mayTrim {
+					continue
+				}
+				broken := p
+				broken.Files = append([]FilePlan(nil), p.Files...)
+				fp := broken.Files[fi]
+				lines := strings.Split(string(fp.New), "\n")
+				same := func(l string) bool { return strings.TrimRight(l, " \t") == strings.TrimRight(le.text, " \t") }
+				k := slices.IndexFunc(lines, same)
+				if k < 0 || slices.IndexFunc(lines[k+1:], same) >= 0 {
+					continue // a line the result holds twice: dropping one copy loses nothing
+				}
+				rewritten := slices.Clone(lines)
+				rewritten[k] += " and more"
+				fp.New = []byte(strings.Join(slices.Delete(lines, k, k+1), "\n"))
+				broken.Files[fi] = fp
+				if gen.check(broken) == nil {
+					t.Fatalf("dropping %q from %s passes the oracle", le.text, fp.Path)
+				}
+				fp.New = []byte(strings.Join(rewritten, "\n"))
+				broken.Files[fi] = fp
+				if gen.check(broken) == nil {
+					t.Fatalf("rewriting %q in %s passes the oracle", le.text, fp.Path)
+				}
+				checked++
+				break
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no ledger entry was exercised")
+	}
+	// The generator makes every kind of fat the ledger allows a cut for, so the oracle judges
+	// real cuts.
+	kinds := map[CutKind]int{}
+	for i := 0; i < 300; i++ {
+		data := make([]byte, 64)
+		r.Read(data)
+		gen := genLedger(data)
+		for _, f := range PlanQuick(gen.files, Options{Tree: NewTree(gen.tree)}).Files {
+			for _, c := range f.Cuts {
+				kinds[c.Kind]++
+			}
+		}
+	}
+	for _, k := range []CutKind{DuplicateLine, BlankRun, TrailingWhitespace, DeadIndexEntry, LinkRepoint} {
+		if kinds[k] == 0 {
+			t.Errorf("the ledger generator never made a %s cut", k)
+		}
+	}
+}
+
+// may says what a cut may do to a generated line.
+type may int
+
+const (
+	mayNothing  may = iota // code, front matter, a hard break: byte for byte
+	mayTrim                // a fact: its trailing whitespace may go, nothing else
+	mayDedup               // a repeat of a fact: may go while a copy stays in the file
+	mayBlank               // a blank line: may go
+	mayDead                // an index entry linking only a missing note: may go
+	mayRepoint             // a link to a moved note: may be repointed to its new place
+)
+
+// ledgerLine is one generated line and what a cut may do to it.
+type ledgerLine struct {
+	text string
+	may  may
+	of   string // the fact a repeat repeats; the repointed text of a moved link
+}
+
+// ledgerSet is a generated set of files with a ledger per file.
+type ledgerSet struct {
+	files  []File
+	tree   []string
+	ledger [][]ledgerLine
+}
+
+// choices reads a fuzzer's bytes as a stream of small choices (0 once exhausted).
+type choices struct {
+	b []byte
+	i int
+}
+
+func (c *choices) next(n int) int {
+	if c.i >= len(c.b) {
+		return 0
+	}
+	v := int(c.b[c.i]) % n
+	c.i++
+	return v
+}
+
+// genLedger builds one to three memory files from data, recording for every line what a Quick
+// cut may do to it. Every fact line is unique across the set (a number of its own); repeats are
+// copies made on purpose, under the heading of the first copy.
+func genLedger(data []byte) ledgerSet {
+	c := &choices{b: data}
+	set := ledgerSet{tree: []string{"/p/alive.md", "/p/notes/moved.md"}}
+	n := 1 + c.next(3)
+	fact := 0
+	for fi := 0; fi < n; fi++ {
+		path := fmt.Sprintf("/p/f%d.md", fi)
+		set.tree = append(set.tree, path)
+		kind := ""
+		if fi == 0 {
+			kind = "memory-index"
+		}
+		var ls []ledgerLine
+		add := func(text string, m may, of string) { ls = append(ls, ledgerLine{text, m, of}) }
+		if c.next(3) == 0 {
+			add("---", mayNothing, "")
+			add("name: n", mayNothing, "")
+			add("---", mayNothing, "")
+		}
+		var section []string // facts of the current heading, for repeats
+		for j, pieces := 0, 4+c.next(12); j < pieces; j++ {
+			switch c.next(10) {
+			case 0:
+				add(fmt.Sprintf("## Section %d.%d", fi, j), mayNothing, "")
+				add("", mayBlank, "")
+				section = nil
+			case 1, 2:
+				fact++
+				text := fmt.Sprintf("- fact %d: retry %d times before giving up", fact, fact)
+				if c.next(2) == 0 {
+					text += "   "
+					add(text, mayTrim, "")
+				} else {
+					add(text, mayTrim, "")
+				}
+				section = append(section, strings.TrimRight(text, " "))
+			case 3:
+				if len(section) > 0 {
+					of := section[c.next(len(section))]
+					add(of, mayDedup, of)
+				}
+			case 4:
+				fact++
+				add("", mayBlank, "")
+				add("```sh", mayNothing, "")
+				add(fmt.Sprintf("make step%d   ", fact), mayNothing, "")
+				add(fmt.Sprintf("make step%d   ", fact), mayNothing, "")
+				add("```", mayNothing, "")
+				add("", mayBlank, "")
+			case 5:
+				fact++
+				add("", mayBlank, "")
+				add(fmt.Sprintf("Line %d ends in a hard break  ", fact), mayNothing, "")
+				add(fmt.Sprintf("and goes on with %d more words.", fact), mayTrim, "")
+				add("", mayBlank, "")
+			case 6:
+				add("", mayBlank, "")
+				add("", mayBlank, "")
+			case 7:
+				fact++
+				text := fmt.Sprintf("- [Gone note %d](gone%d.md)", fact, fact)
+				if kind == "memory-index" {
+					add(text, mayDead, "")
+				} else {
+					add(text, mayTrim, "")
+				}
+			case 8:
+				fact++
+				text := fmt.Sprintf("- [Moved %d](moved.md) — see v1.%d", fact, fact)
+				add(text, mayRepoint, strings.Replace(text, "(moved.md)", "(notes/moved.md)", 1))
+			case 9:
+				fact++
+				add(fmt.Sprintf("1. ordered step %d stays where it is", fact), mayTrim, "")
+			}
+		}
+		var b strings.Builder
+		for _, l := range ls {
+			b.WriteString(l.text + "\n")
+		}
+		set.files = append(set.files, File{Path: path, Content: []byte(b.String()), Platform: "claude-code",
+			Scope: "project", AlwaysLoaded: true, Kind: kind})
+		set.ledger = append(set.ledger, ls)
+	}
+	return set
+}
+
+// check holds a plan to the ledger: each file's result is its original with lines removed
+// (onlyCuts), a line kept byte for byte where nothing may change it, a fact kept (trailing
+// whitespace aside), a repeat removed only while a copy of its fact stays, a moved link kept or
+// repointed to its new place.
+func (s ledgerSet) check(p Plan) error {
+	for fi, fp := range p.Files {
+		ls := s.ledger[fi]
+		repointed := map[string]string{}
+		for _, l := range ls {
+			if l.may == mayRepoint {
+				repointed[l.of] = l.text
+			}
+		}
+		if err := onlyCuts(fp.Orig, fp.New, repointed); err != nil {
+			return fmt.Errorf("%s: %w", fp.Path, err)
+		}
+		got := map[string]int{}
+		exact := map[string]int{}
+		for _, l := range strings.Split(string(fp.New), "\n") {
+			got[strings.TrimRight(l, " \t")]++
+			exact[l]++
+		}
+		need := map[string]int{}
+		for _, l := range ls {
+			if l.may == mayNothing {
+				need[l.text]++
+			}
+		}
+		for _, l := range ls {
+			switch l.may {
+			case mayNothing:
+				if exact[l.text] < need[l.text] {
+					return fmt.Errorf("%s: %q changed or lost (code, front matter or a hard break)", fp.Path, l.text)
+				}
+			case mayTrim:
+				if got[strings.TrimRight(l.text, " \t")] == 0 {
+					return fmt.Errorf("%s: fact %q lost", fp.Path, l.text)
+				}
+			case mayDedup:
+				if got[l.of] == 0 {
+					return fmt.Errorf("%s: every copy of %q lost", fp.Path, l.of)
+				}
+			case mayRepoint:
+				if got[l.text] == 0 && got[l.of] == 0 {
+					return fmt.Errorf("%s: moved link %q lost", fp.Path, l.text)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// onlyCuts reports a result that is not its original with lines removed, trailing whitespace
+// trimmed and (where repointed maps a result line to its original) links repointed: Quick never
+// writes a line of its own, nor moves one.
+func onlyCuts(orig, result []byte, repointed map[string]string) error {
+	ol := strings.Split(string(orig), "\n")
+	k := 0
+	for _, l := range strings.Split(string(result), "\n") {
+		want := strings.TrimRight(l, " \t")
+		if o, ok := repointed[want]; ok {
+			want = o
+		}
+		for k < len(ol) && strings.TrimRight(ol[k], " \t") != want {
+			k++
+		}
+		if k == len(ol) {
+			return fmt.Errorf("result line %q is no original line in order", l)
+		}
+		if l != ol[k] && !strings.HasPrefix(ol[k], l) && repointed[strings.TrimRight(l, " \t")] == "" {
+			return fmt.Errorf("result line %q is %q with more than trailing whitespace changed", l, ol[k])
+		}
+		k++
+	}
+	return nil
 }
 
 func BenchmarkPlanQuick1MB(b *testing.B) {
