@@ -617,12 +617,12 @@ func TestLedgerOracleCatchesLosses(t *testing.T) {
 type may int
 
 const (
-	mayNothing  may = iota // code, front matter, a hard break: byte for byte
-	mayTrim                // a fact: its trailing whitespace may go, nothing else
-	mayDedup               // a repeat of a fact: may go while a copy stays in the file
-	mayBlank               // a blank line: may go
-	mayDead                // an index entry linking only a missing note: may go
-	mayRepoint             // a link to a moved note: may be repointed to its new place
+	mayNothing may = iota // code, front matter, a hard break: byte for byte
+	mayTrim               // a fact: its trailing whitespace may go, nothing else
+	mayDedup              // a repeat of a fact: may go while a copy stays in the file
+	mayBlank              // a blank line: may go
+	mayDead               // an index entry linking only a missing note: may go
+	mayRepoint            // a link to a moved note: may be repointed to its new place
 )
 
 // ledgerLine is one generated line and what a cut may do to it.
