@@ -268,63 +268,18 @@ func (e *Engine) call(ctx context.Context, st pipeline.ResolvedStage, batch []*s
 // in. retry says the provider must be asked again: removing some carriers
 // would change the file's structure, and s.keep now holds them.
 func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileReply) (retry bool, err error) {
-	if len(fr.Regions) != len(s.regions) {
-		return false, fmt.Errorf("sent %d regions, got %d back", len(s.regions), len(fr.Regions))
+	got, err := replyByRegion(s, fr)
+	if err != nil {
+		return false, err
 	}
-	got := make([]*provider.RegionReply, len(s.regions))
-	for i := range fr.Regions {
-		rr := &fr.Regions[i]
-		if rr.ID < 0 || rr.ID >= len(s.regions) || got[rr.ID] != nil {
-			return false, fmt.Errorf("reply region %d is unknown or repeated", rr.ID)
-		}
-		got[rr.ID] = rr
-	}
-	f := s.file
-	for i, r := range s.regions {
-		for _, fd := range got[i].Findings {
-			if fd.Offset < 0 || fd.Len < 0 || fd.Offset+fd.Len > r.Len() {
-				return false, fmt.Errorf("region %d: finding outside the region", i)
-			}
-		}
-	}
-	stat := &f.Stages[len(f.Stages)-1]
+	stat := &s.file.Stages[len(s.file.Stages)-1]
 	if st.Role == pipeline.RoleInspect {
-		for i, r := range s.regions {
-			stat.Findings += len(got[i].Findings)
-			if r.Kind == region.Prose {
-				continue // the transform stages decide prose
-			}
-			for _, fd := range got[i].Findings {
-				e.record(s, r, fd, keepWhy{}, false)
-			}
-		}
+		e.recordInspection(s, got, stat)
 		return false, nil
 	}
-
-	// A transform: the new text of every region, the edits that explain
-	// it carrier by carrier when the findings do, the candidate.
-	var moves []move
-	explained := true
-	texts := make([][]byte, len(s.regions))
-	for i, r := range s.regions {
-		rr := got[i]
-		if rr.Text == nil {
-			return false, fmt.Errorf("region %d: a transform reply must carry text", i)
-		}
-		old := s.in[r.Start:r.End]
-		nt := []byte(*rr.Text)
-		texts[i] = nt
-		ms, ok := explain(r.Start, old, nt, rr.Findings)
-		if ok {
-			for _, m := range ms {
-				if _, kept := s.keep[m.start]; kept {
-					return false, fmt.Errorf("region %d: the provider changed a carrier it was told to keep (byte %d)", i, m.start)
-				}
-			}
-			moves = append(moves, ms...)
-		} else {
-			explained = false
-		}
+	texts, moves, explained, err := transformTexts(s, got)
+	if err != nil {
+		return false, err
 	}
 	cand, sp, err := candidate(s.in, s.m, s.regions, texts)
 	if err != nil {
@@ -335,32 +290,115 @@ func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileRepl
 		if !explained {
 			edits = sp
 		}
-		if d := proveStructure(f.Path, s.in, s.m, cand, edits, explained); d != nil {
-			if !explained {
-				return false, fmt.Errorf("cleaning would change the file's structure: %s; left untouched, clean it by hand", d.describe(s.in))
-			}
-			if s.round+1 >= maxRounds {
-				return false, fmt.Errorf("cleaning would change the file's structure: %s, and keeping the carriers that cause it did not settle; left untouched", d.describe(s.in))
-			}
-			if s.keep == nil {
-				s.keep = map[int]keepWhy{}
-			}
-			if s.round+2 >= maxRounds {
-				// Last chance: keep every carrier this answer acted on.
-				for _, m := range moves {
-					s.keep[m.start] = keepWhy{why: "removing it changes the file's structure: " + d.describe(s.in)}
-				}
-				return true, nil
-			}
-			t := &trial{path: f.Path, in: s.in, m: s.m}
-			for i, reason := range t.culprits(moves, d) {
-				s.keep[moves[i].start] = keepWhy{why: reason}
-			}
-			return true, nil
+		if d := proveStructure(s.file.Path, s.in, s.m, cand, edits, explained); d != nil {
+			return keepForStructure(s, d, moves, explained)
 		}
 	}
+	e.recordTransform(s, got, texts, stat)
+	s.file.Cur = cand
+	return false, nil
+}
+
+// replyByRegion orders a file's reply by the regions sent: one reply per
+// region, none repeated or unknown, every finding inside its region.
+func replyByRegion(s *sent, fr *provider.FileReply) ([]*provider.RegionReply, error) {
+	if len(fr.Regions) != len(s.regions) {
+		return nil, fmt.Errorf("sent %d regions, got %d back", len(s.regions), len(fr.Regions))
+	}
+	got := make([]*provider.RegionReply, len(s.regions))
+	for i := range fr.Regions {
+		rr := &fr.Regions[i]
+		if rr.ID < 0 || rr.ID >= len(s.regions) || got[rr.ID] != nil {
+			return nil, fmt.Errorf("reply region %d is unknown or repeated", rr.ID)
+		}
+		got[rr.ID] = rr
+	}
 	for i, r := range s.regions {
-		nt := texts[i]
+		for _, fd := range got[i].Findings {
+			if fd.Offset < 0 || fd.Len < 0 || fd.Offset+fd.Len > r.Len() {
+				return nil, fmt.Errorf("region %d: finding outside the region", i)
+			}
+		}
+	}
+	return got, nil
+}
+
+// recordInspection counts an inspect stage's findings and records those
+// outside prose: the transform stages decide prose.
+func (e *Engine) recordInspection(s *sent, got []*provider.RegionReply, stat *report.Stage) {
+	for i, r := range s.regions {
+		stat.Findings += len(got[i].Findings)
+		if r.Kind == region.Prose {
+			continue
+		}
+		for _, fd := range got[i].Findings {
+			e.record(s, r, fd, keepWhy{}, false)
+		}
+	}
+}
+
+// transformTexts is the new text of every region of a transform's reply
+// and, when the findings explain every change carrier by carrier, the
+// edits they make (explained). An edit of a carrier the provider was told
+// to keep is refused.
+func transformTexts(s *sent, got []*provider.RegionReply) (texts [][]byte, moves []move, explained bool, err error) {
+	explained = true
+	texts = make([][]byte, len(s.regions))
+	for i, r := range s.regions {
+		rr := got[i]
+		if rr.Text == nil {
+			return nil, nil, false, fmt.Errorf("region %d: a transform reply must carry text", i)
+		}
+		nt := []byte(*rr.Text)
+		texts[i] = nt
+		ms, ok := explain(r.Start, s.in[r.Start:r.End], nt, rr.Findings)
+		if !ok {
+			explained = false
+			continue
+		}
+		for _, m := range ms {
+			if _, kept := s.keep[m.start]; kept {
+				return nil, nil, false, fmt.Errorf("region %d: the provider changed a carrier it was told to keep (byte %d)", i, m.start)
+			}
+		}
+		moves = append(moves, ms...)
+	}
+	return texts, moves, explained, nil
+}
+
+// keepForStructure answers a candidate whose structure differs (d): when
+// the edits are explained carrier by carrier and rounds are left, it keeps
+// the carriers that cause the difference and asks for another round
+// (retry); otherwise the file is refused.
+func keepForStructure(s *sent, d *structDiff, moves []move, explained bool) (retry bool, err error) {
+	if !explained {
+		return false, fmt.Errorf("cleaning would change the file's structure: %s; left untouched, clean it by hand", d.describe(s.in))
+	}
+	if s.round+1 >= maxRounds {
+		return false, fmt.Errorf("cleaning would change the file's structure: %s, and keeping the carriers that cause it did not settle; left untouched", d.describe(s.in))
+	}
+	if s.keep == nil {
+		s.keep = map[int]keepWhy{}
+	}
+	if s.round+2 >= maxRounds {
+		// Last chance: keep every carrier this answer acted on.
+		for _, m := range moves {
+			s.keep[m.start] = keepWhy{why: "removing it changes the file's structure: " + d.describe(s.in)}
+		}
+		return true, nil
+	}
+	t := &trial{path: s.file.Path, in: s.in, m: s.m}
+	for i, reason := range t.culprits(moves, d) {
+		s.keep[moves[i].start] = keepWhy{why: reason}
+	}
+	return true, nil
+}
+
+// recordTransform records an accepted transform's findings, what each
+// kept or removed, and the regions and kinds it changed.
+func (e *Engine) recordTransform(s *sent, got []*provider.RegionReply, texts [][]byte, stat *report.Stage) {
+	f := s.file
+	for i, r := range s.regions {
 		for _, fd := range got[i].Findings {
 			stat.Findings++
 			if fd.Action == carrier.Remove || fd.Action == carrier.Replace {
@@ -369,7 +407,7 @@ func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileRepl
 			kw, kept := s.keep[r.Start+fd.Offset]
 			e.record(s, r, fd, kw, kept)
 		}
-		if bytes.Equal(nt, s.in[r.Start:r.End]) {
+		if bytes.Equal(texts[i], s.in[r.Start:r.End]) {
 			continue
 		}
 		stat.Changed++
@@ -378,8 +416,6 @@ func (e *Engine) apply(st pipeline.ResolvedStage, s *sent, fr *provider.FileRepl
 		}
 		f.TouchedKinds[r.Kind] = true
 	}
-	f.Cur = cand
-	return false, nil
 }
 
 func (e *Engine) contextBytes() int {
