@@ -364,36 +364,58 @@ func (s *scanner) legit(i int, r rune, size int, c class.Class) bool {
 	case class.ZeroWidth:
 		return r == 0x200B && isSA(prev) && isSA(nxt)
 	case class.Joiner:
-		switch r {
-		case 0x034F: // CGJ: between combining marks, or letter and mark
-			return isMark(nxt) && (isMark(prev) || isLetter(prev))
-		case 0x200D:
-			return s.emojiZWJ(i, size) || s.cursiveJoin(i, size) || s.viramaZWJ(i, size)
-		case 0x200C:
-			return s.cursiveJoin(i, size) || s.viramaZWNJ(i, size)
-		}
+		return s.legitJoiner(i, r, size, prev, nxt)
 	case class.VariationSelector:
 		return keepVS(prev, r, nxt)
 	case class.Filler:
-		switch r {
-		case 0x115F: // HANGUL CHOSEONG FILLER before a real vowel
-			return isJamoV(nxt) && nxt != 0x1160
-		case 0x1160: // HANGUL JUNGSEONG FILLER after a real leading consonant
-			return isJamoL(prev) && prev != 0x115F
-		}
+		return legitFiller(r, prev, nxt)
 	case class.Format:
-		switch {
-		case unicode.Is(unicode.Prepended_Concatenation_Mark, r):
-			return true // visible: U+0600..U+0605, U+06DD, U+070F, U+0890, U+0891, U+08E2, U+110BD, U+110CD
-		case r >= 0x13430 && r <= 0x1343F:
-			return isEgyptian(prev) || isEgyptian(nxt)
-		case r >= 0x1BCA0 && r <= 0x1BCA3:
-			return isDuployan(prev) || isDuployan(nxt)
-		case r >= 0x1D173 && r <= 0x1D17A:
-			return isMusical(prev) || isMusical(nxt)
-		case r == 0x180E: // MONGOLIAN VOWEL SEPARATOR before a final A or E
-			return isMongolianLetter(prev) && (nxt == 0x1820 || nxt == 0x1821)
-		}
+		return legitFormat(r, prev, nxt)
+	}
+	return false
+}
+
+// legitJoiner keeps a combining grapheme joiner between marks (or a letter
+// and a mark), a ZWJ in an emoji sequence, cursive joining or after a
+// virama, and a ZWNJ in cursive joining or after a virama.
+func (s *scanner) legitJoiner(i int, r rune, size int, prev, nxt rune) bool {
+	switch r {
+	case 0x034F: // CGJ: between combining marks, or letter and mark
+		return isMark(nxt) && (isMark(prev) || isLetter(prev))
+	case 0x200D:
+		return s.emojiZWJ(i, size) || s.cursiveJoin(i, size) || s.viramaZWJ(i, size)
+	case 0x200C:
+		return s.cursiveJoin(i, size) || s.viramaZWNJ(i, size)
+	}
+	return false
+}
+
+// legitFiller keeps a Hangul filler standing in for a missing jamo of a
+// real syllable.
+func legitFiller(r, prev, nxt rune) bool {
+	switch r {
+	case 0x115F: // HANGUL CHOSEONG FILLER before a real vowel
+		return isJamoV(nxt) && nxt != 0x1160
+	case 0x1160: // HANGUL JUNGSEONG FILLER after a real leading consonant
+		return isJamoL(prev) && prev != 0x115F
+	}
+	return false
+}
+
+// legitFormat keeps the format characters that are visible or that a
+// script's own shaping needs next to its letters.
+func legitFormat(r, prev, nxt rune) bool {
+	switch {
+	case unicode.Is(unicode.Prepended_Concatenation_Mark, r):
+		return true // visible: U+0600..U+0605, U+06DD, U+070F, U+0890, U+0891, U+08E2, U+110BD, U+110CD
+	case r >= 0x13430 && r <= 0x1343F:
+		return isEgyptian(prev) || isEgyptian(nxt)
+	case r >= 0x1BCA0 && r <= 0x1BCA3:
+		return isDuployan(prev) || isDuployan(nxt)
+	case r >= 0x1D173 && r <= 0x1D17A:
+		return isMusical(prev) || isMusical(nxt)
+	case r == 0x180E: // MONGOLIAN VOWEL SEPARATOR before a final A or E
+		return isMongolianLetter(prev) && (nxt == 0x1820 || nxt == 0x1821)
 	}
 	return false
 }

@@ -40,48 +40,57 @@ func Generate(dir, pkg string) ([]byte, error) {
 	if err := checkDefaultIgnorable(dir); err != nil {
 		return nil, err
 	}
-
 	g := &gen{pkg: pkg, version: version}
+	g.addCandidates(ud, aliases)
+	for _, read := range []func(dir string) error{g.readEmoji, g.readVariants, g.readJoining, g.readIndicHangul} {
+		if err := read(dir); err != nil {
+			return nil, err
+		}
+	}
+	if err := g.addCharProps(ud); err != nil {
+		return nil, err
+	}
+	return g.source()
+}
 
-	// Candidate prefilter and names.
-	var bmpBlocks [256][4]uint64
-	var supp []rng
-	var names []nameEntry
+// addCandidates fills the candidate prefilter (a bitmap of the BMP, ranges
+// above it) and the names of every carrier class.Of knows.
+func (g *gen) addCandidates(ud *unicodeData, aliases map[rune][]alias) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if class.Of(r) == class.None {
 			continue
 		}
 		if r < 0x10000 {
-			bmpBlocks[r>>8][(r&0xFF)>>6] |= 1 << (uint(r) & 63)
+			g.bmp[r>>8][(r&0xFF)>>6] |= 1 << (uint(r) & 63)
 		} else {
-			supp = addRange(supp, r)
+			g.supp = addRange(g.supp, r)
 		}
 		if n := carrierName(r, ud, aliases); n != "" {
-			names = append(names, nameEntry{r, n})
+			g.names = append(g.names, nameEntry{r, n})
 		}
 	}
-	g.bmp = bmpBlocks
-	g.supp = supp
-	g.names = names
+}
 
+// readEmoji reads the emoji properties (Extended_Pictographic,
+// Emoji_Modifier) and the bases of the emoji variation sequences.
+func (g *gen) readEmoji(dir string) error {
 	props, err := readProps(filepath.Join(dir, "emoji", "emoji-data.txt"))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	g.extPict = props["Extended_Pictographic"]
 	g.emojiModifier = props["Emoji_Modifier"]
 	if len(g.extPict) == 0 || len(g.emojiModifier) == 0 {
-		return nil, fmt.Errorf("emoji-data.txt: Extended_Pictographic or Emoji_Modifier missing")
+		return fmt.Errorf("emoji-data.txt: Extended_Pictographic or Emoji_Modifier missing")
 	}
-
 	evs, err := readSequences(filepath.Join(dir, "emoji", "emoji-variation-sequences.txt"))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	seen := map[rune]bool{}
 	for _, s := range evs {
 		if len(s) != 2 || (s[1] != 0xFE0E && s[1] != 0xFE0F) {
-			return nil, fmt.Errorf("emoji-variation-sequences.txt: unexpected sequence %X", s)
+			return fmt.Errorf("emoji-variation-sequences.txt: unexpected sequence %X", s)
 		}
 		if !seen[s[0]] {
 			seen[s[0]] = true
@@ -89,14 +98,19 @@ func Generate(dir, pkg string) ([]byte, error) {
 		}
 	}
 	sort.Slice(g.emojiVSBase, func(i, j int) bool { return g.emojiVSBase[i] < g.emojiVSBase[j] })
+	return nil
+}
 
+// readVariants reads the standardized variation sequences, sorted and
+// without repeats.
+func (g *gen) readVariants(dir string) error {
 	sv, err := readSequences(filepath.Join(dir, "StandardizedVariants.txt"))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, s := range sv {
 		if len(s) != 2 || !unicode.Is(unicode.Variation_Selector, s[1]) {
-			return nil, fmt.Errorf("StandardizedVariants.txt: unexpected sequence %X", s)
+			return fmt.Errorf("StandardizedVariants.txt: unexpected sequence %X", s)
 		}
 		g.stdVariants = append(g.stdVariants, [2]rune{s[0], s[1]})
 	}
@@ -105,13 +119,38 @@ func Generate(dir, pkg string) ([]byte, error) {
 		return a[0] < b[0] || a[0] == b[0] && a[1] < b[1]
 	})
 	g.stdVariants = dedupPairs(g.stdVariants)
+	return nil
+}
 
+// readJoining reads the Arabic joining types.
+func (g *gen) readJoining(dir string) error {
 	jt, err := readJoiningTypes(filepath.Join(dir, "ArabicShaping.txt"))
-	if err != nil {
-		return nil, err
-	}
 	g.joining = jt
+	return err
+}
 
+// readIndicHangul reads the dependent vowels of Indic scripts and the
+// Hangul leading consonant and vowel jamo.
+func (g *gen) readIndicHangul(dir string) error {
+	isc, err := readProps(filepath.Join(dir, "IndicSyllabicCategory.txt"))
+	if err != nil {
+		return err
+	}
+	g.vowelDependent = isc["Vowel_Dependent"]
+	hst, err := readProps(filepath.Join(dir, "HangulSyllableType.txt"))
+	if err != nil {
+		return err
+	}
+	g.jamoL, g.jamoV = hst["L"], hst["V"]
+	if len(g.vowelDependent) == 0 || len(g.jamoL) == 0 || len(g.jamoV) == 0 {
+		return fmt.Errorf("ucd %s: Vowel_Dependent or Hangul jamo types missing", dir)
+	}
+	return nil
+}
+
+// addCharProps collects from UnicodeData.txt the viramas, the combining
+// marks and the right-to-left letters.
+func (g *gen) addCharProps(ud *unicodeData) error {
 	for _, c := range ud.chars {
 		if c.ccc == 9 {
 			g.viramas = append(g.viramas, c.r)
@@ -123,24 +162,10 @@ func Generate(dir, pkg string) ([]byte, error) {
 			g.rtlLetters = addRange(g.rtlLetters, c.r)
 		}
 	}
-
-	isc, err := readProps(filepath.Join(dir, "IndicSyllabicCategory.txt"))
-	if err != nil {
-		return nil, err
-	}
-	g.vowelDependent = isc["Vowel_Dependent"]
-	hst, err := readProps(filepath.Join(dir, "HangulSyllableType.txt"))
-	if err != nil {
-		return nil, err
-	}
-	g.jamoL, g.jamoV = hst["L"], hst["V"]
-	if len(g.vowelDependent) == 0 || len(g.jamoL) == 0 || len(g.jamoV) == 0 {
-		return nil, fmt.Errorf("ucd %s: Vowel_Dependent or Hangul jamo types missing", dir)
-	}
 	if len(g.viramas) == 0 || len(g.rtlLetters) == 0 {
-		return nil, fmt.Errorf("UnicodeData.txt: no viramas or no right-to-left letters")
+		return fmt.Errorf("UnicodeData.txt: no viramas or no right-to-left letters")
 	}
-	return g.source()
+	return nil
 }
 
 // rng is an inclusive code point range.
