@@ -58,6 +58,46 @@ type Session struct {
 // spilled tool results, workflow files, flat agent transcripts of older CLIs, the auto memory
 // directory, a .session-aliases file, live session files and recent sessions.
 func Generate(configDir, project string, o Options) (Store, error) {
+	g := &generator{
+		st:        Store{ConfigDir: configDir, Project: project, Dir: filepath.Join(configDir, "projects", projectSlug(project))},
+		r:         rand.New(rand.NewSource(o.Seed)),
+		o:         o,
+		configDir: configDir,
+	}
+	if g.o.MaxAgeDays <= 0 {
+		g.o.MaxAgeDays = 200
+	}
+	if err := writeProjectFiles(g.st.Dir); err != nil {
+		return g.st, err
+	}
+	// A session's transcript averages 1.35 times the base size (one in twenty is eight times
+	// larger), its subagents add 0.23, spilled tool results 0.17 and flat agent files 0.02:
+	// 1.76 in all, so the store comes out at about Bytes.
+	g.per = int64(float64(o.Bytes) / float64(max(1, o.Sessions)) / 1.76)
+	for i := range o.Sessions {
+		s, err := g.session(i)
+		if err != nil {
+			return g.st, err
+		}
+		g.st.Sessions = append(g.st.Sessions, s)
+	}
+	return g.st, nil
+}
+
+// generator is one Generate call: the store so far and the one random
+// stream every choice draws from, in a fixed order, so a seed makes one
+// store.
+type generator struct {
+	st        Store
+	r         *rand.Rand
+	o         Options
+	configDir string
+	per       int64 // a session's base size
+}
+
+// projectSlug is the directory name Claude Code gives a project: every
+// byte but ASCII letters and digits becomes '-'.
+func projectSlug(project string) string {
 	slug := make([]byte, len(project))
 	for i := range len(project) {
 		c := project[i]
@@ -66,103 +106,135 @@ func Generate(configDir, project string, o Options) (Store, error) {
 		}
 		slug[i] = c
 	}
-	st := Store{ConfigDir: configDir, Project: project, Dir: filepath.Join(configDir, "projects", string(slug))}
-	r := rand.New(rand.NewSource(o.Seed))
-	if o.MaxAgeDays <= 0 {
-		o.MaxAgeDays = 200
+	return string(slug)
+}
+
+// writeProjectFiles writes what a project directory holds besides its
+// sessions: the auto memory and the .session-aliases file.
+func writeProjectFiles(dir string) error {
+	if err := os.MkdirAll(filepath.Join(dir, "memory"), 0o700); err != nil {
+		return err
 	}
-	if err := os.MkdirAll(filepath.Join(st.Dir, "memory"), 0o700); err != nil {
-		return st, err
+	if err := os.WriteFile(filepath.Join(dir, "memory", "MEMORY.md"), []byte("- [Build](build.md): how to build\n"), 0o600); err != nil {
+		return err
 	}
-	if err := os.WriteFile(filepath.Join(st.Dir, "memory", "MEMORY.md"), []byte("- [Build](build.md): how to build\n"), 0o600); err != nil {
-		return st, err
+	return os.WriteFile(filepath.Join(dir, ".session-aliases"), []byte("{}\n"), 0o600)
+}
+
+// session writes session i: its transcript and, drawn at random, its
+// subagents, spilled tool results, workflow, flat agent file and unknown
+// entry, then dates the whole unit and writes its live file.
+func (g *generator) session(i int) (Session, error) {
+	r := g.r
+	id := uuid(r)
+	s := Session{ID: id}
+	age := time.Duration(r.Float64()*float64(g.o.MaxAgeDays)*24) * time.Hour
+	switch {
+	case i < g.o.Recent:
+		s.Recent, age = true, time.Duration(r.Intn(20))*time.Minute
+	case i < g.o.Recent+g.o.LiveFiles:
+		s.Live = true
 	}
-	if err := os.WriteFile(filepath.Join(st.Dir, ".session-aliases"), []byte("{}\n"), 0o600); err != nil {
-		return st, err
+	s.Newest = g.o.Now.Add(-age).Truncate(time.Microsecond)
+	size := g.per / 2
+	if r.Intn(20) == 0 {
+		size = g.per * 8
+	} else {
+		size += r.Int63n(g.per + 1)
 	}
-	// A session's transcript averages 1.35 times the base size (one in twenty is eight times
-	// larger), its subagents add 0.23, spilled tool results 0.17 and flat agent files 0.02:
-	// 1.76 in all, so the store comes out at about Bytes.
-	per := int64(float64(o.Bytes) / float64(max(1, o.Sessions)) / 1.76)
-	for i := range o.Sessions {
-		id := uuid(r)
-		s := Session{ID: id}
-		age := time.Duration(r.Float64()*float64(o.MaxAgeDays)*24) * time.Hour
-		switch {
-		case i < o.Recent:
-			s.Recent, age = true, time.Duration(r.Intn(20))*time.Minute
-		case i < o.Recent+o.LiveFiles:
-			s.Live = true
-		}
-		s.Newest = o.Now.Add(-age).Truncate(time.Microsecond)
-		size := per / 2
-		if r.Intn(20) == 0 {
-			size = per * 8
-		} else {
-			size += r.Int63n(per + 1)
-		}
-		if err := writeTranscript(filepath.Join(st.Dir, id+".jsonl"), id, project, size, r, &st); err != nil {
-			return st, err
-		}
-		if r.Intn(3) == 0 {
-			s.Subagents = 1 + r.Intn(3)
-			for k := range s.Subagents {
-				aid := fmt.Sprintf("a%016x", r.Uint64())
-				p := filepath.Join(st.Dir, id, "subagents", "agent-"+aid+".jsonl")
-				if err := writeTranscript(p, id, project, size/4, r, &st); err != nil {
-					return st, err
-				}
-				meta, _ := json.Marshal(map[string]any{"agentType": "general-purpose", "description": fmt.Sprintf("task %d", k)})
-				if err := writeFile(filepath.Join(st.Dir, id, "subagents", "agent-"+aid+".meta.json"), meta, &st); err != nil {
-					return st, err
-				}
-			}
-		}
-		if r.Intn(4) == 0 {
-			s.ToolResults = 1 + r.Intn(2)
-			for k := range s.ToolResults {
-				p := filepath.Join(st.Dir, id, "tool-results", fmt.Sprintf("toolu_%d_%x.txt", k, r.Uint32()))
-				if err := writeLog(p, size/3, r, &st); err != nil {
-					return st, err
-				}
-			}
-		}
-		if r.Intn(10) == 0 {
-			s.Workflows = 1
-			if err := writeFile(filepath.Join(st.Dir, id, "workflows", "wf_1.json"), []byte(`{"steps":[]}`+"\n"), &st); err != nil {
-				return st, err
-			}
-		}
-		if r.Intn(15) == 0 {
-			s.Flat = 1
-			p := filepath.Join(st.Dir, "agent-"+uuid(r)+".jsonl")
-			if err := writeTranscript(p, id, project, size/5, r, &st); err != nil {
-				return st, err
-			}
-		}
-		if r.Intn(25) == 0 {
-			s.Unknown = true
-			if err := writeFile(filepath.Join(st.Dir, id, "notes-by-a-user.txt"), []byte("keep me\n"), &st); err != nil {
-				return st, err
-			}
-		}
-		if err := touchTree(st.Dir, id, s.Newest); err != nil {
-			return st, err
-		}
-		if s.Live {
-			pid := os.Getpid()
-			b, _ := json.Marshal(map[string]any{"pid": pid, "sessionId": id, "cwd": project, "startedAt": o.Now.UnixMilli(),
-				"procStart": o.ProcStart, "version": "2.1.197", "kind": "interactive"})
-			if err := os.MkdirAll(filepath.Join(configDir, "sessions"), 0o700); err != nil {
-				return st, err
-			}
-			if err := os.WriteFile(filepath.Join(configDir, "sessions", strconv.Itoa(pid+i)+".json"), b, 0o600); err != nil {
-				return st, err
-			}
-		}
-		st.Sessions = append(st.Sessions, s)
+	if err := writeTranscript(filepath.Join(g.st.Dir, id+".jsonl"), id, g.st.Project, size, r, &g.st); err != nil {
+		return s, err
 	}
-	return st, nil
+	for _, part := range []func(*Session, int64) error{g.subagents, g.toolResults, g.workflow, g.flatAgent, g.unknownEntry} {
+		if err := part(&s, size); err != nil {
+			return s, err
+		}
+	}
+	if err := touchTree(g.st.Dir, id, s.Newest); err != nil {
+		return s, err
+	}
+	if s.Live {
+		return s, g.liveFile(i, id)
+	}
+	return s, nil
+}
+
+// subagents gives one session in three one to three subagent transcripts
+// with their meta files.
+func (g *generator) subagents(s *Session, size int64) error {
+	if g.r.Intn(3) != 0 {
+		return nil
+	}
+	s.Subagents = 1 + g.r.Intn(3)
+	for k := range s.Subagents {
+		aid := fmt.Sprintf("a%016x", g.r.Uint64())
+		p := filepath.Join(g.st.Dir, s.ID, "subagents", "agent-"+aid+".jsonl")
+		if err := writeTranscript(p, s.ID, g.st.Project, size/4, g.r, &g.st); err != nil {
+			return err
+		}
+		meta, _ := json.Marshal(map[string]any{"agentType": "general-purpose", "description": fmt.Sprintf("task %d", k)})
+		if err := writeFile(filepath.Join(g.st.Dir, s.ID, "subagents", "agent-"+aid+".meta.json"), meta, &g.st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// toolResults gives one session in four one or two spilled tool results.
+func (g *generator) toolResults(s *Session, size int64) error {
+	if g.r.Intn(4) != 0 {
+		return nil
+	}
+	s.ToolResults = 1 + g.r.Intn(2)
+	for k := range s.ToolResults {
+		p := filepath.Join(g.st.Dir, s.ID, "tool-results", fmt.Sprintf("toolu_%d_%x.txt", k, g.r.Uint32()))
+		if err := writeLog(p, size/3, g.r, &g.st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// workflow gives one session in ten a workflow file.
+func (g *generator) workflow(s *Session, _ int64) error {
+	if g.r.Intn(10) != 0 {
+		return nil
+	}
+	s.Workflows = 1
+	return writeFile(filepath.Join(g.st.Dir, s.ID, "workflows", "wf_1.json"), []byte(`{"steps":[]}`+"\n"), &g.st)
+}
+
+// flatAgent gives one session in fifteen an old-style flat agent
+// transcript beside the sessions.
+func (g *generator) flatAgent(s *Session, size int64) error {
+	if g.r.Intn(15) != 0 {
+		return nil
+	}
+	s.Flat = 1
+	p := filepath.Join(g.st.Dir, "agent-"+uuid(g.r)+".jsonl")
+	return writeTranscript(p, s.ID, g.st.Project, size/5, g.r, &g.st)
+}
+
+// unknownEntry gives one session in twenty-five a file a user put in its
+// directory, which is not part of the unit.
+func (g *generator) unknownEntry(s *Session, _ int64) error {
+	if g.r.Intn(25) != 0 {
+		return nil
+	}
+	s.Unknown = true
+	return writeFile(filepath.Join(g.st.Dir, s.ID, "notes-by-a-user.txt"), []byte("keep me\n"), &g.st)
+}
+
+// liveFile writes the ~/.claude/sessions/<pid>.json that names session i's
+// id as live (this process's pid, offset by i so each file is its own).
+func (g *generator) liveFile(i int, id string) error {
+	pid := os.Getpid()
+	b, _ := json.Marshal(map[string]any{"pid": pid, "sessionId": id, "cwd": g.st.Project, "startedAt": g.o.Now.UnixMilli(),
+		"procStart": g.o.ProcStart, "version": "2.1.197", "kind": "interactive"})
+	if err := os.MkdirAll(filepath.Join(g.configDir, "sessions"), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(g.configDir, "sessions", strconv.Itoa(pid+i)+".json"), b, 0o600)
 }
 
 func uuid(r *rand.Rand) string {
