@@ -324,15 +324,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, idx int, body []by
 	if n := len(req.Messages); n > 0 {
 		prompt = req.Messages[n-1].Content
 	}
-	s.mu.Lock()
-	mode := s.mode
-	s.mu.Unlock()
-	if h := Mode(r.Header.Get(ModeHeader)); validMode(h) {
-		mode = h
-	}
-	if m := magic.FindStringSubmatch(prompt); m != nil && validMode(Mode(m[1])) {
-		mode = Mode(m[1])
-	}
+	mode := s.chatMode(r, prompt)
 	s.mu.Lock()
 	s.reqs[idx].Chat = &req
 	s.reqs[idx].Mode = mode
@@ -342,39 +334,81 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, idx int, body []by
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model %q not found, try pulling it first", req.Model)})
 		return
 	}
-	text := PromptText(prompt)
-	content, doneReason, done := Rewrite(text), "stop", true
+	if s.answerInstead(w, r, mode, req.Model) {
+		return
+	}
+	content, doneReason, done := replyText(mode, prompt)
+	if req.Stream == nil || *req.Stream || mode == Streamed {
+		s.stream(w, req.Model, prompt, content, doneReason, done)
+		return
+	}
+	writeJSON(w, http.StatusOK, reply(req.Model, prompt, content, doneReason, done))
+}
+
+// chatMode is the mode one chat request is answered in: the server's,
+// unless the request's header or a magic word in its prompt names another.
+func (s *Server) chatMode(r *http.Request, prompt string) Mode {
+	s.mu.Lock()
+	mode := s.mode
+	s.mu.Unlock()
+	if h := Mode(r.Header.Get(ModeHeader)); validMode(h) {
+		mode = h
+	}
+	if m := magic.FindStringSubmatch(prompt); m != nil && validMode(Mode(m[1])) {
+		mode = Mode(m[1])
+	}
+	return mode
+}
+
+// answerInstead answers for the modes that are no chat reply (a redirect,
+// garbage, a huge body, a server error) and reports that it did; Slow
+// waits out its delay first and answers nothing when the client gives up.
+func (s *Server) answerInstead(w http.ResponseWriter, r *http.Request, mode Mode, model string) bool {
 	switch mode {
-	case Echo:
-		content = loseWhitespace(text)
 	case Slow:
 		t := time.NewTimer(s.opts.Delay)
 		defer t.Stop()
 		select {
 		case <-t.C:
+			return false
 		case <-r.Context().Done():
-			return
+			return true
 		}
+	case Redirect:
+		if s.opts.RedirectTo == "" {
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "fake: redirect mode needs RedirectTo"})
+			return true
+		}
+		http.Redirect(w, r, s.opts.RedirectTo, http.StatusFound)
+	case RedirectRemote:
+		http.Redirect(w, r, RemoteRedirect, http.StatusFound)
+	case Garbage:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		io.WriteString(w, `{"model": "`+model+`", "message": {"role": "assistant", "content": <html>oops`)
+	case Huge:
+		s.huge(w, model)
+	case Fail:
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "llama runner process has terminated: exit status 2"})
+	default:
+		return false
+	}
+	return true
+}
+
+// replyText is what the model answers to prompt in mode: the rewrite of
+// the prompt's text, shaped the way mode breaks it.
+func replyText(mode Mode, prompt string) (content, doneReason string, done bool) {
+	text := PromptText(prompt)
+	content, doneReason, done = Rewrite(text), "stop", true
+	switch mode {
+	case Echo:
+		content = loseWhitespace(text)
 	case Truncated:
 		content, doneReason = firstHalf(content), "length"
 	case NotDone:
 		done, doneReason = false, ""
 	case Empty:
 		content = ""
-	case Redirect:
-		if s.opts.RedirectTo == "" {
-			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "fake: redirect mode needs RedirectTo"})
-			return
-		}
-		http.Redirect(w, r, s.opts.RedirectTo, http.StatusFound)
-		return
-	case RedirectRemote:
-		http.Redirect(w, r, RemoteRedirect, http.StatusFound)
-		return
-	case Garbage:
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		io.WriteString(w, `{"model": "`+req.Model+`", "message": {"role": "assistant", "content": <html>oops`)
-		return
 	case Wrapper:
 		content = "Here is the rewritten text:\n\n```\n" + content + "\n```"
 	case Quoted:
@@ -390,20 +424,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, idx int, body []by
 		content = one + " " + one + " " + one
 	case JoinLines:
 		content = strings.Join(strings.Fields(content), " ")
-	case Huge:
-		s.huge(w, req.Model)
-		return
-	case Fail:
-		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "llama runner process has terminated: exit status 2"})
-		return
 	case Judge:
 		content = judgeReply(prompt)
 	}
-	if req.Stream == nil || *req.Stream || mode == Streamed {
-		s.stream(w, req.Model, prompt, content, doneReason, done)
-		return
-	}
-	writeJSON(w, http.StatusOK, reply(req.Model, prompt, content, doneReason, done))
+	return content, doneReason, done
 }
 
 func reply(model, prompt, content, doneReason string, done bool) map[string]any {
