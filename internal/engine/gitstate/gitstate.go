@@ -163,19 +163,6 @@ func openGitDir(dir, gd string, getenv func(string) string) (*Repo, error) {
 // InRepo reports whether a repository was found.
 func (r *Repo) InRepo() bool { return r != nil && r.gitDir != "" }
 
-// GitDir is the per-worktree git directory ("" outside a repository).
-func (r *Repo) GitDir() string { return r.gitDir }
-
-// CommonDir is the git directory shared by all worktrees.
-func (r *Repo) CommonDir() string { return r.commonDir }
-
-// WorkTree is the top of the working tree ("" for a bare repository).
-func (r *Repo) WorkTree() string { return r.workTree }
-
-// Fallback is non-nil when go-git could not open the repository and HEAD is
-// read from the ref files instead; it says why.
-func (r *Repo) Fallback() error { return r.fallback }
-
 // gitDirOf reads top/.git: a directory, or a file "gitdir: <path>" (linked
 // worktrees and submodules).
 func gitDirOf(top string) (string, error) {

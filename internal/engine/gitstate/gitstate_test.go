@@ -140,11 +140,11 @@ func TestHeadStates(t *testing.T) {
 		if err != nil || h != (Head{Ref: "refs/heads/main", Hash: want}) {
 			t.Fatalf("Head = %+v, %v (want %s)", h, err, want)
 		}
-		if real(t, r.WorkTree()) != real(t, f.dir) || real(t, r.GitDir()) != real(t, filepath.Join(f.dir, ".git")) {
-			t.Fatalf("worktree %s gitdir %s", r.WorkTree(), r.GitDir())
+		if real(t, r.workTree) != real(t, f.dir) || real(t, r.gitDir) != real(t, filepath.Join(f.dir, ".git")) {
+			t.Fatalf("worktree %s gitdir %s", r.workTree, r.gitDir)
 		}
-		if r.Fallback() != nil {
-			t.Fatalf("unexpected fallback: %v", r.Fallback())
+		if r.fallback != nil {
+			t.Fatalf("unexpected fallback: %v", r.fallback)
 		}
 	})
 	t.Run("packed refs", func(t *testing.T) {
@@ -190,7 +190,7 @@ func TestOutsideRepository(t *testing.T) {
 	if op != None || err != nil {
 		t.Fatalf("InProgress = %q, %v", op, err)
 	}
-	g, err := r.NewGuard()
+	g, err := r.NewGuardFor(nil)
 	if err != nil || g.Active() || g.Check() != nil {
 		t.Fatalf("guard outside a repository: %v", err)
 	}
@@ -208,11 +208,11 @@ func TestLinkedWorktree(t *testing.T) {
 	if err != nil || h != (Head{Ref: "refs/heads/feature", Hash: want}) {
 		t.Fatalf("Head = %+v, %v", h, err)
 	}
-	if real(t, r.GitDir()) != real(t, filepath.Join(f.dir, ".git", "worktrees", "wt")) {
-		t.Fatalf("GitDir = %s", r.GitDir())
+	if real(t, r.gitDir) != real(t, filepath.Join(f.dir, ".git", "worktrees", "wt")) {
+		t.Fatalf("GitDir = %s", r.gitDir)
 	}
-	if real(t, r.CommonDir()) != real(t, filepath.Join(f.dir, ".git")) {
-		t.Fatalf("CommonDir = %s", r.CommonDir())
+	if real(t, r.commonDir) != real(t, filepath.Join(f.dir, ".git")) {
+		t.Fatalf("CommonDir = %s", r.commonDir)
 	}
 
 	// An operation in the linked worktree is seen there and not in main.
@@ -227,7 +227,7 @@ func TestLinkedWorktree(t *testing.T) {
 	}
 
 	// GIT_DIR naming the linked worktree's git dir, as git sets it in hooks.
-	r2 := open(t, t.TempDir(), envOf(map[string]string{"GIT_DIR": r.GitDir(), "GIT_WORK_TREE": wt}))
+	r2 := open(t, t.TempDir(), envOf(map[string]string{"GIT_DIR": r.gitDir, "GIT_WORK_TREE": wt}))
 	h2, err := r2.Head()
 	if err != nil || h2 != h {
 		t.Fatalf("Head via GIT_DIR = %+v, %v", h2, err)
@@ -244,14 +244,14 @@ func TestGitDirEnvironment(t *testing.T) {
 
 	r := open(t, elsewhere, envOf(map[string]string{"GIT_DIR": filepath.Join(f.dir, ".git"), "GIT_WORK_TREE": f.dir}))
 	h, err := r.Head()
-	if err != nil || h.Hash != want || r.WorkTree() != f.dir {
-		t.Fatalf("Head = %+v, %v, worktree %s", h, err, r.WorkTree())
+	if err != nil || h.Hash != want || r.workTree != f.dir {
+		t.Fatalf("Head = %+v, %v, worktree %s", h, err, r.workTree)
 	}
 
 	// Relative GIT_DIR without GIT_WORK_TREE: the directory is the top.
 	r = open(t, f.dir, envOf(map[string]string{"GIT_DIR": ".git"}))
-	if h, err := r.Head(); err != nil || h.Hash != want || r.WorkTree() != f.dir {
-		t.Fatalf("relative GIT_DIR: %+v, %v, %s", h, err, r.WorkTree())
+	if h, err := r.Head(); err != nil || h.Hash != want || r.workTree != f.dir {
+		t.Fatalf("relative GIT_DIR: %+v, %v, %s", h, err, r.workTree)
 	}
 
 	// GIT_DIR wins over the repository around the directory.
@@ -295,7 +295,7 @@ func TestFallbackReader(t *testing.T) {
 		t.Fatalf("packed: %+v, %v", h, err)
 	}
 	second := f.commit("a.txt", "b\n", "two")
-	g, err := r.NewGuard()
+	g, err := r.NewGuardFor(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestInProgress(t *testing.T) {
 			if err != nil || op != tc.want {
 				t.Fatalf("InProgress = %q (%s), %v; want %q", op, marker, err, tc.want)
 			}
-			g, err := r.NewGuard()
+			g, err := r.NewGuardFor(nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -415,12 +415,12 @@ func TestGuardHeadMoved(t *testing.T) {
 	f := newRepo(t)
 	first := f.commit("a.txt", "a\n", "one")
 	r := open(t, f.dir, noEnv)
-	g, err := r.NewGuard()
+	g, err := r.NewGuardFor(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Start() != (Head{Ref: "refs/heads/main", Hash: first}) || !g.Active() {
-		t.Fatalf("Start = %+v", g.Start())
+	if !g.Active() || g.repos[0].start != (Head{Ref: "refs/heads/main", Hash: first}) {
+		t.Fatalf("guard %+v", g.repos)
 	}
 	if err := g.Check(); err != nil {
 		t.Fatalf("unchanged: %v", err)
@@ -448,7 +448,7 @@ func TestGuardHeadMoved(t *testing.T) {
 
 	// A guard started on an unborn branch sees the first commit as a move.
 	u := newRepo(t)
-	ug, err := open(t, u.dir, noEnv).NewGuard()
+	ug, err := open(t, u.dir, noEnv).NewGuardFor(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,7 +482,7 @@ func BenchmarkGuardCheck(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := r.NewGuard()
+	g, err := r.NewGuardFor(nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -53,12 +53,11 @@ type guarded struct {
 	where string // the work tree of a nested repository, "" for the project's
 }
 
-// NewGuard records HEAD now. Outside a repository the guard is inert: the
-// transaction's per-file hash compare is then the only protection.
-func (r *Repo) NewGuard() (*Guard, error) { return r.NewGuardFor(nil) }
-
-// NewGuardFor is NewGuard that also guards every repository nested in this
-// one's work tree that owns one of paths: a file in a submodule (or in a
+// NewGuardFor records HEAD now, of this repository and of every
+// repository nested in its work tree that owns one of paths (none when
+// paths is nil). Outside a repository the guard is inert: the
+// transaction's per-file hash compare is then the only protection. A file
+// in a submodule (or in a
 // repository cloned inside the project) belongs to that repository, whose
 // own HEAD and in-progress operations decide whether it may be written,
 // whichever directory the run was started from.
@@ -123,15 +122,6 @@ func (r *Repo) owner(p string) (*Repo, error) {
 		return n, nil
 	}
 	return nil, nil
-}
-
-// Start is HEAD of the project's repository as recorded when the guard
-// was made.
-func (g *Guard) Start() Head {
-	if len(g.repos) == 0 {
-		return Head{}
-	}
-	return g.repos[0].start
 }
 
 // Active reports whether there is a repository to guard.

@@ -62,7 +62,7 @@ func (g *gitWorld) guarded() Options {
 	if err != nil {
 		g.t.Fatal(err)
 	}
-	guard, err := repo.NewGuard()
+	guard, err := repo.NewGuardFor(nil)
 	if err != nil {
 		g.t.Fatal(err)
 	}
