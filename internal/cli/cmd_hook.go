@@ -30,9 +30,10 @@ const hookHelp = `Entry points for hooks; 'prosewash install' wires them up.
   prosewash hook gemini session-start|before-agent|before-tool|after-tool|after-agent
   prosewash hook cursor session-start|after-file-edit|stop
   prosewash hook copilot session-start|post-tool-use|agent-stop
-      the same for OpenAI Codex CLI, Gemini CLI, Cursor and GitHub Copilot CLI,
-      each in its own protocol: the files the agent wrote are recorded for its
-      session, the end of a turn acts by mode, and any problem fails open.
+  prosewash hook qwen session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop
+      the same for OpenAI Codex CLI, Gemini CLI, Cursor, GitHub Copilot CLI and
+      Qwen Code, each in its own protocol: the files the agent wrote are recorded
+      for its session, the end of a turn acts by mode, and any problem fails open.
   prosewash hook git pre-commit [--session ID]
       cleans the staged files the session wrote (unchanged since); exits 1 listing
       them when it changed any, so you review and 'git add' them; reports carriers in

@@ -32,6 +32,10 @@ const installHelp = `Puts prosewash into the tools this project uses. With no co
                 postToolUse for create, edit, apply_patch and the shell, agentStop). The
                 CLI runs them only in a trusted folder (trustedFolders in its config.json):
                 install says whether this one is, and 'prosewash status' when it is not.
+  --qwen        Qwen Code hooks merged into .qwen/settings.json (SessionStart,
+                UserPromptSubmit, PreToolUse and PostToolUse for write_file, edit,
+                notebook_edit and run_shell_command, Stop). Qwen runs a project's hooks
+                only in a trusted folder when its folder trust is on (off by default).
   --alias       git config alias.clean-prose, so 'git clean-prose [PATH...]' cleans.
   --mode M      the Stop hook's mode: automatic, confirm or manual. There is no default:
                 on a terminal install asks, and that answer is the approval; automatic or
@@ -41,8 +45,8 @@ const installHelp = `Puts prosewash into the tools this project uses. With no co
 
 With no component flag, the agents whose configuration directory or instruction file
 the project has (.codex, .gemini or GEMINI.md, .cursor, .github/hooks or
-copilot-instructions.md) are offered one by one on a terminal, and named with their
-flag otherwise.
+copilot-instructions.md, .qwen or QWEN.md) are offered one by one on a terminal, and
+named with their flag otherwise.
 
 The agents' files are meant to be committed: their hooks run 'prosewash' as found on PATH,
 so they are byte for byte the same whoever installs them, and a hook on a machine without
@@ -59,7 +63,7 @@ since install comes back byte for byte), the clean-prose alias when it is ours. 
 component flag it removes all of them and revokes the approval. .prosewash.toml is left
 as it is.
 
-  --git-hooks, --claude, --codex, --gemini, --cursor, --copilot, --alias
+  --git-hooks, --claude, --codex, --gemini, --cursor, --copilot, --qwen, --alias
       remove only these; an agent's configuration file comes back byte for byte when
       it was not edited since install, else only prosewash's entries are taken out.
       --codex also takes prosewash's trust entries out of Codex's config.toml.`
@@ -514,6 +518,8 @@ func installAgent(e *env, root string, a install.Agent, ch *install.Change) bool
 		} else {
 			e.ui.infof("Copilot CLI trusts this folder: it will run these hooks")
 		}
+	case "qwen":
+		e.ui.hintf("Qwen Code runs a project's hooks only in a trusted folder once its folder trust is on (security.folderTrust.enabled, off by default): then trust this folder at its prompt")
 	case "cursor":
 		e.ui.hintf("%s support is built from its documented hook schema and not yet run against the real client", a.Title)
 	}

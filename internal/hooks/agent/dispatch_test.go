@@ -33,6 +33,8 @@ var recorded = []struct {
 	{"copilot", "copilot-1.0.102", []string{"notes.md", "shell.md"}, []string{"sessionEnd", "userPromptSubmitted"}},
 	// The same in confirm mode: the second agentStop has stop_hook_active.
 	{"copilot", "copilot-1.0.102-confirm", []string{"notes.md", "shell.md"}, nil},
+	// write_file and edit write notes.md, run_shell_command's redirect shell.md.
+	{"qwen", "qwen-0.24.4", []string{"notes.md", "shell.md"}, []string{"InstructionsLoaded"}},
 }
 
 // TestRecordedPayloads feeds every payload a real CLI sent, event by event

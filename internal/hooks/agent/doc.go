@@ -35,5 +35,6 @@
 // reuses its pieces: Qwen Code, a Gemini CLI fork that speaks Claude Code's
 // hook protocol with Gemini CLI's tool names, is Claude Code's event names
 // and hookProtocol("block", false) with fileToolDecoder(its project
-// variable, its write tools), plus ShellPaths for its shell tool.
+// variable, its write tools), whose table says which tool names a file, a
+// notebook or a shell command (read with ShellPaths); see qwen.go.
 package agent

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 
 	"github.com/prosewash/prosewash/internal/engine/session"
 )
@@ -28,7 +27,7 @@ func gemini() Platform {
 			// AfterAgent's "deny" retries the turn with reason as the prompt.
 			{Arg: "after-agent", Name: "AfterAgent", Kind: TurnEnd, Hooks: []Hook{{"", 600000}}},
 		},
-		Decode:    fileToolDecoder("GEMINI_PROJECT_DIR", "write_file", "replace"),
+		Decode:    fileToolDecoder("GEMINI_PROJECT_DIR", map[string]int{"write_file": toolFile, "replace": toolFile}),
 		Encode:    hookProtocol("deny", false),
 		NoOpinion: "{}",
 		Config: Config{File: ".gemini/settings.json", Markers: []string{".gemini", "GEMINI.md"}, Base: "{}", Grouped: true,
@@ -45,8 +44,8 @@ type geminiHandler struct {
 	Timeout int    `json:"timeout"`
 }
 
-// geminiInput is the JSON Gemini CLI sends on a hook's stdin.
-// tool_response is an object; it is not read.
+// geminiInput is the JSON Gemini CLI (and its fork Qwen Code) sends on a
+// hook's stdin. tool_response is an object; it is not read.
 type geminiInput struct {
 	SessionID      string          `json:"session_id"`
 	Cwd            string          `json:"cwd"`
@@ -55,11 +54,20 @@ type geminiInput struct {
 	StopHookActive bool            `json:"stop_hook_active"`
 }
 
-// fileToolDecoder reads the payloads of Gemini CLI and the CLIs that
-// share its payload (Qwen Code, a fork): session_id, cwd, tool_name and a
-// tool_input naming file_path for the write tools named; projectVar is the
-// environment variable the CLI sets to the project directory.
-func fileToolDecoder(projectVar string, writeTools ...string) func([]byte, Kind, func(string) string) (*Payload, error) {
+// What a write tool's tool_input names: the file it writes, a notebook, or
+// a shell command whose redirect targets it writes.
+const (
+	toolFile = iota + 1
+	toolNotebook
+	toolShell
+)
+
+// fileToolDecoder reads the payloads of Gemini CLI and the CLIs that share
+// its payload (Qwen Code, a fork): session_id, cwd, tool_name and a
+// tool_input; tools maps the platform's write tools to what their input
+// names, projectVar is the environment variable the CLI sets to the
+// project directory.
+func fileToolDecoder(projectVar string, tools map[string]int) func([]byte, Kind, func(string) string) (*Payload, error) {
 	return func(data []byte, k Kind, getenv func(string) string) (*Payload, error) {
 		var in geminiInput
 		if err := unmarshal(data, &in); err != nil {
@@ -74,14 +82,11 @@ func fileToolDecoder(projectVar string, writeTools ...string) func([]byte, Kind,
 			if in.ToolName == "" {
 				return nil, errors.New("hook input has no tool_name")
 			}
-			if !slices.Contains(writeTools, in.ToolName) {
-				return p, nil
-			}
-			w, err := in.written()
+			ws, err := in.written(tools[in.ToolName])
 			if err != nil {
 				return nil, err
 			}
-			p.Writes = []session.Written{w}
+			p.Writes = ws
 		case TurnEnd:
 			p.Again = in.StopHookActive
 		}
@@ -89,24 +94,41 @@ func fileToolDecoder(projectVar string, writeTools ...string) func([]byte, Kind,
 	}
 }
 
-// written is the file a write tool wrote: tool_input.file_path,
-// absolute as Gemini sends it (a relative one is taken against cwd).
-func (in *geminiInput) written() (session.Written, error) {
+// written is what a write tool wrote: tool_input.file_path (or
+// notebook_path), absolute as the CLI sends it (a relative one is taken
+// against cwd), or the literal redirect and tee targets of a shell
+// command; nothing for a tool that writes no file.
+func (in *geminiInput) written(what int) ([]session.Written, error) {
+	if what == 0 {
+		return nil, nil
+	}
 	var ti struct {
-		FilePath string `json:"file_path"`
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+		Command      string `json:"command"`
 	}
 	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
-		return session.Written{}, fmt.Errorf("%s hook input has no usable tool_input", in.ToolName)
+		return nil, fmt.Errorf("%s hook input has no usable tool_input", in.ToolName)
 	}
-	if ti.FilePath == "" {
-		return session.Written{}, fmt.Errorf("%s hook input names no file", in.ToolName)
+	if what == toolShell {
+		if in.Cwd == "" || !filepath.IsAbs(in.Cwd) {
+			return nil, fmt.Errorf("%s hook input has no absolute cwd to resolve its command's paths against", in.ToolName)
+		}
+		return ShellPaths(ti.Command, in.Cwd), nil
 	}
 	p := ti.FilePath
-	if !filepath.IsAbs(p) {
-		if in.Cwd == "" {
-			return session.Written{}, fmt.Errorf("%s hook input path %q is relative and there is no cwd", in.ToolName, p)
-		}
-		p = filepath.Join(in.Cwd, p)
+	if what == toolNotebook && p == "" {
+		p = ti.NotebookPath
 	}
-	return session.Written{Path: filepath.Clean(p), Raw: ti.FilePath}, nil
+	if p == "" {
+		return nil, fmt.Errorf("%s hook input names no file", in.ToolName)
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		if in.Cwd == "" {
+			return nil, fmt.Errorf("%s hook input path %q is relative and there is no cwd", in.ToolName, p)
+		}
+		abs = filepath.Join(in.Cwd, abs)
+	}
+	return []session.Written{{Path: filepath.Clean(abs), Raw: p}}, nil
 }

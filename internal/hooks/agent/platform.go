@@ -154,7 +154,7 @@ type Config struct {
 
 // Platforms lists every agent platform, in the order install offers them.
 func Platforms() []Platform {
-	return []Platform{claude(), codex(), gemini(), cursor(), copilot()}
+	return []Platform{claude(), codex(), gemini(), cursor(), copilot(), qwen()}
 }
 
 // Lookup returns the platform named name.

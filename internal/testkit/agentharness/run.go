@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,7 @@ const (
 	// CopilotPackage's launcher picks a native binary from an optional
 	// dependency (@github/copilot-linux-x64 here).
 	CopilotPackage = "@github/copilot@1.0.102"
+	QwenPackage    = "@qwen-code/qwen-code@0.24.4"
 )
 
 // Codex returns the Codex CLI binary, installing the pinned package once:
@@ -61,6 +63,19 @@ func Copilot(t testing.TB) string {
 		return native
 	}
 	return filepath.Join(prefix, "node_modules", ".bin", "copilot")
+}
+
+// Qwen returns the Qwen Code launcher, installing the pinned package once.
+// It runs on node: 0.24.4 declares node 22 and runs on 20 (checked), not on
+// older ones.
+func Qwen(t testing.TB) string {
+	t.Helper()
+	node := testtool.LookPath(t, "node", "apt-get install nodejs")
+	out, err := exec.Command(node, "-p", "process.versions.node.split('.')[0]").Output()
+	if major, _ := strconv.Atoi(strings.TrimSpace(string(out))); err != nil || major < 20 {
+		testtool.Missing(t, "node", fmt.Sprintf("Qwen Code needs node 20 or later; %s is %s", node, strings.TrimSpace(string(out))))
+	}
+	return filepath.Join(testtool.NPM(t, QwenPackage), "node_modules", ".bin", "qwen")
 }
 
 // Session is one CLI run.
@@ -269,5 +284,35 @@ func RunCopilot(t testing.TB, bin, copilotHome, mockURL, prompt string, o Option
 		"COPILOT_MODEL=gpt-4.1", "COPILOT_AUTO_UPDATE=false"}, o.Env...)
 	o.Args = append([]string{"-p", prompt, "--allow-all-tools", "--disable-client-telemetry", "--no-color",
 		"--log-dir", filepath.Join(t.TempDir(), "logs")}, o.Args...)
+	return run(t, bin, o)
+}
+
+// QwenHome writes the HOME of a Qwen Code run: ~/.qwen/settings.json
+// selects the OpenAI-compatible provider and keeps the CLI offline (no
+// update check, usage statistics or telemetry). Files under ~/.qwen (a
+// global QWEN.md) may be added before the run.
+func QwenHome(t testing.TB) string {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(filepath.Join(home, ".qwen"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	settings := `{"security": {"auth": {"selectedType": "openai"}}, "model": {"name": "gpt-4.1"},
+ "general": {"enableAutoUpdate": false}, "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false}}`
+	if err := os.WriteFile(filepath.Join(home, ".qwen", "settings.json"), []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+// RunQwen runs Qwen Code headless (a positional prompt, -o json, yolo
+// approvals) in o.Dir with home as HOME, against the mock as its
+// OpenAI-compatible provider; o.Args come first (-c continues the
+// project's last session).
+func RunQwen(t testing.TB, bin, home, mockURL, prompt string, o Options) *Session {
+	t.Helper()
+	o.Env = append([]string{"HOME=" + home, "OPENAI_API_KEY=sk-mock", "OPENAI_BASE_URL=" + mockURL + "/v1", "OPENAI_MODEL=gpt-4.1",
+		"QWEN_CODE_SUPPRESS_YOLO_WARNING=1"}, o.Env...)
+	o.Args = append(append([]string{}, o.Args...), "--approval-mode", "yolo", "-o", "json", prompt)
 	return run(t, bin, o)
 }

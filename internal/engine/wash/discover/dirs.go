@@ -3,7 +3,7 @@ package discover
 import "path/filepath"
 
 // ConfigDirs returns the per-user configuration directories the platforms load memory from
-// (Claude Code's config dir, the Codex home, ~/.gemini, the Copilot home), as given: the roots outside the
+// (Claude Code's config dir, the Codex home, ~/.gemini, the Copilot home, the Qwen home), as given: the roots outside the
 // project in which an owned, always-loaded file can live. Whether they exist is not checked.
 func ConfigDirs(opts Options) []string {
 	getenv := opts.Getenv
@@ -19,7 +19,8 @@ func ConfigDirs(opts Options) []string {
 	if !filepath.IsAbs(copilot) {
 		copilot = filepath.Join(r.opts.Home, ".copilot")
 	}
-	return []string{r.claudeConfigDir(), filepath.Clean(codex), filepath.Join(r.opts.Home, ".gemini"), filepath.Clean(copilot)}
+	return []string{r.claudeConfigDir(), filepath.Clean(codex), filepath.Join(r.opts.Home, ".gemini"), filepath.Clean(copilot),
+		geminiQwen.configDir(r.opts.Home, getenv)}
 }
 
 // MemoryDir returns the Claude Code auto memory directory of the project

@@ -21,12 +21,13 @@ const (
 	Gemini     = "gemini"
 	Copilot    = "copilot"
 	Cursor     = "cursor"
+	Qwen       = "qwen"
 	Cline      = "cline"
 	Windsurf   = "windsurf"
 )
 
 // allPlatforms lists every platform Discover knows, in report order.
-var allPlatforms = [...]string{ClaudeCode, Codex, Gemini, Copilot, Cursor, Cline, Windsurf}
+var allPlatforms = [...]string{ClaudeCode, Codex, Gemini, Copilot, Cursor, Cline, Windsurf, Qwen}
 
 // AllPlatforms returns every platform Discover knows, in report order.
 func AllPlatforms() []string { return append([]string(nil), allPlatforms[:]...) }
@@ -204,6 +205,8 @@ func Discover(opts Options) (Result, error) {
 			r.cline()
 		case Windsurf:
 			r.windsurf()
+		case Qwen:
+			r.qwen()
 		}
 	}
 	return r.res, nil

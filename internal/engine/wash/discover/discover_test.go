@@ -360,15 +360,15 @@ func TestBadOptions(t *testing.T) {
 }
 
 func TestConfigDirsAndMemoryDir(t *testing.T) {
-	env := map[string]string{"CLAUDE_CONFIG_DIR": "/cfg/claude", "CODEX_HOME": "/cfg/codex"}
+	env := map[string]string{"CLAUDE_CONFIG_DIR": "/cfg/claude", "CODEX_HOME": "/cfg/codex", "QWEN_HOME": "/cfg/qwen"}
 	getenv := func(k string) string { return env[k] }
 	got := ConfigDirs(Options{Home: "/home/u", Getenv: getenv})
-	want := []string{"/cfg/claude", "/cfg/codex", "/home/u/.gemini", "/home/u/.copilot"}
+	want := []string{"/cfg/claude", "/cfg/codex", "/home/u/.gemini", "/home/u/.copilot", "/cfg/qwen"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("ConfigDirs = %v, want %v", got, want)
 	}
 	got = ConfigDirs(Options{Home: "/home/u"})
-	want = []string{"/home/u/.claude", "/home/u/.codex", "/home/u/.gemini", "/home/u/.copilot"}
+	want = []string{"/home/u/.claude", "/home/u/.codex", "/home/u/.gemini", "/home/u/.copilot", "/home/u/.qwen"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("ConfigDirs = %v, want %v", got, want)
 	}

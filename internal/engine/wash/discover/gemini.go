@@ -9,26 +9,26 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/fsx"
 )
 
-// geminiFileNames returns the context file names Gemini CLI loads (context.fileName: a string
-// or a list; GEMINI.md when unset) and the settings file that named them. Settings layer as
-// Gemini merges them, later wins: the user's ~/.gemini/settings.json, the workspace's
-// .gemini/settings.json in the start directory (Gemini reads it in a trusted folder; a project
-// that carries one is taken to trust it), then the system settings
-// ($GEMINI_CLI_SYSTEM_SETTINGS_PATH, else /etc/gemini-cli/settings.json).
-func (r *run) geminiFileNames() ([]string, string) {
-	names, from := []string{"GEMINI.md"}, ""
-	sys := r.opts.Getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+// geminiFileNames returns the context file names a Gemini CLI family member loads
+// (context.fileName: a string or a list; its default when unset) and the settings file that
+// named them. Settings layer as the CLI merges them, later wins: the user's settings.json in
+// cfg, the workspace's settings.json (.gemini/ or .qwen/) in the start directory (read in a
+// trusted folder; a project that carries one is taken to trust it), then the system settings
+// (the CLI's variable naming them, else its /etc path).
+func (r *run) geminiFileNames(k geminiKind, cfg string) ([]string, string) {
+	names, from := k.names, ""
+	sys := r.opts.Getenv(k.sysEnv)
 	if !filepath.IsAbs(sys) {
-		sys = "/etc/gemini-cli/settings.json"
+		sys = k.sysPath
 	}
-	for _, p := range []string{filepath.Join(r.opts.Home, ".gemini", "settings.json"), filepath.Join(r.start, ".gemini", "settings.json"), sys} {
+	for _, p := range []string{filepath.Join(cfg, "settings.json"), filepath.Join(r.start, k.home, "settings.json"), sys} {
 		b, err := fsx.ReadRegular(p, 1<<20, true)
 		if err != nil {
 			continue
 		}
 		v, ok, err := geminiContextFileName(b)
 		if err != nil {
-			r.problem(p, Gemini, "unreadable settings.json (context.fileName not read): "+err.Error())
+			r.problem(p, k.platform, "unreadable settings.json (context.fileName not read): "+err.Error())
 			continue
 		}
 		if ok {

@@ -162,9 +162,53 @@ func (r *run) headOf(p string) []byte {
 // by default) in ~/.gemini and in each directory from the git root down to the session's
 // start directory, with Gemini's own @path imports.
 func (r *run) gemini() {
-	cfg := filepath.Join(r.opts.Home, ".gemini")
+	r.geminiFamily(geminiGemini)
+}
+
+// qwen discovers what Qwen Code loads (a Gemini CLI fork; its memory discovery as of 0.24.4,
+// checked against the files the real CLI reports through InstructionsLoaded): context.fileName
+// (default QWEN.md and AGENTS.md) in $QWEN_HOME (default ~/.qwen), then in every directory from
+// the one above the git root down to the start directory, with @path imports; and the
+// project's own .qwen/QWEN.local.md at the git root. Its .qwen/rules are not read here.
+func (r *run) qwen() {
+	r.geminiFamily(geminiQwen)
+}
+
+// geminiKind describes one CLI of the Gemini CLI family.
+type geminiKind struct {
+	platform string
+	home     string // the per-user directory under $HOME, or envHome when set
+	envHome  string
+	names    []string // context.fileName's default
+	// sysEnv names the system settings file, else sysPath.
+	sysEnv, sysPath string
+	// aboveRoot: the upward walk ends one directory above the git root (Qwen Code), not at it.
+	aboveRoot bool
+	local     string // a per-user file at the git root, under the settings directory
+	why       string // the product's name, for explanations
+}
+
+var (
+	geminiGemini = geminiKind{platform: Gemini, home: ".gemini", names: []string{"GEMINI.md"},
+		sysEnv: "GEMINI_CLI_SYSTEM_SETTINGS_PATH", sysPath: "/etc/gemini-cli/settings.json", why: "Gemini"}
+	geminiQwen = geminiKind{platform: Qwen, home: ".qwen", envHome: "QWEN_HOME", names: []string{"QWEN.md", "AGENTS.md"},
+		sysEnv: "QWEN_CODE_SYSTEM_SETTINGS_PATH", sysPath: "/etc/qwen-code/settings.json", aboveRoot: true, local: "QWEN.local.md", why: "Qwen"}
+)
+
+// configDir is the family member's per-user directory.
+func (k geminiKind) configDir(home string, getenv func(string) string) string {
+	if k.envHome != "" {
+		if d := getenv(k.envHome); filepath.IsAbs(d) {
+			return filepath.Clean(d)
+		}
+	}
+	return filepath.Join(home, k.home)
+}
+
+func (r *run) geminiFamily(k geminiKind) {
+	cfg := k.configDir(r.opts.Home, r.opts.Getenv)
 	cfgReal := realRoot(cfg)
-	names, from := r.geminiFileNames()
+	names, from := r.geminiFileNames(k, cfg)
 	why := func(s string) string {
 		if from != "" {
 			return s + " (context.fileName in " + from + ")"
@@ -172,15 +216,19 @@ func (r *run) gemini() {
 		return s
 	}
 	for _, n := range names {
-		if e, ok := r.file(filepath.Join(cfg, n), Entry{Platform: Gemini, Kind: Governance, Scope: ScopeUser, AlwaysLoaded: true,
-			Why: why("Gemini global context")}, []string{cfgReal}); ok {
+		if e, ok := r.file(filepath.Join(cfg, n), Entry{Platform: k.platform, Kind: Governance, Scope: ScopeUser, AlwaysLoaded: true,
+			Why: why(k.why + " global context")}, []string{cfgReal}); ok {
 			r.importsWith(e, []string{cfgReal}, false, importRules{gemini: true, depth: r.opts.MaxImportDepth, within: cfgReal})
 		}
 	}
 	top := markerRoot(r.start, []string{".git"})
 	dirs := []string{r.start}
 	if top != "" {
-		dirs = chainFrom(top, r.start)
+		walkTop := top
+		if k.aboveRoot {
+			walkTop = filepath.Dir(top)
+		}
+		dirs = chainFrom(walkTop, r.start)
 	}
 	rules := importRules{gemini: true, depth: r.opts.MaxImportDepth, within: realRoot(top)}
 	if top == "" {
@@ -188,23 +236,34 @@ func (r *run) gemini() {
 	}
 	for _, d := range dirs {
 		if cfgReal != "" && realRoot(d) == cfgReal {
-			continue // Gemini stops its upward walk at ~/.gemini
+			continue // the upward walk stops at the per-user directory
 		}
 		for _, n := range names {
-			p := filepath.Join(d, n)
-			if r.above(d) {
-				dReal := realRoot(d)
-				if e, ok := r.file(p, Entry{Platform: Gemini, Kind: Governance, Scope: ScopeAbove, AlwaysLoaded: true, Inherited: true,
-					Why: why("context above the project root: loaded, never counted or touched")}, []string{dReal}); ok {
-					r.importsWith(e, []string{dReal}, true, rules)
-				}
-				continue
-			}
-			if e, ok := r.file(p, Entry{Platform: Gemini, Kind: Governance, Scope: ScopeProject, AlwaysLoaded: true,
-				Why: why("project context")}, []string{r.project}); ok {
-				r.importsWith(e, []string{r.project}, false, rules)
-			}
+			r.geminiDirFile(k, filepath.Join(d, n), d, rules, why)
 		}
+	}
+	if k.local != "" && top != "" && !r.above(top) {
+		if e, ok := r.file(filepath.Join(top, k.home, k.local), Entry{Platform: k.platform, Kind: Governance, Scope: ScopeLocal, AlwaysLoaded: true,
+			Why: "personal project context, after the shared one"}, []string{r.project}); ok {
+			r.importsWith(e, []string{r.project}, false, rules)
+		}
+	}
+}
+
+// geminiDirFile adds one context file of the upward walk: inherited above the project root,
+// the project's own below it.
+func (r *run) geminiDirFile(k geminiKind, p, d string, rules importRules, why func(string) string) {
+	if r.above(d) {
+		dReal := realRoot(d)
+		if e, ok := r.file(p, Entry{Platform: k.platform, Kind: Governance, Scope: ScopeAbove, AlwaysLoaded: true, Inherited: true,
+			Why: why("context above the project root: loaded, never counted or touched")}, []string{dReal}); ok {
+			r.importsWith(e, []string{dReal}, true, rules)
+		}
+		return
+	}
+	if e, ok := r.file(p, Entry{Platform: k.platform, Kind: Governance, Scope: ScopeProject, AlwaysLoaded: true,
+		Why: why("project context")}, []string{r.project}); ok {
+		r.importsWith(e, []string{r.project}, false, rules)
 	}
 }
 

@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,17 +16,6 @@ import (
 // OpenAI-compatible chat API, with the hooks "prosewash install --copilot"
 // wrote to .github/hooks/prosewash.json, in a folder its config.json
 // trusts. A second hook file beside ours logs every payload the CLI sends.
-
-// What the mock's model writes: carriers in prose, in inline code and a tag
-// run (notes.md through create, then one more in its heading through
-// edit), and one in a file a shell redirect writes.
-const (
-	copilotNotes        = "# Notes\n\nhello\u200bworld, see `co\u200bde`.\n\nA tag run:\U000E0069\U000E0067 here.\n"
-	copilotNotesEdited  = "# Notes\u200b edited\n\nhello\u200bworld, see `co\u200bde`.\n\nA tag run:\U000E0069\U000E0067 here.\n"
-	copilotNotesCleaned = "# Notes edited\n\nhelloworld, see `co\u200bde`.\n\nA tag run: here.\n"
-	copilotShell        = "# shell\u200b note\n"
-	copilotShellCleaned = "# shell note\n"
-)
 
 type copilotE2E struct {
 	*hooktest.E2E
@@ -78,12 +65,12 @@ func copilotCall(proj, step string) agentharness.Call {
 	notes := filepath.Join(proj, "notes.md")
 	switch step {
 	case "create":
-		return agentharness.Call{Tools: []agentharness.Tool{{Name: "create", Args: map[string]any{"path": notes, "file_text": copilotNotes}}}}
+		return agentharness.Call{Tools: []agentharness.Tool{{Name: "create", Args: map[string]any{"path": notes, "file_text": notesMD}}}}
 	case "edit":
 		return agentharness.Call{Tools: []agentharness.Tool{{Name: "edit", Args: map[string]any{"path": notes, "old_str": "# Notes", "new_str": "# Notes\u200b edited"}}}}
 	case "bash":
 		return agentharness.Call{Tools: []agentharness.Tool{{Name: "bash", Args: map[string]any{
-			"command": `printf '# shell\xe2\x80\x8b note\n' > shell.md`, "description": "write shell.md", "mode": "sync", "initial_wait": 10}}}}
+			"command": shellCommand, "description": "write shell.md", "mode": "sync", "initial_wait": 10}}}}
 	}
 	panic("no such step: " + step)
 }
@@ -93,8 +80,7 @@ func (x *copilotE2E) logPayloads() {
 	x.T.Helper()
 	hooks := map[string]any{}
 	for _, ev := range []string{"sessionStart", "postToolUse", "agentStop"} {
-		f := filepath.Join(x.logs, ev+".jsonl")
-		hooks[ev] = []any{map[string]any{"type": "command", "bash": fmt.Sprintf("cat >> '%s'; echo >> '%s'", f, f), "timeoutSec": 10}}
+		hooks[ev] = []any{map[string]any{"type": "command", "bash": logCommand(x.logs, ev), "timeoutSec": 10}}
 	}
 	b, _ := json.Marshal(map[string]any{"version": 1, "hooks": hooks})
 	if err := os.WriteFile(filepath.Join(x.Proj, ".github", "hooks", "zz-log.json"), b, 0o644); err != nil {
@@ -103,24 +89,7 @@ func (x *copilotE2E) logPayloads() {
 }
 
 // payloads returns what the CLI sent to one event's hooks, in order.
-func (x *copilotE2E) payloads(event string) []map[string]any {
-	x.T.Helper()
-	f, err := os.Open(filepath.Join(x.logs, event+".jsonl"))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var out []map[string]any
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var m map[string]any
-		if json.Unmarshal(sc.Bytes(), &m) == nil {
-			out = append(out, m)
-		}
-	}
-	return out
-}
+func (x *copilotE2E) payloads(event string) []map[string]any { return logged(x.logs, event) }
 
 func (x *copilotE2E) session(trace bool, prompt string, args ...string) *agentharness.Session {
 	x.T.Helper()
@@ -133,23 +102,6 @@ func (x *copilotE2E) session(trace bool, prompt string, args ...string) *agentha
 	return s
 }
 
-// recorded is the session prosewash recorded and its files.
-func (x *copilotE2E) recorded() (string, []string) {
-	x.T.Helper()
-	var r struct {
-		Session string                 `json:"session"`
-		Files   []struct{ Rel string } `json:"files"`
-	}
-	out := x.Prosewash("recorded", "--json")
-	if err := json.Unmarshal([]byte(out[:strings.LastIndex(out, "}")+1]), &r); err != nil {
-		x.T.Fatalf("recorded --json: %v\n%s", err, out)
-	}
-	var rel []string
-	for _, f := range r.Files {
-		rel = append(rel, f.Rel)
-	}
-	return r.Session, rel
-}
 
 // The session id the CLI sent with its first session start.
 func (x *copilotE2E) copilotSession() string {
@@ -165,13 +117,13 @@ func (x *copilotE2E) copilotSession() string {
 func TestE2ECopilotManualRecordsAndLeaves(t *testing.T) {
 	x := newCopilotE2E(t, "manual", false, "create")
 	s := x.session(true, "Write notes.md.")
-	if got := x.File("notes.md"); got != copilotNotes {
+	if got := x.File("notes.md"); got != notesMD {
 		t.Errorf("manual mode: %q, want the agent's bytes", got)
 	}
 	if n := len(x.mock.Of(agentharness.KindContinuation)); n != 0 {
 		t.Errorf("manual mode blocked the turn: %d continuations", n)
 	}
-	if id, files := x.recorded(); id == "" || id != x.copilotSession() || strings.Join(files, ",") != "notes.md" {
+	if id, files := recordedFiles(x.E2E); id == "" || id != x.copilotSession() || strings.Join(files, ",") != "notes.md" {
 		t.Errorf("recorded %v under %q, Copilot's session is %q", files, id, x.copilotSession())
 	}
 	if len(s.Connects) == 0 {
@@ -188,11 +140,11 @@ func TestE2ECopilotManualRecordsAndLeaves(t *testing.T) {
 func TestE2ECopilotAutomaticCleansCreateEditAndShell(t *testing.T) {
 	x := newCopilotE2E(t, "automatic", false, "create", "edit", "bash")
 	x.session(false, "Write notes.md.")
-	if got := x.File("notes.md"); got != copilotNotesCleaned {
-		t.Errorf("notes.md: %q, want %q (prose cleaned, inline code kept)", got, copilotNotesCleaned)
+	if got := x.File("notes.md"); got != notesCleaned {
+		t.Errorf("notes.md: %q, want %q (prose cleaned, inline code kept)", got, notesCleaned)
 	}
-	if got := x.File("shell.md"); got != copilotShellCleaned {
-		t.Errorf("shell.md: %q, want %q", got, copilotShellCleaned)
+	if got := x.File("shell.md"); got != shellCleaned {
+		t.Errorf("shell.md: %q, want %q", got, shellCleaned)
 	}
 	if n := len(x.mock.Of(agentharness.KindContinuation)); n != 0 {
 		t.Errorf("automatic mode blocked the turn: %d continuations", n)
@@ -218,7 +170,7 @@ func TestE2ECopilotAutomaticCleansCreateEditAndShell(t *testing.T) {
 func TestE2ECopilotConfirmAsksOnce(t *testing.T) {
 	x := newCopilotE2E(t, "confirm", false, "create")
 	x.session(false, "Write notes.md.")
-	if got := x.File("notes.md"); got != copilotNotes {
+	if got := x.File("notes.md"); got != notesMD {
 		t.Errorf("confirm mode changed the file: %q", got)
 	}
 	cont := x.mock.Of(agentharness.KindContinuation)
@@ -242,7 +194,7 @@ func TestE2ECopilotUntrustedFolderIsReported(t *testing.T) {
 	if len(x.payloads("sessionStart")) != 0 || len(x.payloads("postToolUse")) != 0 {
 		t.Fatalf("hooks fired in an untrusted folder; the premise of the check is gone")
 	}
-	if got := x.File("notes.md"); got != copilotNotes {
+	if got := x.File("notes.md"); got != notesMD {
 		t.Fatalf("the session did not write notes.md: %q", got)
 	}
 	out := x.Prosewash("status")
