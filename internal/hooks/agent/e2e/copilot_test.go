@@ -102,7 +102,6 @@ func (x *copilotE2E) session(trace bool, prompt string, args ...string) *agentha
 	return s
 }
 
-
 // The session id the CLI sent with its first session start.
 func (x *copilotE2E) copilotSession() string {
 	x.T.Helper()

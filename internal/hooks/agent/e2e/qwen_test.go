@@ -121,7 +121,6 @@ func (x *qwenE2E) qwenSession() string {
 	return id
 }
 
-
 func TestE2EQwenManualRecordsAndLeaves(t *testing.T) {
 	x := newQwenE2E(t, "manual", nil, func(proj string) []agentharness.Call {
 		return []agentharness.Call{qwenCall(proj, "write", hooktest.E2EFile, hooktest.E2EContent)}
