@@ -47,14 +47,13 @@ func helpTopics() []helpTopic {
 	return out
 }
 
-var (
-	optionRE = regexp.MustCompile(`(?:^|[\s\[(|'])(--[a-z][a-z0-9-]*)`)
-	valuesRE = regexp.MustCompile(`(--[a-z][a-z0-9-]*)[ =]([a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)+)`)
-)
-
 // options are the long options a topic's help names, sorted, and the values
 // of those it lists as a|b|c.
 func (h helpTopic) options() ([]string, map[string][]string) {
+	// Compiled here, not at start-up: only 'completion' needs them, and
+	// every hook run would pay for them.
+	optionRE := regexp.MustCompile(`(?:^|[\s\[(|'])(--[a-z][a-z0-9-]*)`)
+	valuesRE := regexp.MustCompile(`(--[a-z][a-z0-9-]*)[ =]([a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)+)`)
 	text := h.args + "\n" + h.help
 	seen := map[string]bool{"--help": true}
 	for _, m := range optionRE.FindAllStringSubmatch(text, -1) {
@@ -76,15 +75,19 @@ func (h helpTopic) options() ([]string, map[string][]string) {
 	return opts, values
 }
 
-var wordsRE = regexp.MustCompile(`^[a-z]+(?:\|[a-z]+)+$`)
-
 // words are the values a topic's only argument takes when its synopsis is
 // one a|b|c (completion bash|zsh|fish), else nil.
 func (h helpTopic) words() []string {
-	if !wordsRE.MatchString(h.args) {
+	w := strings.Split(h.args, "|")
+	if len(w) < 2 {
 		return nil
 	}
-	return strings.Split(h.args, "|")
+	for _, v := range w {
+		if v == "" || strings.Trim(v, "abcdefghijklmnopqrstuvwxyz") != "" {
+			return nil
+		}
+	}
+	return w
 }
 
 func runCompletion(e *env, args []string) error {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -284,10 +285,12 @@ func hasTitle(doc *mdline.Doc) bool {
 // effectiveRE finds a date introduced as the moment a rule took effect: a marker of effect, then
 // within a few characters a year ("effective 2026-03-04", "since March 2026", "as of 2026-01",
 // "recalibrated on 2026-03-15", "seit 2026", "depuis le 4 mars 2026").
-var effectiveRE = regexp.MustCompile(`(?i)(^|[^\pL])(effective|in effect|since|as of|starting|beginning|valid from|applies from|applied from|recalibrated|calibrated|re-?baselined|updated|revised|raised|lowered|set|changed|renamed|seit|ab dem|depuis|à partir du|desde|a partir de)([^\pL]|$)[^.;\n]{0,16}?\d{4}`)
+var effectiveRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(^|[^\pL])(effective|in effect|since|as of|starting|beginning|valid from|applies from|applied from|recalibrated|calibrated|re-?baselined|updated|revised|raised|lowered|set|changed|renamed|seit|ab dem|depuis|à partir du|desde|a partir de)([^\pL]|$)[^.;\n]{0,16}?\d{4}`)
+})
 
 // effective reports a dated line whose date states when a rule took effect.
-func effective(text []byte) bool { return effectiveRE.Match(text) }
+func effective(text []byte) bool { return effectiveRE().Match(text) }
 
 // pointer reports a line that links to another Markdown file (a memory index entry): its
 // date describes the note, not an event of its own.
