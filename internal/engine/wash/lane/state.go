@@ -1,10 +1,12 @@
 package lane
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/prosewash/prosewash/internal/engine/state"
@@ -120,22 +122,99 @@ func statePath(stateDir string, slot uint64) string {
 // LoadState reads the lane's state: the valid slot with the higher generation. A missing,
 // torn, unreadable or foreign state is a fresh one.
 func LoadState(stateDir string) State {
-	best := State{Schema: StateSchema}
+	s, _ := loadSlots[State](stateDir, func(s *State) (int, uint64) { return s.Schema, s.Gen })
+	s.Schema = StateSchema
+	return s
+}
+
+// loadSlots decodes both state slots into T and returns the valid one (its schema is
+// StateSchema) with the higher generation, and whether there was one. T is State, or a part
+// of it that a hook reads (recheckView): encoding/json sets up every type it decodes again
+// in every hook process, and the history and cache are most of the state.
+func loadSlots[T any](stateDir string, version func(*T) (schema int, gen uint64)) (T, bool) {
+	var raw [2][]byte
+	for slot := range raw {
+		raw[slot], _ = os.ReadFile(statePath(stateDir, uint64(slot)))
+	}
+	decode := func(slot int) (T, uint64, bool) {
+		var s, none T
+		if raw[slot] == nil || json.Unmarshal(raw[slot], &s) != nil {
+			return none, 0, false
+		}
+		if schema, gen := version(&s); schema == StateSchema {
+			return s, gen, true
+		}
+		return none, 0, false
+	}
+	// saveState writes the generation at the front: the newer slot is decoded first, and
+	// the older one only when the newer is torn (one decode instead of two; decoding is
+	// most of a hook's reading of the state).
+	g0, ok0 := prefixGen(raw[0])
+	g1, ok1 := prefixGen(raw[1])
+	if ok0 && ok1 {
+		first := 0
+		if g1 > g0 {
+			first = 1
+		}
+		if s, _, ok := decode(first); ok {
+			return s, true
+		}
+		s, _, ok := decode(1 - first)
+		return s, ok
+	}
+	var best T
+	var bestGen uint64
 	found := false
-	for slot := uint64(0); slot < 2; slot++ {
-		b, err := os.ReadFile(statePath(stateDir, slot))
-		if err != nil {
-			continue
-		}
-		var s State
-		if json.Unmarshal(b, &s) != nil || s.Schema != StateSchema {
-			continue
-		}
-		if !found || s.Gen > best.Gen {
-			best, found = s, true
+	for slot := range raw {
+		s, gen, ok := decode(slot)
+		if ok && (!found || gen > bestGen) {
+			best, bestGen, found = s, gen, true
 		}
 	}
-	return best
+	return best, found
+}
+
+// prefixGen reads the generation from the front of a state slot as saveState writes it
+// ({"schema":N,"gen":G,...}); ok is false for anything else (missing, foreign, written by
+// another encoder), which is then decoded whole.
+func prefixGen(b []byte) (gen uint64, ok bool) {
+	const head = `{"schema":`
+	if !bytes.HasPrefix(b, []byte(head)) {
+		return 0, false
+	}
+	rest := b[len(head):]
+	i := bytes.IndexByte(rest, ',')
+	if i < 0 || !bytes.HasPrefix(rest[i:], []byte(`,"gen":`)) {
+		return 0, false
+	}
+	rest = rest[i+len(`,"gen":`):]
+	n := 0
+	for n < len(rest) && n < 20 && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	if n == 0 || n == len(rest) || rest[n] != ',' && rest[n] != '}' {
+		return 0, false
+	}
+	gen, err := strconv.ParseUint(string(rest[:n]), 10, 64)
+	return gen, err == nil
+}
+
+// recheckView is what Recheck reads of the state to see that nothing changed and no
+// crossing waits: the band's last snapshot, whether a verdict and known files exist, and
+// whether a crossing is pending.
+type recheckView struct {
+	Schema int    `json:"schema"`
+	Gen    uint64 `json:"gen"`
+	Band   struct {
+		Last *gauge.Snapshot `json:"last,omitempty"`
+	} `json:"band"`
+	Verdict *struct {
+		Band gauge.Level `json:"band"`
+	} `json:"verdict,omitempty"`
+	Known    []struct{} `json:"known,omitempty"`
+	Crossing *struct {
+		Pending bool `json:"pending"`
+	} `json:"crossing,omitempty"`
 }
 
 // saveState writes the state into the slot the previous generation does not occupy,
