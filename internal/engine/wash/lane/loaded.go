@@ -45,7 +45,7 @@ func (l *Lane) latestLoaded(stateDir string) (string, time.Time, []SessionEvent)
 		if i == maxLoadedLookback {
 			break // a session start reads a handful of small files, never the whole history
 		}
-		evs, err := readEvents(r.path)
+		evs, err := readEventsOf(r.path, EvLoaded)
 		if err != nil {
 			continue
 		}

@@ -2,6 +2,7 @@ package lane
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -102,18 +103,27 @@ func appendEvent(stateDir string, ev SessionEvent) error {
 }
 
 // readEvents reads a session's record; a torn or foreign line is skipped.
-func readEvents(path string) ([]SessionEvent, error) {
+func readEvents(path string) ([]SessionEvent, error) { return readEventsOf(path, "") }
+
+// readEventsOf reads the events of one kind from a session's record (every kind for "").
+// A line is decoded only when it holds the kind's name as a JSON string: a session resumed
+// many times has hundreds of events, and a session start looks for the few it needs.
+func readEventsOf(path, kind string) ([]SessionEvent, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	quoted := []byte(`"` + kind + `"`)
 	var out []SessionEvent
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
+		if kind != "" && !bytes.Contains(sc.Bytes(), quoted) {
+			continue
+		}
 		var ev SessionEvent
-		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Ev == "" {
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Ev == "" || kind != "" && ev.Ev != kind {
 			continue
 		}
 		out = append(out, ev)

@@ -137,3 +137,48 @@ func TestLoadStateChoosesTheSlotBothDecodesWould(t *testing.T) {
 		}
 	}
 }
+
+// TestReadEventsOfIsReadEventsFiltered appends random events (paths and
+// prices that spell another kind's name, torn lines between them) and
+// checks that reading one kind gives what reading every event and keeping
+// that kind gives.
+func TestReadEventsOfIsReadEventsFiltered(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	kinds := []string{EvLoaded, EvSpawn, "start"}
+	words := []string{"loaded", "spawn", "start", "/x/loaded/CLAUDE.md", `"loaded"`, "gauge", ""}
+	for round := 0; round < 200; round++ {
+		dir := t.TempDir()
+		for n := rng.IntN(30); n > 0; n-- {
+			ev := SessionEvent{Ev: kinds[rng.IntN(len(kinds))], At: time.Unix(int64(rng.IntN(1e9)), 0).UTC(), Session: "s1",
+				Path: words[rng.IntN(len(words))], Priced: words[rng.IntN(len(words))], LoadReason: words[rng.IntN(len(words))]}
+			if err := appendEvent(dir, ev); err != nil {
+				t.Fatal(err)
+			}
+			if rng.IntN(8) == 0 {
+				f, err := os.OpenFile(sessionRecordPath(dir, "s1"), os.O_WRONLY|os.O_APPEND, 0o600)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, _ = f.WriteString(`{"ev":"loaded","at":"20` + "\n")
+				f.Close()
+			}
+		}
+		path := sessionRecordPath(dir, "s1")
+		all, err := readEvents(path)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		for _, kind := range kinds {
+			var want []SessionEvent
+			for _, ev := range all {
+				if ev.Ev == kind {
+					want = append(want, ev)
+				}
+			}
+			got, _ := readEventsOf(path, kind)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d, kind %q: readEventsOf = %+v, want %+v", round, kind, got, want)
+			}
+		}
+	}
+}
