@@ -55,6 +55,31 @@ func (w *walker) readDir(n *node, ws *workerState) {
 	if len(ws.raw) == 0 {
 		return
 	}
+	prefix := childPrefix(n.path)
+	ents := ws.sortedEntries(prefix)
+	sc := ignoreScope{top: n.top, rel: n.rel, inRepo: n.inRepo}
+	if !w.opt.NoIgnore {
+		sc = w.enterDir(n.path, prefix, ents, sc)
+	}
+	kept, size := w.keptEntries(ents, prefix, sc)
+	if len(kept) == 0 {
+		return
+	}
+	n.children = ws.children(kept, size, prefix, sc)
+}
+
+// ignoreScope is where a directory's entries stand in the ignore rules:
+// the innermost level of rules, the directory's slash path from its
+// repository's root, and whether it is in a repository at all.
+type ignoreScope struct {
+	top    *level
+	rel    string
+	inRepo bool
+}
+
+// sortedEntries is the listed directory's entries sorted by name, each
+// with its type (an lstat where the listing left it out).
+func (ws *workerState) sortedEntries(prefix string) []ent {
 	names := string(ws.names)
 	ents := ws.ents[:0]
 	for _, r := range ws.raw {
@@ -62,8 +87,6 @@ func (w *walker) readDir(n *node, ws *workerState) {
 	}
 	slices.SortFunc(ents, func(a, b ent) int { return strings.Compare(a.name, b.name) })
 	ws.ents = ents
-	prefix := childPrefix(n.path)
-
 	for i := range ents {
 		if ents[i].typ == typeUnknown {
 			// Only some filesystems leave the type out of the listing.
@@ -74,37 +97,44 @@ func (w *walker) readDir(n *node, ws *workerState) {
 			ents[i].typ = typ
 		}
 	}
+	return ents
+}
 
-	top, rel, inRepo := n.top, n.rel, n.inRepo
-	if !w.opt.NoIgnore {
-		hasGit, hasIgnore := false, false
-		for _, e := range ents {
-			switch e.name {
-			case ".git":
-				hasGit = isRepoMarker(prefix+".git", e.typ)
-			case ".gitignore":
-				hasIgnore = e.typ == typeFile
-			}
-		}
-		if hasGit && (!inRepo || rel != "") {
-			// A nested repository (submodule or independent clone) has its
-			// own rules; its superproject's no longer apply.
-			top, rel, inRepo = w.loader.repoBase(n.path), "", true
-		}
-		if inRepo && hasIgnore {
-			if rules := readRules(prefix+".gitignore", false); len(rules) > 0 {
-				top = &level{parent: top, base: rel, rules: rules}
-			}
+// enterDir is the ignore scope of the entries of the directory at path: a
+// nested repository starts its own, and a .gitignore in a repository adds
+// a level of rules.
+func (w *walker) enterDir(path, prefix string, ents []ent, sc ignoreScope) ignoreScope {
+	hasGit, hasIgnore := false, false
+	for _, e := range ents {
+		switch e.name {
+		case ".git":
+			hasGit = isRepoMarker(prefix+".git", e.typ)
+		case ".gitignore":
+			hasIgnore = e.typ == typeFile
 		}
 	}
+	if hasGit && (!sc.inRepo || sc.rel != "") {
+		// A nested repository (submodule or independent clone) has its
+		// own rules; its superproject's no longer apply.
+		sc = ignoreScope{top: w.loader.repoBase(path), rel: "", inRepo: true}
+	}
+	if sc.inRepo && hasIgnore {
+		if rules := readRules(prefix+".gitignore", false); len(rules) > 0 {
+			sc.top = &level{parent: sc.top, base: sc.rel, rules: rules}
+		}
+	}
+	return sc
+}
 
-	kept := ents[:0]
-	size := 0
+// keptEntries drops .git and every entry the ignore rules or the Exclude
+// option leave out; size is the length of the kept entries' paths.
+func (w *walker) keptEntries(ents []ent, prefix string, sc ignoreScope) (kept []ent, size int) {
+	kept = ents[:0]
 	for _, e := range ents {
 		if e.name == ".git" {
 			continue
 		}
-		if top != nil && ignored(top, rel, e.name, e.typ == typeDir) {
+		if sc.top != nil && ignored(sc.top, sc.rel, e.name, e.typ == typeDir) {
 			continue
 		}
 		if w.opt.Exclude != nil && w.opt.Exclude(prefix+e.name, e.typ == typeDir) {
@@ -113,10 +143,13 @@ func (w *walker) readDir(n *node, ws *workerState) {
 		kept = append(kept, e)
 		size += len(prefix) + len(e.name)
 	}
-	if len(kept) == 0 {
-		return
-	}
-	// All children's paths live in one string.
+	return kept, size
+}
+
+// children makes the nodes of the kept entries, all their paths in one
+// string: files, directories carrying the ignore scope down, and the
+// skipped (symlinks, anything not regular).
+func (ws *workerState) children(kept []ent, size int, prefix string, sc ignoreScope) []node {
 	paths := slices.Grow(ws.paths[:0], size)
 	for _, e := range kept {
 		paths = append(paths, prefix...)
@@ -136,11 +169,11 @@ func (w *walker) readDir(n *node, ws *workerState) {
 			c.kind = nodeFile
 		case typeDir:
 			c.kind = nodeDir
-			c.top, c.inRepo = top, inRepo
-			if inRepo {
+			c.top, c.inRepo = sc.top, sc.inRepo
+			if sc.inRepo {
 				c.rel = e.name
-				if rel != "" {
-					c.rel = rel + "/" + e.name
+				if sc.rel != "" {
+					c.rel = sc.rel + "/" + e.name
 				}
 			}
 		case typeSymlink:
@@ -149,7 +182,7 @@ func (w *walker) readDir(n *node, ws *workerState) {
 			c.setSkip(SkipNotRegular, nil)
 		}
 	}
-	n.children = children
+	return children
 }
 
 // osTypeOf maps a file mode to an entry type.
