@@ -5,6 +5,7 @@ import (
 	"math"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -271,42 +272,9 @@ func isCustomID(s string) bool {
 func (s spec) decode(v any) (any, string) {
 	switch s.kind {
 	case kindString, kindEnum, kindPipeline:
-		str, ok := v.(string)
-		if !ok {
-			return nil, "want a string, got a " + tomlType(v)
-		}
-		switch s.kind {
-		case kindEnum:
-			for _, e := range s.enum {
-				if str == e {
-					return str, ""
-				}
-			}
-			return nil, fmt.Sprintf("got %s; want one of %s", quoteShort(str), strings.Join(s.enum, ", "))
-		case kindPipeline:
-			if str != "safe" && str != "full" && !isCustomID(str) {
-				return nil, fmt.Sprintf("got %s; want safe, full or custom/<id> (lower-case letters, digits, '.', '_', '-')", quoteShort(str))
-			}
-		}
-		if s.check != nil {
-			if err := s.check(str); err != nil {
-				return nil, err.Error()
-			}
-		}
-		return str, ""
+		return s.decodeString(v)
 	case kindInt:
-		n, ok := v.(int64)
-		if !ok {
-			what := "an integer"
-			if s.unit != "" {
-				what = "an integer number of " + s.unit
-			}
-			return nil, fmt.Sprintf("want %s, got a %s", what, tomlType(v))
-		}
-		if n < s.min || n > s.max {
-			return nil, fmt.Sprintf("got %d; want %d to %d", n, s.min, s.max)
-		}
-		return n, ""
+		return s.decodeInt(v)
 	case kindBool:
 		b, ok := v.(bool)
 		if !ok {
@@ -314,39 +282,19 @@ func (s spec) decode(v any) (any, string) {
 		}
 		return b, ""
 	case kindPatterns:
-		arr, ok := v.([]any)
-		if !ok {
-			return nil, "want an array of patterns, got a " + tomlType(v)
-		}
-		out := make([]string, 0, len(arr))
-		for i, e := range arr {
-			p, ok := e.(string)
-			if !ok {
-				return nil, fmt.Sprintf("element %d is a %s; want a string pattern", i+1, tomlType(e))
-			}
+		return decodeArray(v, "patterns", "a string pattern", func(p string) string {
 			if msg := checkPattern(p); msg != "" {
-				return nil, fmt.Sprintf("element %d %s: %s", i+1, quoteShort(p), msg)
+				return " " + quoteShort(p) + ": " + msg
 			}
-			out = append(out, p)
-		}
-		return out, ""
+			return ""
+		})
 	case kindStrings:
-		arr, ok := v.([]any)
-		if !ok {
-			return nil, "want an array of strings, got a " + tomlType(v)
-		}
-		out := make([]string, 0, len(arr))
-		for i, e := range arr {
-			str, ok := e.(string)
-			if !ok {
-				return nil, fmt.Sprintf("element %d is a %s; want a string", i+1, tomlType(e))
-			}
+		return decodeArray(v, "strings", "a string", func(str string) string {
 			if err := s.check(str); err != nil {
-				return nil, fmt.Sprintf("element %d: %v", i+1, err)
+				return ": " + err.Error()
 			}
-			out = append(out, str)
-		}
-		return out, ""
+			return ""
+		})
 	case kindCommand:
 		argv, err := ParseCommand(v)
 		if err != nil {
@@ -358,6 +306,69 @@ func (s spec) decode(v any) (any, string) {
 		return argv, ""
 	}
 	return nil, "unsupported key type"
+}
+
+// decodeString decodes a string, an enum member or a pipeline name.
+func (s spec) decodeString(v any) (any, string) {
+	str, ok := v.(string)
+	if !ok {
+		return nil, "want a string, got a " + tomlType(v)
+	}
+	switch s.kind {
+	case kindEnum:
+		if slices.Contains(s.enum, str) {
+			return str, ""
+		}
+		return nil, fmt.Sprintf("got %s; want one of %s", quoteShort(str), strings.Join(s.enum, ", "))
+	case kindPipeline:
+		if str != "safe" && str != "full" && !isCustomID(str) {
+			return nil, fmt.Sprintf("got %s; want safe, full or custom/<id> (lower-case letters, digits, '.', '_', '-')", quoteShort(str))
+		}
+	}
+	if s.check != nil {
+		if err := s.check(str); err != nil {
+			return nil, err.Error()
+		}
+	}
+	return str, ""
+}
+
+// decodeInt decodes an integer within the spec's range.
+func (s spec) decodeInt(v any) (any, string) {
+	n, ok := v.(int64)
+	if !ok {
+		what := "an integer"
+		if s.unit != "" {
+			what = "an integer number of " + s.unit
+		}
+		return nil, fmt.Sprintf("want %s, got a %s", what, tomlType(v))
+	}
+	if n < s.min || n > s.max {
+		return nil, fmt.Sprintf("got %d; want %d to %d", n, s.min, s.max)
+	}
+	return n, ""
+}
+
+// decodeArray decodes an array of strings ("an array of " + what), each
+// one (want) checked by check, which returns what follows "element N" in
+// the message when it is wrong.
+func decodeArray(v any, what, want string, check func(string) string) (any, string) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, "want an array of " + what + ", got a " + tomlType(v)
+	}
+	out := make([]string, 0, len(arr))
+	for i, e := range arr {
+		str, ok := e.(string)
+		if !ok {
+			return nil, fmt.Sprintf("element %d is a %s; want %s", i+1, tomlType(e), want)
+		}
+		if msg := check(str); msg != "" {
+			return nil, fmt.Sprintf("element %d%s", i+1, msg)
+		}
+		out = append(out, str)
+	}
+	return out, ""
 }
 
 func checkAllow(s string) error {

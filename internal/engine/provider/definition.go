@@ -122,91 +122,122 @@ func ParseDefinition(file string, data []byte, shipped bool) (*Definition, error
 	bad := func(field, format string, args ...any) error {
 		return &DefinitionError{File: file, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	if d.Schema != DefinitionSchema {
-		return nil, bad("schema", "must be %q, got %q", DefinitionSchema, d.Schema)
+	if err := d.checkIdentity(bad); err != nil {
+		return nil, err
 	}
-	if shipped {
+	if err := d.checkRunning(bad); err != nil {
+		return nil, err
+	}
+	if len(d.Operations) == 0 {
+		return nil, bad("operations", "a provider needs at least one operation")
+	}
+	for name, op := range d.Operations {
+		op.Name = name
+		if err := op.check(bad); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// badField makes a *DefinitionError naming the field.
+type badField func(field, format string, args ...any) error
+
+// checkIdentity checks the schema, the id (namespaced for a project's
+// provider) and that there is a version.
+func (d *Definition) checkIdentity(bad badField) error {
+	if d.Schema != DefinitionSchema {
+		return bad("schema", "must be %q, got %q", DefinitionSchema, d.Schema)
+	}
+	if d.Shipped {
 		if !validID(d.ID) {
-			return nil, bad("id", "invalid id %q", d.ID)
+			return bad("id", "invalid id %q", d.ID)
 		}
 	} else {
 		name, ok := strings.CutPrefix(d.ID, "custom/")
 		if !ok || !validID(name) {
-			return nil, bad("id", "a project provider id must be custom/<name> (lowercase letters, digits, . _ -), got %q", d.ID)
+			return bad("id", "a project provider id must be custom/<name> (lowercase letters, digits, . _ -), got %q", d.ID)
 		}
 	}
 	if d.Version == "" {
-		return nil, bad("version", "missing")
+		return bad("version", "missing")
 	}
+	return nil
+}
+
+// checkRunning checks, and defaults, how the provider runs: locally, over
+// stdio or files, within its timeout, as an argv without a shell, talking
+// to loopback only.
+func (d *Definition) checkRunning(bad badField) error {
 	switch d.Locality {
 	case "", "local":
 		d.Locality = "local"
 	default:
-		return nil, bad("locality", "only local providers are allowed, got %q", d.Locality)
+		return bad("locality", "only local providers are allowed, got %q", d.Locality)
 	}
 	switch d.IO {
 	case "":
 		d.IO = "stdio"
 	case "stdio", "files":
 	default:
-		return nil, bad("io", "must be stdio or files, got %q", d.IO)
+		return bad("io", "must be stdio or files, got %q", d.IO)
 	}
 	if d.Timeout == 0 {
 		d.Timeout = 120
 	}
 	if d.Timeout < 0 || d.Timeout > 3600 {
-		return nil, bad("timeout", "must be 1..3600 seconds, got %d", d.Timeout)
+		return bad("timeout", "must be 1..3600 seconds, got %d", d.Timeout)
 	}
 	if err := checkArgv(d.Command, "command", bad); err != nil {
-		return nil, err
+		return err
 	}
 	if len(d.Probe) > 0 {
 		if err := checkArgv(d.Probe, "version_probe", bad); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if d.Endpoint != "" {
 		if err := CheckLoopbackURL(d.Endpoint); err != nil {
-			return nil, bad("endpoint", "%v", err)
+			return bad("endpoint", "%v", err)
 		}
 	}
-	if len(d.Operations) == 0 {
-		return nil, bad("operations", "a provider needs at least one operation")
-	}
-	for name, op := range d.Operations {
-		field := "operations." + name
-		if !validID(name) {
-			return nil, bad(field, "invalid operation name")
-		}
-		op.Name = name
-		switch op.Role {
-		case RoleInspect, RoleTransform, RoleValidate:
-		default:
-			return nil, bad(field+".role", "must be inspect, transform or validate, got %q", op.Role)
-		}
-		if !slices.Contains(knownCapabilities(), op.Capability) {
-			return nil, bad(field+".capability", "unknown capability %q (known: %s)", op.Capability, strings.Join(knownCapabilities(), ", "))
-		}
-		switch op.Regions {
-		case ScopeProse, ScopeRuntime, ScopeAny:
-		case "":
-			return nil, bad(field+".regions", "missing (prose, runtime or any)")
-		default:
-			return nil, bad(field+".regions", "must be prose, runtime or any, got %q", op.Regions)
-		}
-		if err := checkArgv(op.Args, field+".args", bad); err != nil {
-			return nil, err
-		}
-		for _, o := range op.Options {
-			if !slices.Contains(knownVars(), o) || o == "input" || o == "output" {
-				return nil, bad(field+".options", "unknown option %q (known: endpoint, model, profile, workspace)", o)
-			}
-		}
-	}
-	return d, nil
+	return nil
 }
 
-func checkArgv(argv []string, field string, bad func(string, string, ...any) error) error {
+// check checks one operation: its name, role, capability, region scope,
+// arguments and options.
+func (op *Operation) check(bad badField) error {
+	field := "operations." + op.Name
+	if !validID(op.Name) {
+		return bad(field, "invalid operation name")
+	}
+	switch op.Role {
+	case RoleInspect, RoleTransform, RoleValidate:
+	default:
+		return bad(field+".role", "must be inspect, transform or validate, got %q", op.Role)
+	}
+	if !slices.Contains(knownCapabilities(), op.Capability) {
+		return bad(field+".capability", "unknown capability %q (known: %s)", op.Capability, strings.Join(knownCapabilities(), ", "))
+	}
+	switch op.Regions {
+	case ScopeProse, ScopeRuntime, ScopeAny:
+	case "":
+		return bad(field+".regions", "missing (prose, runtime or any)")
+	default:
+		return bad(field+".regions", "must be prose, runtime or any, got %q", op.Regions)
+	}
+	if err := checkArgv(op.Args, field+".args", bad); err != nil {
+		return err
+	}
+	for _, o := range op.Options {
+		if !slices.Contains(knownVars(), o) || o == "input" || o == "output" {
+			return bad(field+".options", "unknown option %q (known: endpoint, model, profile, workspace)", o)
+		}
+	}
+	return nil
+}
+
+func checkArgv(argv []string, field string, bad badField) error {
 	if field == "command" && len(argv) == 0 {
 		return bad(field, "missing: an argv array such as [\"python3\", \"${provider_dir}/clean.py\"]")
 	}
