@@ -80,60 +80,81 @@ func Parse(file string, data []byte, shipped bool) (*Pipeline, error) {
 	bad := func(field, format string, args ...any) error {
 		return &Error{File: file, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	if p.Schema != Schema {
-		return nil, bad("schema", "must be %q, got %q", Schema, p.Schema)
-	}
-	if shipped {
-		if p.ID == "" || strings.Contains(p.ID, "/") {
-			return nil, bad("id", "invalid shipped id %q", p.ID)
-		}
-	} else if name, ok := strings.CutPrefix(p.ID, "custom/"); !ok || name == "" || strings.ContainsAny(name, "/ ") {
-		return nil, bad("id", "a project pipeline id must be custom/<name>, got %q", p.ID)
-	}
-	if p.Version == "" {
-		return nil, bad("version", "missing")
+	if err := p.checkIdentity(bad); err != nil {
+		return nil, err
 	}
 	if len(p.Stages) == 0 {
 		return nil, bad("stages", "a pipeline needs at least one stage")
 	}
 	for i := range p.Stages {
-		s := &p.Stages[i]
-		field := fmt.Sprintf("stages[%d]", i)
-		if s.Name == "" {
-			s.Name = fmt.Sprintf("stage %d", i+1)
-		}
-		switch s.Role {
-		case RoleInspect, RoleTransform, RoleFormat, RoleValidate:
-		default:
-			return nil, bad(field+".role", "must be inspect, transform, format or validate, got %q", s.Role)
-		}
-		if s.Regions == "" {
-			s.Regions = provider.ScopeProse
-		}
-		switch s.Regions {
-		case provider.ScopeProse, provider.ScopeRuntime, provider.ScopeAny:
-		default:
-			return nil, bad(field+".regions", "must be prose, runtime or any, got %q", s.Regions)
-		}
-		if s.Builtin != "" {
-			if s.Capability != "" || s.Provider != "" {
-				return nil, bad(field, "a builtin stage takes no capability or provider")
-			}
-			ok := (s.Role == RoleValidate && (s.Builtin == BuiltinSyntax || s.Builtin == BuiltinFormat || s.Builtin == BuiltinProject || s.Builtin == BuiltinTests)) ||
-				(s.Role == RoleFormat && s.Builtin == BuiltinFormat)
-			if !ok {
-				return nil, bad(field+".builtin", "%q is not a builtin %s stage", s.Builtin, s.Role)
-			}
-			continue
-		}
-		if s.Capability == "" && s.Provider == "" {
-			return nil, bad(field, "needs a capability, a provider pin or a builtin")
-		}
-		if shipped && provider.RestrictedCapability(s.Capability) {
-			return nil, bad(field+".capability", "%s touches provenance and is never in a shipped pipeline", s.Capability)
+		if err := p.Stages[i].check(i, shipped, bad); err != nil {
+			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// badField makes an *Error naming the field.
+type badField func(field, format string, args ...any) error
+
+// checkIdentity checks the schema, the id (namespaced for a project's
+// pipeline) and that there is a version.
+func (p *Pipeline) checkIdentity(bad badField) error {
+	if p.Schema != Schema {
+		return bad("schema", "must be %q, got %q", Schema, p.Schema)
+	}
+	if p.Shipped {
+		if p.ID == "" || strings.Contains(p.ID, "/") {
+			return bad("id", "invalid shipped id %q", p.ID)
+		}
+	} else if name, ok := strings.CutPrefix(p.ID, "custom/"); !ok || name == "" || strings.ContainsAny(name, "/ ") {
+		return bad("id", "a project pipeline id must be custom/<name>, got %q", p.ID)
+	}
+	if p.Version == "" {
+		return bad("version", "missing")
+	}
+	return nil
+}
+
+// check checks, and defaults, stage i: its name, role and regions, then
+// either a builtin that fits the role or a capability or provider pin,
+// never a provenance capability in a shipped pipeline.
+func (s *Stage) check(i int, shipped bool, bad badField) error {
+	field := fmt.Sprintf("stages[%d]", i)
+	if s.Name == "" {
+		s.Name = fmt.Sprintf("stage %d", i+1)
+	}
+	switch s.Role {
+	case RoleInspect, RoleTransform, RoleFormat, RoleValidate:
+	default:
+		return bad(field+".role", "must be inspect, transform, format or validate, got %q", s.Role)
+	}
+	if s.Regions == "" {
+		s.Regions = provider.ScopeProse
+	}
+	switch s.Regions {
+	case provider.ScopeProse, provider.ScopeRuntime, provider.ScopeAny:
+	default:
+		return bad(field+".regions", "must be prose, runtime or any, got %q", s.Regions)
+	}
+	if s.Builtin != "" {
+		if s.Capability != "" || s.Provider != "" {
+			return bad(field, "a builtin stage takes no capability or provider")
+		}
+		ok := (s.Role == RoleValidate && (s.Builtin == BuiltinSyntax || s.Builtin == BuiltinFormat || s.Builtin == BuiltinProject || s.Builtin == BuiltinTests)) ||
+			(s.Role == RoleFormat && s.Builtin == BuiltinFormat)
+		if !ok {
+			return bad(field+".builtin", "%q is not a builtin %s stage", s.Builtin, s.Role)
+		}
+		return nil
+	}
+	if s.Capability == "" && s.Provider == "" {
+		return bad(field, "needs a capability, a provider pin or a builtin")
+	}
+	if shipped && provider.RestrictedCapability(s.Capability) {
+		return bad(field+".capability", "%s touches provenance and is never in a shipped pipeline", s.Capability)
+	}
+	return nil
 }
 
 // Set is every pipeline available to a project.
