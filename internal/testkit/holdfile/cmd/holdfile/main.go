@@ -1,6 +1,5 @@
 //go:build linux
 
-// Command holdfile holds a file as a lost write needs it held (see package holdfile).
 package main
 
 import (

@@ -1,0 +1,4 @@
+//go:build linux
+
+// Command holdfile holds a file as a lost write needs it held (see package holdfile).
+package main
