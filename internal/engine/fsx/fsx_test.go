@@ -171,7 +171,7 @@ func TestReplace(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, "f.txt")
 			write(t, p, "original", mode)
-			if err := Replace(p, []byte("candidate"), SHA256([]byte("original"))); err != nil {
+			if err := ReplaceWith(p, []byte("candidate"), SHA256([]byte("original")), Swap{}); err != nil {
 				t.Fatal(err)
 			}
 			if got := read(t, p); got != "candidate" {
@@ -195,7 +195,7 @@ func TestReplaceRefusesAndConflicts(t *testing.T) {
 
 	changed := filepath.Join(dir, "changed.txt")
 	write(t, changed, "human edit", 0o644)
-	err := Replace(changed, []byte("candidate"), orig)
+	err := ReplaceWith(changed, []byte("candidate"), orig, Swap{})
 	var ce *ConflictError
 	if !errors.As(err, &ce) || ce.Actual != SHA256([]byte("human edit")) || ce.Expected != orig || ce.Path != changed {
 		t.Fatalf("err = %v", err)
@@ -211,7 +211,7 @@ func TestReplaceRefusesAndConflicts(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if err := Replace(link, []byte("x"), orig); !errors.Is(err, ErrSymlink) {
+	if err := ReplaceWith(link, []byte("x"), orig, Swap{}); !errors.Is(err, ErrSymlink) {
 		t.Fatalf("symlink: err = %v", err)
 	}
 	if fi, _ := os.Lstat(link); fi.Mode()&fs.ModeSymlink == 0 {
@@ -222,14 +222,14 @@ func TestReplaceRefusesAndConflicts(t *testing.T) {
 	if err := os.Link(target, h2); err != nil {
 		t.Fatal(err)
 	}
-	if err := Replace(target, []byte("x"), orig); !errors.Is(err, ErrHardLinked) {
+	if err := ReplaceWith(target, []byte("x"), orig, Swap{}); !errors.Is(err, ErrHardLinked) {
 		t.Fatalf("hard link: err = %v", err)
 	}
 	if read(t, target) != "original" {
 		t.Fatal("hard-linked file was replaced")
 	}
 
-	if err := Replace(filepath.Join(dir, "missing"), []byte("x"), orig); !errors.As(err, &ce) || !ce.Actual.IsZero() {
+	if err := ReplaceWith(filepath.Join(dir, "missing"), []byte("x"), orig, Swap{}); !errors.As(err, &ce) || !ce.Actual.IsZero() {
 		t.Fatalf("missing: err = %v", err)
 	}
 }
@@ -386,14 +386,14 @@ func TestRenameCheckedFallback(t *testing.T) {
 func TestCreate(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "new.txt")
-	if err := Create(p, []byte("fresh"), 0o750); err != nil {
+	if err := CreateWith(p, []byte("fresh"), 0o750, Swap{}); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Lstat(p)
 	if err != nil || fi.Mode().Perm() != 0o750 || read(t, p) != "fresh" {
 		t.Fatalf("created %v %v", fi, err)
 	}
-	err = Create(p, []byte("other"), 0o644)
+	err = CreateWith(p, []byte("other"), 0o644, Swap{})
 	var ce *ConflictError
 	if !errors.As(err, &ce) || ce.Actual != SHA256([]byte("fresh")) {
 		t.Fatalf("err = %v", err)
@@ -498,7 +498,7 @@ func TestLeftoversAndLongNames(t *testing.T) {
 	long := strings.Repeat("é", 120) + ".md" // 243 bytes: the temp name must be shortened
 	p := filepath.Join(dir, long)
 	write(t, p, "original", 0o644)
-	if err := Replace(p, []byte("candidate"), SHA256([]byte("original"))); err != nil {
+	if err := ReplaceWith(p, []byte("candidate"), SHA256([]byte("original")), Swap{}); err != nil {
 		t.Fatal(err)
 	}
 	noLeftovers(t, p)
@@ -528,13 +528,13 @@ func FuzzReplace(f *testing.F) {
 		}
 		// A wrong expectation never changes the file.
 		wrong := SHA256(append([]byte("x"), orig...))
-		if err := Replace(p, cand, wrong); !errors.Is(err, ErrConflict) {
+		if err := ReplaceWith(p, cand, wrong, Swap{}); !errors.Is(err, ErrConflict) {
 			t.Fatalf("wrong hash: err = %v", err)
 		}
 		if got, _ := os.ReadFile(p); !bytes.Equal(got, orig) {
 			t.Fatal("file changed on a failed compare")
 		}
-		if err := Replace(p, cand, SHA256(orig)); err != nil {
+		if err := ReplaceWith(p, cand, SHA256(orig), Swap{}); err != nil {
 			t.Fatal(err)
 		}
 		got, id, err := ReadFile(p, 0)
@@ -571,10 +571,10 @@ func BenchmarkReplace(b *testing.B) {
 	ha, hc := SHA256(a), SHA256(c)
 	for i := 0; b.Loop(); i++ {
 		if i%2 == 0 {
-			if err := Replace(p, c, ha); err != nil {
+			if err := ReplaceWith(p, c, ha, Swap{}); err != nil {
 				b.Fatal(err)
 			}
-		} else if err := Replace(p, a, hc); err != nil {
+		} else if err := ReplaceWith(p, a, hc, Swap{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -163,7 +163,7 @@ type held struct {
 // hold opens the file at path, makes sure no other process has it open or
 // mapped in a way that could write it (with readers, open or mapped at
 // all) and that it hashes to expect, and keeps it open. The refusal rules
-// of [Replace] apply (symlink, not regular, hard-linked).
+// of [ReplaceWith] apply (symlink, not regular, hard-linked).
 func hold(path string, expect Hash, sw Swap) (*held, error) {
 	conflict := func() error {
 		cur, _, _ := HashFile(path)

@@ -40,7 +40,7 @@ func TestReplaceRefusesAFileOpenForWriting(t *testing.T) {
 	if !waitUntil(5*time.Second, func() bool { b, _ := os.ReadFile(p); return string(b) == "a\n" }) {
 		t.Fatal("the job did not write its first line")
 	}
-	err := Replace(p, []byte("cleaned\n"), SHA256([]byte("a\n")))
+	err := ReplaceWith(p, []byte("cleaned\n"), SHA256([]byte("a\n")), Swap{})
 	var be *BusyError
 	if !errors.As(err, &be) || !errors.Is(err, ErrBusy) || len(be.Holders) == 0 || be.Holders[0].Command != "sh" {
 		t.Fatalf("err = %v (%+v)", err, be)
@@ -53,7 +53,7 @@ func TestReplaceRefusesAFileOpenForWriting(t *testing.T) {
 	}
 	noLeftovers(t, p)
 	// Closed now: the same replace goes through.
-	if err := Replace(p, []byte("cleaned\n"), SHA256([]byte("a\nb\n"))); err != nil {
+	if err := ReplaceWith(p, []byte("cleaned\n"), SHA256([]byte("a\nb\n")), Swap{}); err != nil {
 		t.Fatal(err)
 	}
 	// Remove refuses a busy file the same way.
@@ -93,7 +93,7 @@ func TestReplaceWithAReaderOpen(t *testing.T) {
 	}
 	f.Close()
 	defer reader.Process.Kill()
-	if err := Replace(p, []byte("clean\n"), SHA256([]byte("text\n"))); err != nil {
+	if err := ReplaceWith(p, []byte("clean\n"), SHA256([]byte("text\n")), Swap{}); err != nil {
 		t.Fatal(err)
 	}
 	if read(t, p) != "clean\n" {

@@ -76,7 +76,7 @@ func TestReplaceWithAReadOnlyMapping(t *testing.T) {
 	write(t, p, content, 0o644)
 	h := holdfile.Start(t, holdfile.MapRead, p)
 	busyWith(t, ReplaceWith(p, []byte("x\n"), SHA256([]byte(content)), Swap{RefuseOtherOpeners: true}), h.PID(), Mapped)
-	if err := Replace(p, []byte("x\n"), SHA256([]byte(content))); err != nil {
+	if err := ReplaceWith(p, []byte("x\n"), SHA256([]byte(content)), Swap{}); err != nil {
 		t.Fatalf("a read-only mapping stopped an interactive swap: %v", err)
 	}
 	if read(t, p) != "x\n" {

@@ -13,7 +13,7 @@ import (
 )
 
 // errNoExchange says the platform or filesystem cannot swap two names
-// atomically; Replace then falls back to re-hash-then-rename.
+// atomically; ReplaceWith then falls back to re-hash-then-rename.
 var errNoExchange = errors.New("atomic exchange not supported")
 
 // tempMarker appears in every temporary name fsx creates beside a user file,
@@ -22,28 +22,6 @@ const tempMarker = ".prosewash-"
 
 // keepBits are the mode bits a replacement inherits from the file it replaces.
 const keepBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
-
-// Replace puts data at path when, and only when, the file there still hashes
-// to expect: a compare-and-swap. The new file inherits the mode bits (and,
-// where permitted, the owner) of the file it replaces. Symlinks and
-// hard-linked files are refused with a [*RefusedError]; a content mismatch is
-// a [*ConflictError] and the file is left exactly as found.
-//
-// The swap is a temporary file in the same directory (written, fsynced,
-// chmodded) renamed over the target, then a directory fsync. Where the
-// platform can exchange two names atomically (Linux renameat2
-// RENAME_EXCHANGE, macOS renamex_np RENAME_SWAP) the check is exact: the
-// files are exchanged, the swapped-out file is hashed, and if it is not the
-// expected original it is swapped back. Elsewhere (other Unix, filesystems
-// without exchange, Windows) the file is re-hashed immediately before a plain
-// rename, which leaves a window of microseconds in which a write by another
-// process would be replaced. A write made after the swap through a
-// descriptor or mapping made before it would go into the old file: where
-// the platform shows them (Linux), a process holding the file so is looked
-// for first and the file refused ([*BusyError], [Swap]).
-func Replace(path string, data []byte, expect Hash) error {
-	return ReplaceWith(path, data, expect, Swap{})
-}
 
 // Swap says how [ReplaceWith] and [RemoveWith] go about a file.
 type Swap struct {
@@ -70,7 +48,25 @@ type Swap struct {
 	DeferDirSync bool
 }
 
-// ReplaceWith is [Replace] as sw says.
+// ReplaceWith puts data at path when, and only when, the file there still
+// hashes to expect: a compare-and-swap, done as sw says. The new file
+// inherits the mode bits (and, where permitted, the owner) of the file it
+// replaces. Symlinks and hard-linked files are refused with a
+// [*RefusedError]; a content mismatch is a [*ConflictError] and the file is
+// left exactly as found.
+//
+// The swap is a temporary file in the same directory (written, fsynced,
+// chmodded) renamed over the target, then a directory fsync. Where the
+// platform can exchange two names atomically (Linux renameat2
+// RENAME_EXCHANGE, macOS renamex_np RENAME_SWAP) the check is exact: the
+// files are exchanged, the swapped-out file is hashed, and if it is not the
+// expected original it is swapped back. Elsewhere (other Unix, filesystems
+// without exchange, Windows) the file is re-hashed immediately before a plain
+// rename, which leaves a window of microseconds in which a write by another
+// process would be replaced. A write made after the swap through a
+// descriptor or mapping made before it would go into the old file: where
+// the platform shows them (Linux), a process holding the file so is looked
+// for first and the file refused ([*BusyError], [Swap]).
 func ReplaceWith(path string, data []byte, expect Hash, sw Swap) error {
 	h, err := hold(path, expect, sw)
 	if err != nil {
@@ -157,13 +153,9 @@ func preserved(err error, p string) {
 	}
 }
 
-// Create writes data to path only if nothing exists there, with mode's
-// permission bits. An existing file is a [*ConflictError] with Expected zero.
-func Create(path string, data []byte, mode fs.FileMode) error {
-	return CreateWith(path, data, mode, Swap{})
-}
-
-// CreateWith is [Create] as sw says (Temp and DeferDirSync apply).
+// CreateWith writes data to path only if nothing exists there, with mode's
+// permission bits, as sw says (Temp and DeferDirSync apply). An existing
+// file is a [*ConflictError] with Expected zero.
 func CreateWith(path string, data []byte, mode fs.FileMode, sw Swap) error {
 	if fi, err := os.Lstat(path); err == nil {
 		var h Hash
@@ -243,7 +235,7 @@ func finishRemove(path, grave string, expect Hash, h *held) error {
 // already at path keeps its mode bits (and, where permitted, its owner); a
 // new one gets perm. It is meant for files prosewash owns or installs
 // (journals, records, approvals, hooks, settings), never for a user's file,
-// which only [Replace] may change.
+// which only [ReplaceWith] may change.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	mode, old := perm, fs.FileInfo(nil)
 	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
@@ -264,7 +256,7 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 func SyncDir(dir string) error { return syncDir(dir) }
 
 // Leftovers lists temporary files that a killed prosewash process may have
-// left beside path (by Replace, Create or Remove). They hold either the new
+// left beside path (by ReplaceWith, CreateWith or RemoveWith). They hold either the new
 // content or the old; the caller decides by hash what to do with them.
 func Leftovers(path string) ([]string, error) {
 	ents, err := os.ReadDir(filepath.Dir(path))

@@ -10,7 +10,7 @@ import (
 )
 
 // exchangeSupported is false: Windows has no atomic swap of two names, so
-// Replace re-hashes and then renames (see Replace for the residual window).
+// ReplaceWith re-hashes and then renames (see ReplaceWith for the residual window).
 const exchangeSupported = false
 
 func exchange(a, b string) error { return errNoExchange }

@@ -308,7 +308,7 @@ func TestArchiveCASAtDelete(t *testing.T) {
 // (content, mode, modification time) and no archive behind, or, after the commit, every
 // original gone and every archive holding it.
 func TestArchiveCrashAtEveryFailpoint(t *testing.T) {
-	fps := append(ArchiveFailpoints(), FailpointNames()...)
+	fps := append(archiveFailpoints(), failpointNames()...)
 	for _, fp := range fps {
 		if fp == FailValidating || fp == FailRollingBack || fp == FailRollingBackOne || fp == FailRestored {
 			continue // covered below: a rollback of an archive run, killed

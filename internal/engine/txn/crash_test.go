@@ -80,7 +80,7 @@ func (w *world) recoverClean() {
 // its original (mode included), except after "committed", where the run
 // had committed and the validated candidate is the right answer.
 func TestCrashAtEveryFailpoint(t *testing.T) {
-	for _, fp := range FailpointNames() {
+	for _, fp := range failpointNames() {
 		for _, testMode := range []bool{false, true} {
 			spec := helperSpec{Mode: "run", Validate: "ok", Test: testMode}
 			switch fp {

@@ -22,7 +22,8 @@ const (
 	// verified; its hash not journalled yet, the others not yet written.
 	FailArchivedOne = "archived-one"
 	// FailBackedUp: the backups written, read back and indexed, no
-	// journal yet (a run killed at its very start). Not in FailpointNames:
+	// journal yet (a run killed at its very start). Not in the crash tests'
+	// list of every run's failpoints (failpointNames):
 	// what a recovery then finds is no run, only the backups (orphans, or
 	// nothing at all for a run with nothing to back up).
 	FailBackedUp = "backed-up"
@@ -52,18 +53,6 @@ const (
 	// FailRestored: the journal says "restored", not yet removed.
 	FailRestored = "restored"
 )
-
-// ArchiveFailpoints lists the failpoints only a run with Archive operations reaches, in step
-// order; they come before FailPrepared.
-func ArchiveFailpoints() []string { return []string{FailArchivingOne, FailArchivedOne} }
-
-// FailpointNames lists every failpoint that any run reaches, in step order.
-func FailpointNames() []string {
-	return []string{
-		FailPrepared, FailInstallingOne, FailInstalledOne, FailInstalled, FailValidating,
-		FailCommitted, FailRollingBack, FailRollingBackOne, FailRestored,
-	}
-}
 
 // failpoint kills the process when getenv arms name. getenv is injected
 // (never os.Getenv directly) so that tests and callers decide what arms it.

@@ -221,3 +221,29 @@ func (w *world) damageBackup(id string, k int) {
 		w.t.Fatal(err)
 	}
 }
+
+// Count returns how many files have status s.
+func (r Result) Count(s Status) int {
+	n := 0
+	for _, f := range r.Files {
+		if f.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// RunID names the run (journal and backups use it).
+func (t *Tx) RunID() string { return t.runID }
+
+// failpointNames lists every failpoint that any run reaches, in step order.
+func failpointNames() []string {
+	return []string{
+		FailPrepared, FailInstallingOne, FailInstalledOne, FailInstalled, FailValidating,
+		FailCommitted, FailRollingBack, FailRollingBackOne, FailRestored,
+	}
+}
+
+// archiveFailpoints lists the failpoints only a run with Archive
+// operations reaches, in step order; they come before FailPrepared.
+func archiveFailpoints() []string { return []string{FailArchivingOne, FailArchivedOne} }

@@ -200,7 +200,7 @@ func randomSession(t *testing.T, seed uint64, steps int) randomStats {
 		}
 		fp := ""
 		if rng.IntN(100) < 40 {
-			all := FailpointNames()
+			all := failpointNames()
 			fp = all[rng.IntN(len(all))]
 		}
 		killed, c := runChild(t, spec, fp)

@@ -176,17 +176,6 @@ type Result struct {
 	KeptDir string
 }
 
-// Count returns how many files have status s.
-func (r Result) Count(s Status) int {
-	n := 0
-	for _, f := range r.Files {
-		if f.Status == s {
-			n++
-		}
-	}
-	return n
-}
-
 type phase int
 
 const (
@@ -277,9 +266,6 @@ func Begin(opts Options) (*Tx, error) {
 	}
 	return t, nil
 }
-
-// RunID names the run (journal and backups use it).
-func (t *Tx) RunID() string { return t.runID }
 
 // Prepare checks every operation, reads every original, writes backups
 // (fsynced and read back) and the journal "prepared". No user file is

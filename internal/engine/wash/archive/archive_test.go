@@ -330,7 +330,7 @@ func TestArchiveCrashHelper(t *testing.T) {
 // recovery leaves every byte either in the store or in a verified archive, never a half
 // archived session, and a second run then finishes the job.
 func TestArchiveCrashAtEveryStep(t *testing.T) {
-	steps := append(txn.ArchiveFailpoints(), txn.FailPrepared, txn.FailInstallingOne, txn.FailInstalledOne, txn.FailInstalled, txn.FailCommitted)
+	steps := []string{txn.FailArchivingOne, txn.FailArchivedOne, txn.FailPrepared, txn.FailInstallingOne, txn.FailInstalledOne, txn.FailInstalled, txn.FailCommitted}
 	for _, fp := range steps {
 		t.Run(fp, func(t *testing.T) {
 			w := newWorld(t, 40, 1<<20)
