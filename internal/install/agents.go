@@ -202,7 +202,8 @@ type Change struct {
 // PlanInstall reads the agent's project configuration and computes
 // prosewash's hooks merged into it, keeping every other key and hook in
 // its place; entries an older prosewash wrote are replaced. Nothing is
-// written.
+// written: [Change.Apply] does, keeping in stateDir what uninstall needs to
+// restore the file byte for byte; planning again after that is Unchanged.
 func (a Agent) PlanInstall(root, stateDir string) (*Change, error) {
 	c := &Change{a: a, root: root, stateDir: stateDir, path: filepath.Join(root, filepath.FromSlash(a.File()))}
 	var err error
@@ -225,17 +226,6 @@ func (a Agent) PlanInstall(root, stateDir string) (*Change, error) {
 		c.Action = Installed
 	}
 	return c, nil
-}
-
-// Install merges prosewash's hooks into the agent's project configuration
-// (see PlanInstall). Running it again changes nothing. stateDir keeps what
-// uninstall needs to restore the file byte for byte.
-func (a Agent) Install(root, stateDir string) (Action, error) {
-	c, err := a.PlanInstall(root, stateDir)
-	if err != nil {
-		return "", err
-	}
-	return c.Apply()
 }
 
 // PlanUninstall reads the agent's project configuration and computes what
@@ -277,16 +267,6 @@ func (a Agent) PlanUninstall(root, stateDir string) (*Change, error) {
 		}
 	}
 	return c, nil
-}
-
-// Uninstall takes prosewash's hooks out of the agent's configuration (see
-// PlanUninstall).
-func (a Agent) Uninstall(root, stateDir string) (Action, error) {
-	c, err := a.PlanUninstall(root, stateDir)
-	if err != nil {
-		return "", err
-	}
-	return c.Apply()
 }
 
 // Apply writes what the change computed. An install keeps the original

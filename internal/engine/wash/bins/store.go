@@ -80,9 +80,6 @@ func OpenReadOnly(stateDir string) *Store {
 	return &Store{dir: filepath.Join(stateDir, "wash", "bins")}
 }
 
-// Dir is the store's directory.
-func (s *Store) Dir() string { return s.dir }
-
 // DeathLog is the path of the death log.
 func (s *Store) DeathLog() string { return filepath.Join(s.dir, "death.log") }
 

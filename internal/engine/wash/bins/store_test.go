@@ -54,7 +54,7 @@ func TestStoreAddReadList(t *testing.T) {
 		t.Fatalf("get: %+v %v", got, err)
 	}
 	// Private files and directories.
-	for _, p := range []string{filepath.Join(s.Dir(), Quick, m.ID), filepath.Join(s.Dir(), Quick, m.ID, "0.orig")} {
+	for _, p := range []string{filepath.Join(s.dir, Quick, m.ID), filepath.Join(s.dir, Quick, m.ID, "0.orig")} {
 		fi, err := os.Stat(p)
 		if err != nil || fi.Mode().Perm()&0o077 != 0 {
 			t.Fatalf("%s: %v %v", p, fi.Mode(), err)
@@ -66,7 +66,7 @@ func TestStoreAddReadList(t *testing.T) {
 		t.Fatalf("list %v %v", list, errs)
 	}
 	// A damaged copy is detected, never served.
-	if err := os.WriteFile(filepath.Join(s.Dir(), Quick, m.ID, "1.orig"), []byte("bXta\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(s.dir, Quick, m.ID, "1.orig"), []byte("bXta\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Read(m, 1); err == nil || !strings.Contains(err.Error(), "damaged") {

@@ -119,17 +119,6 @@ type Result struct {
 	NeverLoaded []Unloaded `json:"never_loaded,omitempty"`
 }
 
-// AlwaysLoadedOwned returns the always-loaded, non-inherited entries: the footprint.
-func (r Result) AlwaysLoadedOwned() []Entry {
-	var out []Entry
-	for _, e := range r.Entries {
-		if e.AlwaysLoaded && !e.Inherited {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // run is one discovery pass.
 type run struct {
 	opts     Options

@@ -15,19 +15,11 @@ type Import struct {
 	Line int // 1-based line of the importing file
 }
 
-// Imports returns the @path import targets of a memory file, in order, the way Claude Code
-// (and the Copilot CLI) read them: an "@" at the start of a line or after a space or an
-// opening bracket, followed by a path-like token, outside code fences, indented code and code
-// spans. "a@b.com" is not an import (the "@" follows a word character). Trailing sentence
+// importsAt returns the @path imports of a memory file, in order, the way Claude Code (and
+// the Copilot CLI) read them: an "@" at the start of a line or after a space or an opening
+// bracket, followed by a path-like token, outside code fences, indented code and code spans.
+// "a@b.com" is not an import (the "@" follows a word character). Trailing sentence
 // punctuation is not part of the path.
-func Imports(content []byte) []string {
-	var out []string
-	for _, im := range importsAt(content) {
-		out = append(out, im.Path)
-	}
-	return out
-}
-
 func importsAt(content []byte) []Import {
 	doc := mdline.Parse(content)
 	var out []Import

@@ -124,10 +124,6 @@ func Render(drops []Drop) string {
 	return b.String()
 }
 
-func checkWith(orig, result []byte, cfg checks) []Drop {
-	return checkInv(inventory(orig, cfg), inventory(result, cfg), cfg, nil)
-}
-
 // checkInv compares two inventories. extra holds distinct lines of the original that survive
 // verbatim elsewhere in the same transaction; their tokens count as kept.
 func checkInv(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {

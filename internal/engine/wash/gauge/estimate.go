@@ -260,8 +260,3 @@ func weigh(f Features) int {
 	}
 	return int(math.Round(s))
 }
-
-// EstimateCharsOver4 is the classic chars/4 rule, kept for comparison and reports.
-func EstimateCharsOver4(text []byte) int {
-	return (utf8.RuneCount(text) + 3) / 4
-}

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/internal/testtool"
 )
@@ -138,7 +139,7 @@ func TestEstimatorAgainstBPE(t *testing.T) {
 	cs := realCounts(t)
 	claude := func(c counted) int { return c.Claude }
 	o200k := func(c counted) int { return c.O200k }
-	charsOver4 := func(b []byte) float64 { return float64(EstimateCharsOver4(b)) }
+	charsOver4 := func(b []byte) float64 { return float64(estimateCharsOver4(b)) }
 	bytesOver4 := func(b []byte) float64 { return float64(len(b)) / 4 }
 	original := func(b []byte) float64 { // CoalWash: asciiChars/4 + nonAsciiChars/1.5
 		ascii, other := 0, 0
@@ -172,7 +173,7 @@ func TestEstimatorAgainstBPE(t *testing.T) {
 	fmt.Fprintf(&report, "\nfixtures:\n| file | bytes | claude | o200k | chars/4 | prosewash |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, c := range cs {
 		if strings.Contains(c.Path, filepath.Join("testdata", "corpus")) {
-			fmt.Fprintf(&report, "| %s | %d | %d | %d | %d | %d |\n", filepath.Base(c.Path), c.Bytes, c.Claude, c.O200k, EstimateCharsOver4(c.text), Estimate(c.text))
+			fmt.Fprintf(&report, "| %s | %d | %d | %d | %d | %d |\n", filepath.Base(c.Path), c.Bytes, c.Claude, c.O200k, estimateCharsOver4(c.text), Estimate(c.text))
 		}
 	}
 	t.Log("\n" + report.String())
@@ -222,7 +223,7 @@ func fitAndReport(t *testing.T, cs []counted) {
 	}
 	claude := func(c counted) int { return c.Claude }
 	t.Logf("weights (train n=%d): %s", len(train), formatWeights(w))
-	t.Logf("held-out n=%d: fitted %+v chars/4 %+v", len(test), stats(relErrs(test, claude, fitted)), stats(relErrs(test, claude, func(b []byte) float64 { return float64(EstimateCharsOver4(b)) })))
+	t.Logf("held-out n=%d: fitted %+v chars/4 %+v", len(test), stats(relErrs(test, claude, fitted)), stats(relErrs(test, claude, func(b []byte) float64 { return float64(estimateCharsOver4(b)) })))
 	t.Logf("weights (all n=%d): %s", len(all), formatWeights(fit(all)))
 }
 
@@ -376,4 +377,10 @@ func FuzzCounter(f *testing.F) {
 			t.Fatalf("step %d: %+v, want %+v", s, got, want)
 		}
 	})
+}
+
+// estimateCharsOver4 is the classic chars/4 rule, the baseline the fitted
+// estimate is compared with.
+func estimateCharsOver4(text []byte) int {
+	return (utf8.RuneCount(text) + 3) / 4
 }

@@ -168,7 +168,7 @@ func TestEstimatorPerLanguage(t *testing.T) {
 		}
 		claude := func(c counted) int { return c.Claude }
 		ours := stats(relErrs(group, claude, func(b []byte) float64 { return float64(Estimate(b)) }))
-		c4 := stats(relErrs(group, claude, func(b []byte) float64 { return float64(EstimateCharsOver4(b)) }))
+		c4 := stats(relErrs(group, claude, func(b []byte) float64 { return float64(estimateCharsOver4(b)) }))
 		fmt.Fprintf(&report, "| %s | %d | %.1f%% | %.1f%% | %.1f%% |\n", l, len(group), 100*ours.mean, 100*ours.p95, 100*c4.mean)
 		if ours.mean > 0.12 {
 			t.Errorf("%s: mean error %.1f%% above 12%%", l, 100*ours.mean)
@@ -180,7 +180,7 @@ func TestEstimatorPerLanguage(t *testing.T) {
 		claude := func(c counted) int { return c.Claude }
 		errs := relErrs(cs, claude, func(b []byte) float64 { return float64(Estimate(b)) })
 		ours := stats(errs)
-		c4 := stats(relErrs(cs, claude, func(b []byte) float64 { return float64(EstimateCharsOver4(b)) }))
+		c4 := stats(relErrs(cs, claude, func(b []byte) float64 { return float64(estimateCharsOver4(b)) }))
 		fmt.Fprintf(&report, "| real memory files (testdata/corpus/memory) | %d | %.1f%% | %.1f%% | %.1f%% |\n", len(cs), 100*ours.mean, 100*ours.p95, 100*c4.mean)
 		for i, c := range cs {
 			if errs[i] > 0.10 {
