@@ -74,7 +74,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{name: "check", args: "[--format text|json] PATH...", summary: "report invisible carriers and the region each sits in", help: checkHelp, run: runCheck},
+		{name: "check", args: "[--format text|json|sarif|github] [--exclude GLOB] [--exit-zero] PATH... | -", summary: "report invisible carriers and the region each sits in", help: checkHelp, run: runCheck},
 		{name: "clean", args: "[PATH...]", summary: "remove carriers from the prose regions of files", help: cleanHelp, run: runClean},
 		{name: "test", args: "FILE...", summary: "run the pipeline and validation, report, and always restore the originals", help: testHelp, run: runTest},
 		{name: "classify", args: "FILE [--show | --json]", summary: "show how a file splits into prose, directive and runtime regions", help: classifyHelp, run: runClassify},
@@ -87,9 +87,9 @@ func commands() []command {
 		{name: "recorded", args: "[--session ID] [--json]", summary: "list a session's recorded files with their status", help: recordedHelp, run: runRecorded},
 		{name: "forget", args: "[--session ID] [PATH...]", summary: "drop files (or the whole session) from a session's record", help: forgetHelp, run: runForget},
 		{name: "approve", args: "[--mode automatic|confirm|manual] [--revoke]", summary: "review and approve what the Stop hook runs (needs a terminal)", help: approveHelp, run: runApprove},
-		{name: "install", args: "[--git-hooks] [--claude] [--alias] [--mode M]", summary: "add git hooks, Claude Code hooks and the git clean-prose alias", help: installHelp, run: runInstall},
-		{name: "uninstall", args: "[--git-hooks] [--claude] [--alias]", summary: "remove what install added, restoring previous hooks", help: uninstallHelp, run: runUninstall},
-		{name: "hook", args: "claude EVENT | git EVENT [ARGS]", summary: "hook entry points for Claude Code and git (install wires them up)", help: hookHelp, run: runHook},
+		{name: "install", args: componentSynopsis() + " [--mode M]", summary: "add git hooks, agent hooks (Claude Code's by default) and the git clean-prose alias", help: installHelp, run: runInstall},
+		{name: "uninstall", args: componentSynopsis(), summary: "remove what install added, restoring previous hooks", help: uninstallHelp, run: runUninstall},
+		{name: "hook", args: hookSynopsis(), summary: "hook entry points for the agents and git (install wires them up)", help: hookHelp, run: runHook},
 		{name: "wash", args: "COMMAND [ARGS]", summary: "keep always-loaded agent memory lean without losing a fact (wash help)", run: runWash},
 		{name: "provider", args: "ID", summary: "run a built-in provider (speaks the provider protocol on stdin/stdout)", run: runProvider, hidden: true},
 		{name: "completion", args: "bash|zsh|fish", summary: "print a shell completion script", help: completionHelp, run: runCompletion},
@@ -154,7 +154,11 @@ func mainWith(cmds []command, args []string, stdin io.Reader, stdout, stderr io.
 			if len(args) > 1 {
 				topic = args[1]
 			}
-			printHelp(stdout, topic)
+			if !printHelp(stdout, topic) {
+				u.errorf("no help for %q: there is no such command", topic)
+				u.hintf("run 'prosewash --help' for the list of commands")
+				return exitUsage
+			}
 			return exitOK
 		}
 	}
@@ -233,7 +237,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, flag.ErrHelp
 			}
-			return nil, usagef("%s: %v", fs.Name(), err)
+			return nil, usagef("%s: %s", fs.Name(), flagProblem(err, args))
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -247,19 +251,51 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func printHelp(w io.Writer, topic string) {
+// printHelp prints the help of topic (the overview when empty) and
+// reports whether there is such a topic; it prints nothing when not.
+// flagProblem says what was wrong with an option in the user's own
+// spelling: the flag package writes every option with one dash ("flag
+// provided but not defined: -quiet" for --quiet).
+func flagProblem(err error, args []string) string {
+	msg := err.Error()
+	for _, p := range []struct{ prefix, format string }{
+		{"flag provided but not defined: ", "unknown option %s"},
+		{"flag needs an argument: ", "option %s needs a value"},
+	} {
+		if name, ok := strings.CutPrefix(msg, p.prefix); ok {
+			return fmt.Sprintf(p.format, typedAs(strings.TrimLeft(name, "-"), args))
+		}
+	}
+	return msg
+}
+
+// typedAs is the option name as args spell it (-x or --x), with two
+// dashes when it is not found.
+func typedAs(name string, args []string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		opt, _, _ := strings.Cut(a, "=")
+		if strings.TrimLeft(opt, "-") == name && strings.HasPrefix(opt, "-") {
+			return opt
+		}
+	}
+	return "--" + name
+}
+
+func printHelp(w io.Writer, topic string) bool {
 	if topic != "" {
 		for _, c := range commands() {
 			if c.name == topic {
-				fmt.Fprintf(w, "usage: prosewash %s %s\n\n%s\n", c.name, c.args, c.summary)
+				fmt.Fprintf(w, "usage: %s\n\n%s\n", strings.TrimSpace("prosewash "+c.name+" "+c.args), c.summary)
 				if c.help != "" {
 					fmt.Fprintf(w, "\n%s\n", c.help)
 				}
-				return
+				return true
 			}
 		}
-		fmt.Fprintf(w, "prosewash: no help for %q\n", topic)
-		return
+		return false
 	}
 	fmt.Fprintf(w, "prosewash %s: clean what AI coding agents write, without becoming a new source of bugs\n\n", Version())
 	fmt.Fprintf(w, "usage: prosewash [--color auto|always|never] COMMAND [ARGS]\n\nCOMMANDS\n")
@@ -270,6 +306,7 @@ func printHelp(w io.Writer, topic string) {
 		fmt.Fprintf(w, "  %-18s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'prosewash help COMMAND' for a command's options.\n\n%s\n\n%s\n", envHelp, exitStatusHelp)
+	return true
 }
 
 const envHelp = `ENVIRONMENT

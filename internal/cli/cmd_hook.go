@@ -42,6 +42,16 @@ const hookHelp = `Entry points for hooks; 'prosewash install' wires them up.
       (or PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF, PRE_COMMIT_CHECKOUT_TYPE) warns about
       an interrupted run and marks recorded files the checkout replaced; never fails.`
 
+// hookSynopsis is the hook command's usage line: every platform of the
+// hook table, then git.
+func hookSynopsis() string {
+	var names []string
+	for _, p := range agent.Platforms() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, "|") + " EVENT | git EVENT [ARGS]"
+}
+
 func runHook(e *env, args []string) error {
 	if len(args) < 2 {
 		return usagef("hook needs a target and an event: hook claude EVENT | hook git EVENT")

@@ -68,6 +68,16 @@ as it is.
       it was not edited since install, else only prosewash's entries are taken out.
       --codex also takes prosewash's trust entries out of Codex's config.toml.`
 
+// componentSynopsis is install's and uninstall's flags for the usage line:
+// every platform of the hook table, so one added there is named too.
+func componentSynopsis() string {
+	s := "[--git-hooks]"
+	for _, a := range install.Agents() {
+		s += " [--" + a.Name + "]"
+	}
+	return s + " [--alias]"
+}
+
 type components struct {
 	gitHooks, alias bool
 	agents          map[string]*bool // every platform of the hook table: claude, codex, ...

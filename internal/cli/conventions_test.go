@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -19,10 +20,16 @@ func TestHelpEverywhere(t *testing.T) {
 		if c.name == "help" {
 			continue
 		}
+		// The whole usage line, with no trailing blank when a command
+		// takes no arguments.
+		usage := strings.TrimSpace("usage: prosewash "+c.name+" "+c.args) + "\n"
+		if c.name == "wash" { // wash prints its own usage, listing its commands
+			usage = "usage: prosewash wash "
+		}
 		for _, h := range []string{"-h", "--help"} {
-			cases = append(cases, tc{[]string{c.name, h}, "usage: prosewash " + c.name + " "})
+			cases = append(cases, tc{[]string{c.name, h}, usage})
 			if c.name != "wash" { // "wash x" is an unknown wash command
-				cases = append(cases, tc{[]string{c.name, "x", h, "y"}, "usage: prosewash " + c.name + " "})
+				cases = append(cases, tc{[]string{c.name, "x", h, "y"}, usage})
 			}
 		}
 	}
@@ -38,6 +45,29 @@ func TestHelpEverywhere(t *testing.T) {
 		code := Main(c.args, strings.NewReader(""), &out, &errb)
 		if code != exitOK || !strings.HasPrefix(out.String(), c.usage) || errb.Len() != 0 {
 			t.Errorf("prosewash %s: exit %d, stdout %.60q, stderr %q", strings.Join(c.args, " "), code, out.String(), errb.String())
+		}
+	}
+}
+
+// TestUsageLinesNameEveryOption: install's and uninstall's usage lines name
+// every option their help documents (an agent flag added to the hook table
+// reaches both), and hook's names every platform its help documents.
+func TestUsageLinesNameEveryOption(t *testing.T) {
+	for _, c := range commands() {
+		if c.name != "install" && c.name != "uninstall" && c.name != "hook" {
+			continue
+		}
+		h := helpTopic{[]string{c.name}, "", c.summary, c.help}
+		opts, _ := h.options()
+		for _, o := range opts {
+			if o != "--help" && o != "--session" && !strings.Contains(c.args, "["+o+"]") && !strings.Contains(c.args, "["+o+" ") {
+				t.Errorf("usage: prosewash %s %s: lacks %s, which its help documents", c.name, c.args, o)
+			}
+		}
+		for _, m := range regexp.MustCompile(`(?m)^  prosewash hook ([a-z]+) `).FindAllStringSubmatch(c.help, -1) {
+			if !strings.Contains(c.args, m[1]) {
+				t.Errorf("usage: prosewash hook %s: lacks %s, which its help documents", c.args, m[1])
+			}
 		}
 	}
 }
