@@ -54,14 +54,20 @@ func terminalPrompter(e *env) *prompter {
 	return &prompter{e: e, r: bufio.NewReader(f)}
 }
 
-func (p *prompter) line(q string) string {
+// answer asks q and reads one line; eof reports that no more input can
+// come (Ctrl-D, a closed terminal), so the caller stops asking.
+func (p *prompter) answer(q string) (a string, eof bool) {
 	fmt.Fprintf(p.e.stderr, "prosewash: %s ", q)
-	s, _ := p.r.ReadString('\n')
-	return strings.ToLower(strings.TrimSpace(s))
+	s, err := p.r.ReadString('\n')
+	if err != nil {
+		// Ctrl-D leaves the cursor after the question.
+		fmt.Fprintln(p.e.stderr)
+	}
+	return strings.ToLower(strings.TrimSpace(s)), err != nil
 }
 
 func (p *prompter) yes(q string) bool {
-	a := p.line(q + " [y/N]")
+	a, _ := p.answer(q + " [y/N]")
 	return a == "y" || a == "yes"
 }
 

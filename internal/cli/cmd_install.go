@@ -41,7 +41,10 @@ const installHelp = `Puts prosewash into the tools this project uses. With no co
                 on a terminal install asks, and that answer is the approval; automatic or
                 confirm given with --mode are approved only after a [y/N] on a terminal.
                 Without a terminal they install as manual and say how to approve; under
-                an agent CLI they are refused and nothing is installed.
+                an agent CLI they are refused and nothing is installed. Once the project
+                has a mode ([clean] mode), installing another agent without --mode keeps
+                it: Enter keeps it at the question, and without a terminal it is kept as
+                written (one not approved here is named so, and approves nothing).
 
 With no component flag, the agents whose configuration directory or instruction file
 the project has (.codex, .gemini or GEMINI.md, .cursor, .github/hooks or
@@ -127,8 +130,19 @@ const byDefault = "claude"
 // on a terminal and dropped to manual without one.
 func chooseMode(e *env, p *project.Project, stateDir, flag string) (string, error) {
 	ask := terminalPrompter(e)
+	var kept keptMode
+	if flag == "" {
+		kept = configuredMode(p, stateDir)
+	}
 	if flag == "" && ask == nil {
-		return "", usagef("choose the Stop hook's mode with --mode automatic, confirm or manual (there is no default; on a terminal install asks)")
+		if kept.mode == "" {
+			return "", usagef("choose the Stop hook's mode with --mode automatic, confirm or manual (there is no default; on a terminal install asks)")
+		}
+		// The project already chose: another agent installed later keeps
+		// that mode. Nothing is approved here: an unapproved mode stays
+		// manual in effect until a person approves it.
+		kept.say(e)
+		return kept.mode, nil
 	}
 	if flag != "" && !approval.ValidMode(flag) {
 		return "", usagef("--mode must be automatic, confirm or manual, not %q", flag)
@@ -155,19 +169,11 @@ func chooseMode(e *env, p *project.Project, stateDir, flag string) (string, erro
 		e.ui.infof("  automatic  clean the files this session wrote (what is shown above)")
 		e.ui.infof("  confirm    ask the agent to ask you first")
 		e.ui.infof("  manual     do nothing; you run 'prosewash clean' yourself")
-		for i := 0; ; i++ {
-			a := ask.line("mode for this project [automatic/confirm/manual]:")
-			if approval.ValidMode(a) {
-				flag = a
-				break
-			}
-			if i == 2 {
-				return "", usagef("no mode chosen")
-			}
+		a, err := askMode(e, ask, kept)
+		if err != nil || a == approval.Manual || a == kept.mode && kept.keepable() {
+			return a, err
 		}
-		if flag == approval.Manual {
-			return flag, nil
-		}
+		flag = a
 		if ferr == nil && flag != shown {
 			// What was shown, planned for the mode chosen.
 			subject, ferr = approval.ProjectSubject(p, self(), Version(), flag)
@@ -192,6 +198,74 @@ func chooseMode(e *env, p *project.Project, stateDir, flag string) (string, erro
 		return approval.Manual, nil
 	}
 	return flag, grantApproval(e, stateDir, subject)
+}
+
+// askMode asks for the mode on the terminal, three times at most and not
+// after the input ended; Enter keeps a configured mode that needs no new
+// approval.
+func askMode(e *env, ask *prompter, kept keptMode) (string, error) {
+	q := "mode for this project [automatic/confirm/manual]:"
+	if kept.keepable() {
+		q = fmt.Sprintf("mode for this project [automatic/confirm/manual] (Enter keeps %s):", kept.mode)
+	}
+	for i := 0; ; i++ {
+		a, eof := ask.answer(q)
+		if a == "" && kept.keepable() {
+			kept.say(e)
+			return kept.mode, nil
+		}
+		if approval.ValidMode(a) {
+			return a, nil
+		}
+		if eof || i == 2 {
+			return "", usagef("no mode chosen (--mode automatic, confirm or manual chooses one)")
+		}
+	}
+}
+
+// keptMode is the Stop hook's mode a configuration file already sets.
+type keptMode struct {
+	mode, where string // "" when no file sets it
+	approved    bool   // it needs no approval, or has a valid one
+}
+
+// configuredMode reads the mode a configuration file sets, if any, and
+// whether it is in effect (manual, or automatic or confirm approved for
+// what the project plans now).
+func configuredMode(p *project.Project, stateDir string) keptMode {
+	cfg, _, err := p.Config()
+	if err != nil {
+		return keptMode{}
+	}
+	o := cfg.Origin("clean.mode")
+	if o.File == "" {
+		return keptMode{}
+	}
+	where := o.File
+	if r, err := filepath.Rel(p.Root, o.File); err == nil && filepath.IsLocal(r) {
+		where = r
+	}
+	k := keptMode{mode: cfg.CleanMode(), where: fmt.Sprintf("%s:%d", where, o.Line)}
+	if k.mode == approval.Manual {
+		k.approved = true
+		return k
+	}
+	d, err := approval.Decide(p, stateDir, self(), Version())
+	k.approved = err == nil && d.Verdict.Mode == k.mode
+	return k
+}
+
+// keepable reports whether Enter at the prompt may keep the mode: only
+// when keeping it grants nothing.
+func (k keptMode) keepable() bool { return k.mode != "" && k.approved }
+
+func (k keptMode) say(e *env) {
+	if k.approved {
+		e.ui.infof("mode %s, as %s sets it (--mode changes it)", k.mode, k.where)
+		return
+	}
+	e.ui.warnf("mode %s, as %s sets it, is not approved here: the Stop hook does nothing until you approve it", k.mode, k.where)
+	e.ui.hintf("run 'prosewash approve --mode %s' in your own terminal", k.mode)
 }
 
 func runInstall(e *env, args []string) error {
@@ -502,7 +576,7 @@ func installAgent(e *env, root string, a install.Agent, ch *install.Change) bool
 		home, _ := os.UserHomeDir()
 		ch := install.CodexHome(os.Getenv, home)
 		if !install.CodexProjectTrusted(ch, root) {
-			e.ui.hintf("Codex loads .codex/ only in a trusted project: accept its trust prompt when it starts here (or run 'codex --trust' once)")
+			e.ui.hintf("Codex loads .codex/ only in a trusted project: accept its trust prompt when it starts here (or pass --trust to one 'codex exec' run)")
 		}
 		e.ui.hintf("Codex skips hooks nobody reviewed, silently: trust prosewash's hooks in Codex's /hooks review")
 		ask := terminalPrompter(e)
