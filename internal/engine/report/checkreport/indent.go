@@ -52,7 +52,7 @@ func appendIndented(dst, src []byte, indent string) []byte {
 			newline()
 			open = false
 		}
-		end := len(src)
+		var end int
 		if c == '"' {
 			end = stringEnd(src, i)
 		} else {
