@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -67,5 +68,37 @@ func TestLinesOneWordingAndPlurals(t *testing.T) {
 	}
 	if len(quiet) != 2 {
 		t.Errorf("quiet kept %d lines, want the refused file and the carrier left in code", len(quiet))
+	}
+}
+
+// TestLinesNameFewUnchangedFiles: a run over a tree does not print a line
+// for each of its thousands of unchanged files; a handful are still named,
+// and the headline counts them either way, beside what needs a look.
+func TestLinesNameFewUnchangedFiles(t *testing.T) {
+	for _, n := range []int{1, ListUnchanged, ListUnchanged + 1, 9188} {
+		r := &Run{Command: "clean"}
+		for i := range n {
+			r.Files = append(r.Files, File{Path: fmt.Sprintf("f%d.go", i), Status: Unchanged})
+		}
+		r.Files = append(r.Files, File{Path: "x.md", Status: Refused, Reason: "invalid UTF-8"})
+		r.Tally()
+		named := 0
+		var last string
+		for _, l := range r.Lines(false) {
+			if strings.HasPrefix(l.Text, "unchanged ") {
+				named++
+			}
+			last = l.Text
+		}
+		want := n
+		if n > ListUnchanged {
+			want = 0
+		}
+		if named != want {
+			t.Errorf("%d unchanged files: %d named, want %d", n, named, want)
+		}
+		if !strings.Contains(last, fmt.Sprintf("; %d unchanged; 1 refused", n)) {
+			t.Errorf("%d unchanged files: headline %q does not count them", n, last)
+		}
 	}
 }
