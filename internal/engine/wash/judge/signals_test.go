@@ -114,3 +114,25 @@ func TestScanEffectiveDatesAndSections(t *testing.T) {
 		t.Errorf("a dated event is still a stale candidate: %+v", s.Findings)
 	}
 }
+
+// "Runbook: see `x`" under two headings, with two targets, is two keys (each section's pointer); the
+// same label twice under one heading with two targets is still one key superseded.
+func TestScanSeeLabelsPerSection(t *testing.T) {
+	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	two := []File{{Path: "AGENTS.md", Content: []byte("# Repo\n\n## Frontend\n\n- Runbook: see `ops/web.md`\n\n" +
+		"## Backend\n\n- Runbook: see `ops/api.md`\n")}}
+	for _, f := range Scan(two, Options{Now: now}).Findings {
+		if f.Kind == Superseded {
+			t.Errorf("one label in two sections flagged superseded: %+v", f)
+		}
+	}
+	one := []File{{Path: "AGENTS.md", Content: []byte("# Repo\n\n## Frontend\n\n- Runbook: see `ops/web.md`\n" +
+		"- Runbook: see `ops/api.md`\n")}}
+	found := false
+	for _, f := range Scan(one, Options{Now: now}).Findings {
+		found = found || f.Kind == Superseded && f.Line == 5
+	}
+	if !found {
+		t.Errorf("the same key with two values under one heading is not superseded: %+v", Scan(one, Options{Now: now}).Findings)
+	}
+}
