@@ -28,7 +28,7 @@ const hookHelp = `Entry points for hooks; 'prosewash install' wires them up.
       (and post-tool-use on Agent|Task) counts the subagents that carry them again.
   prosewash hook codex session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop
   prosewash hook gemini session-start|before-agent|before-tool|after-tool|after-agent
-  prosewash hook cursor session-start|after-file-edit|stop
+  prosewash hook cursor session-start|after-file-edit|after-shell-execution|stop
   prosewash hook copilot session-start|post-tool-use|agent-stop
   prosewash hook qwen session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop
       the same for OpenAI Codex CLI, Gemini CLI, Cursor, GitHub Copilot CLI and

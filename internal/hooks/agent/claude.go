@@ -38,7 +38,11 @@ func claude() Platform {
 // claudeInput is the JSON Claude Code sends on a hook's stdin. Unknown
 // fields are allowed: the CLI adds fields between versions.
 type claudeInput struct {
-	SessionID      string          `json:"session_id"`
+	SessionID string `json:"session_id"`
+	// ConversationID and CursorVersion say the payload is Cursor's: Cursor
+	// runs Claude Code's hooks too, with its own payloads.
+	ConversationID string          `json:"conversation_id"`
+	CursorVersion  string          `json:"cursor_version"`
 	TranscriptPath string          `json:"transcript_path"`
 	Cwd            string          `json:"cwd"`
 	ToolName       string          `json:"tool_name"`
@@ -59,6 +63,18 @@ func decodeClaude(data []byte, k Kind, getenv func(string) string) (*Payload, er
 	var in claudeInput
 	if err := unmarshal(data, &in); err != nil {
 		return nil, err
+	}
+	if in.ConversationID != "" || in.CursorVersion != "" {
+		// Cursor running this hook: read as the Cursor adapter reads it,
+		// under the conversation id its own hooks use, so a turn both
+		// hooks end is one session's and is cleaned once (the turn's
+		// lock and the once-only answers see to a second end).
+		p, err := decodeCursor(data, k, getenv)
+		if err != nil {
+			return nil, err
+		}
+		p.Platform = "cursor"
+		return p, nil
 	}
 	if in.SessionID == "" {
 		return nil, errors.New("hook input has no session_id")

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -11,6 +12,10 @@ import (
 // cursor is Cursor (cursor.com/docs/hooks): project hooks in
 // .cursor/hooks.json, a conversation_id for the session, no cwd but the
 // workspace roots, and JSON on stdout every time ({} for no opinion).
+// Cursor also runs the hooks of .claude/settings.json with its own
+// payloads (cursor.com/docs/reference/third-party-hooks: "All matching
+// hooks from every source run"): the Claude Code adapter hands those to
+// decodeCursor, so both hooks of one turn are one session.
 func cursor() Platform {
 	return Platform{
 		Name: "cursor", Title: "Cursor", Memory: "cursor",
@@ -19,6 +24,11 @@ func cursor() Platform {
 			// end of the last turn rewrote.
 			{Arg: "session-start", Name: "sessionStart", Kind: SessionStart, Rewritten: true, Hooks: []Hook{{"", 30}}},
 			{Arg: "after-file-edit", Name: "afterFileEdit", Kind: AfterWrite, Hooks: []Hook{{"", 30}}},
+			// The redirect and tee targets of the agent's shell commands
+			// (afterFileEdit never sees them). Only after: a
+			// beforeShellExecution hook answers a permission, which a
+			// recorder has no business giving.
+			{Arg: "after-shell-execution", Name: "afterShellExecution", Kind: AfterWrite, Hooks: []Hook{{"", 30}}},
 			{Arg: "stop", Name: "stop", Kind: TurnEnd, Hooks: []Hook{{"", 600}}},
 		},
 		Decode:    decodeCursor,
@@ -48,8 +58,19 @@ type cursorInput struct {
 	ConversationID string   `json:"conversation_id"`
 	WorkspaceRoots []string `json:"workspace_roots"`
 	FilePath       string   `json:"file_path"` // afterFileEdit, absolute
-	Status         string   `json:"status"`    // stop: completed, aborted or error
-	LoopCount      int      `json:"loop_count"`
+	// Command and Cwd: before/afterShellExecution's shell command and
+	// where it ran.
+	Command string `json:"command"`
+	Cwd     string `json:"cwd"`
+	// ToolName and ToolInput: preToolUse/postToolUse, the events Claude
+	// Code's PreToolUse and PostToolUse hooks run at under Cursor.
+	ToolName  string          `json:"tool_name"`
+	ToolInput json.RawMessage `json:"tool_input"`
+	Status    string          `json:"status"` // stop: completed, aborted or error
+	LoopCount int             `json:"loop_count"`
+	// StopHookActive is Claude Code's signal, read in case Cursor sends
+	// it to Claude Code's hooks too.
+	StopHookActive bool `json:"stop_hook_active"`
 }
 
 func decodeCursor(data []byte, k Kind, getenv func(string) string) (*Payload, error) {
@@ -64,19 +85,11 @@ func decodeCursor(data []byte, k Kind, getenv func(string) string) (*Payload, er
 	switch k {
 	case Unknown:
 		return p, nil
-	case AfterWrite:
-		if in.FilePath == "" {
-			return nil, errors.New("afterFileEdit hook input names no file_path")
-		}
-		if !filepath.IsAbs(in.FilePath) {
-			return nil, fmt.Errorf("afterFileEdit hook input path %q is not absolute; not recorded", in.FilePath)
-		}
-		p.Writes = []session.Written{{Path: filepath.Clean(in.FilePath), Raw: in.FilePath}}
 	case TurnEnd:
 		// Cursor has no stop_hook_active: a stop that follows our own
 		// followup_message has loop_count > 0, and that turn ends. An
 		// aborted or failed turn is left alone.
-		if p.Again = in.LoopCount > 0 || (in.Status != "" && in.Status != "completed"); p.Again {
+		if p.Again = in.LoopCount > 0 || in.StopHookActive || (in.Status != "" && in.Status != "completed"); p.Again {
 			return p, nil
 		}
 	}
@@ -91,7 +104,77 @@ func decodeCursor(data []byte, k Kind, getenv func(string) string) (*Payload, er
 	if p.Cwd == "" || !filepath.IsAbs(p.Cwd) {
 		return nil, errors.New("hook input has no absolute workspace_roots entry")
 	}
+	if k == BeforeWrite || k == AfterWrite {
+		ws, err := in.written(p.Cwd)
+		if err != nil {
+			return nil, err
+		}
+		p.Writes = ws
+	}
 	return p, nil
+}
+
+// written returns the files one tool call wrote: afterFileEdit's
+// file_path, the redirect targets of a shell command (ShellPaths, as for
+// Codex and Copilot CLI), or what a Write or Shell tool's input names.
+// Relative paths are the command's cwd's, else the workspace root's.
+func (in *cursorInput) written(root string) ([]session.Written, error) {
+	dir := root
+	if filepath.IsAbs(in.Cwd) {
+		dir = in.Cwd
+	}
+	switch {
+	case in.FilePath != "":
+		if !filepath.IsAbs(in.FilePath) {
+			return nil, fmt.Errorf("afterFileEdit hook input path %q is not absolute; not recorded", in.FilePath)
+		}
+		return []session.Written{{Path: filepath.Clean(in.FilePath), Raw: in.FilePath}}, nil
+	case in.Command != "":
+		return ShellPaths(in.Command, dir), nil
+	case in.ToolName != "":
+		return in.toolWritten(dir)
+	}
+	return nil, errors.New("hook input names no file_path, command or tool_name")
+}
+
+// toolWritten reads a preToolUse/postToolUse tool_input: Cursor's Write
+// (Claude Code's Write and Edit under Cursor) names a file, its Shell (Claude
+// Code's Bash) a command; other tools write nothing prosewash records.
+func (in *cursorInput) toolWritten(dir string) ([]session.Written, error) {
+	var ti struct {
+		FilePath string `json:"file_path"`
+		Path     string `json:"path"`
+		Command  string `json:"command"`
+		// WorkingDirectory is where a Shell tool's command runs.
+		WorkingDirectory string `json:"working_directory"`
+	}
+	switch in.ToolName {
+	case "Write", "Edit", "MultiEdit", "StrReplace", "Shell", "Bash":
+	default:
+		return nil, nil
+	}
+	raw := in.ToolInput
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		raw = json.RawMessage(text) // tool_input as its JSON text
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &ti) != nil {
+		return nil, fmt.Errorf("%s hook input has no usable tool_input", in.ToolName)
+	}
+	if in.ToolName == "Shell" || in.ToolName == "Bash" {
+		if filepath.IsAbs(ti.WorkingDirectory) {
+			dir = ti.WorkingDirectory
+		}
+		return ShellPaths(ti.Command, dir), nil
+	}
+	f := ti.FilePath
+	if f == "" {
+		f = ti.Path
+	}
+	if f == "" {
+		return nil, fmt.Errorf("%s hook input names no file", in.ToolName)
+	}
+	return []session.Written{{Path: abs(f, dir), Raw: f}}, nil
 }
 
 // cursorOutput is what a Cursor hook prints: stop's followup_message is

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -18,6 +19,7 @@ import (
 func (p Platform) Run(ctx context.Context, env *session.Env, arg string, stdin io.Reader) Reply {
 	ev, known := p.Event(arg)
 	var a Answer
+	sender := p
 	err := Safe(func() error {
 		data, err := ReadPayload(stdin, p.Title)
 		if err != nil {
@@ -27,16 +29,44 @@ func (p Platform) Run(ctx context.Context, env *session.Env, arg string, stdin i
 		if err != nil {
 			return err
 		}
+		if q, ok := Lookup(in.Platform); ok && q.Name != p.Name {
+			// The sender's own event of that kind says what it is owed
+			// (Cursor's session start also tells what a clean rewrote).
+			sender = q
+			if se, ok := q.eventOfKind(ev.Kind); ok {
+				ev = se
+			}
+		}
 		if !known {
 			return fmt.Errorf("unknown event %q (want one of %s)", arg, p.argList())
 		}
-		a, err = act(ctx, env, p.Memory, ev, in)
+		a, err = act(ctx, env, sender.Memory, ev, in)
 		return err
 	})
 	if err != nil {
 		a = Answer{User: session.FailMessage(arg, err), Failed: true}
 	}
-	return p.encode(ev, a)
+	return p.answerAs(sender, ev, a)
+}
+
+// eventOfKind returns the platform's first event of kind k.
+func (p Platform) eventOfKind(k Kind) (Event, bool) {
+	for _, e := range p.Events {
+		if e.Kind == k {
+			return e, true
+		}
+	}
+	return Event{}, false
+}
+
+// answerAs shapes a as the platform that sent the payload reads it: its
+// encoder, and its no-opinion answer where this adapter's would differ.
+func (p Platform) answerAs(sender Platform, ev Event, a Answer) Reply {
+	r := sender.encode(ev, a)
+	if sender.Name != p.Name && r.JSON == nil && sender.NoOpinion != p.NoOpinion && sender.NoOpinion != "" {
+		r.JSON = json.RawMessage(sender.NoOpinion)
+	}
+	return r
 }
 
 // FailOpen is the platform's answer to a hook that failed with err before

@@ -84,6 +84,10 @@ type Payload struct {
 	// EnvFile is a file of shell lines the platform sources before the
 	// agent's commands: the session id is offered there.
 	EnvFile string
+	// Platform names the platform that sent the payload when it is not
+	// the adapter's own (Cursor runs Claude Code's hooks with Cursor's
+	// payloads): its memory is measured and its encoder answers.
+	Platform string
 }
 
 // Spawn is one subagent start.
