@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/prosewash/prosewash/internal/engine/report"
 )
 
 // diffContext is how many unchanged lines surround a change, as in git diff.
@@ -15,10 +17,12 @@ const diffContext = 3
 // writeDiff writes a unified diff of one file (a/ and b/ prefixes, as git
 // prints them). Carriers are invisible, so every character a reader would
 // not see is shown as <U+XXXX> on both sides: the diff says what goes.
+// The names are quoted as git quotes them, since a file name may hold a
+// newline (a forged header or hunk) or a terminal escape.
 func writeDiff(w io.Writer, rel string, before, after []byte) {
 	a, b := linesOf(before), linesOf(after)
 	ops := diffLines(a, b)
-	fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", rel, rel)
+	fmt.Fprintf(w, "--- %s\n+++ %s\n", report.Quote("a/"+rel), report.Quote("b/"+rel))
 	for _, h := range hunks(ops) {
 		fmt.Fprintf(w, "@@ -%s +%s @@\n", hunkRange(h.aStart, h.aLen), hunkRange(h.bStart, h.bLen))
 		for _, op := range ops[h.from:h.to] {

@@ -74,3 +74,29 @@ func TestDiffShowsCarriers(t *testing.T) {
 		t.Errorf("diff:\n%s", d.String())
 	}
 }
+
+// A file name holding a newline or a terminal escape is quoted in the
+// headers as git quotes it (a raw newline forged a header line, a raw
+// escape reached the terminal); git apply, the oracle, finds the file by
+// the quoted name and applies the hunk.
+func TestDiffQuotesNamesAsGit(t *testing.T) {
+	git := testtool.LookPath(t, "git", "apt-get install git")
+	for _, name := range []string{"nl\n+++ forged.md", "esc\x1b]0;title\a.md", "bidi\u202e.md", "tab\tq\"uote.md", "plain name.md"} {
+		var d bytes.Buffer
+		before, after := []byte("old\n"), []byte("new\n") // ASCII: a carrier is shown, not applied
+		writeDiff(&d, name, before, after)
+		if bytes.ContainsAny(d.Bytes(), "\x1b\a\u202e\t") || strings.Count(d.String(), "\n") != 5 {
+			t.Errorf("%q: raw control or extra line in the diff:\n%q", name, d.String())
+		}
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, name), before, 0o644)
+		cmd := exec.Command(git, "apply", "-p1", "--unsafe-paths", "-")
+		cmd.Dir, cmd.Stdin = dir, &d
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%q: git apply refused the diff: %v\n%s\n%q", name, err, out, d.String())
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, name)); !bytes.Equal(got, after) {
+			t.Errorf("%q: applied file holds %q", name, got)
+		}
+	}
+}
