@@ -32,6 +32,7 @@ func TestCopilotTrust(t *testing.T) {
 		{"a relative entry", `{"trustedFolders":["work/proj"]}`, proj, "", ""},
 		{"through a symbolic link", `{"trustedFolders":["` + link + `"]}`, proj, link, ""},
 		{"the project through a link", `{"trustedFolders":["` + filepath.Join(base, "work") + `"]}`, filepath.Join(link, "proj"), filepath.Join(base, "work"), ""},
+		{"after a byte order mark", "\xef\xbb\xbf{\"trustedFolders\":[\"" + proj + "\"]}", proj, proj, ""},
 		{"other settings only", `{"firstLaunchAt":"2026-03-11T00:00:00.000Z"}`, proj, "", ""},
 		{"malformed", `{"trustedFolders":[`, proj, "", "config.json"},
 		{"not a list", `{"trustedFolders":"` + proj + `"}`, proj, "", "config.json"},

@@ -8,10 +8,12 @@ import (
 // ToJSON returns src with its comments ("//" to the end of the line, or
 // "/* */") and trailing commas overwritten with spaces, line breaks kept, so
 // that a strict JSON parser reads what a JSONC reader reads and every offset
-// stays where it was. Strings are skipped with their escapes. It fails only
-// on a string or comment that never ends.
+// stays where it was. Strings are skipped with their escapes. A UTF-8 byte
+// order mark at the start is blanked too (editors write one, VS Code and
+// TypeScript read past it, encoding/json refuses it). It fails only on a
+// string or comment that never ends.
 func ToJSON(src []byte) ([]byte, error) {
-	out := append([]byte(nil), src...)
+	out := BlankBOM(src)
 	blank := func(s, e int) {
 		for k := s; k < e; k++ {
 			if out[k] != '\n' && out[k] != '\r' {
@@ -59,6 +61,21 @@ func ToJSON(src []byte) ([]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// bom is the UTF-8 byte order mark.
+const bom = "\xef\xbb\xbf"
+
+// BlankBOM returns a copy of src whose leading UTF-8 byte order mark, if
+// any, is three spaces: a strict JSON parser then reads what a reader
+// honouring the mark reads (RFC 8259 lets a parser ignore it), at the same
+// offsets.
+func BlankBOM(src []byte) []byte {
+	out := append([]byte(nil), src...)
+	if bytes.HasPrefix(out, []byte(bom)) {
+		copy(out, "   ")
+	}
+	return out
 }
 
 // stringEnd returns the offset after the string whose quote is at i, or -1.

@@ -11,6 +11,8 @@ func TestToJSON(t *testing.T) {
 		{`{"a": "x // not, a comment", "b": "\"}", }`, `{"a": "x // not, a comment", "b": "\"}"  }`},
 		{"[1, /* a,\n b */ 2]", "[1,      \n      2]"},
 		{`{"a": 1,}`, `{"a": 1 }`},
+		{"\xef\xbb\xbf{\"a\": 1}", "   {\"a\": 1}"},                // a leading byte order mark
+		{"{\"a\": \"\xef\xbb\xbf\"}", "{\"a\": \"\xef\xbb\xbf\"}"}, // elsewhere it is text
 	} {
 		got, err := ToJSON([]byte(c.in))
 		if err != nil || string(got) != c.want {

@@ -18,8 +18,9 @@ import (
 
 // jsonParse returns nil when src parses as JSON (after its comments and
 // trailing commas are blanked, for JSONC), else a position; messages never
-// quote the file.
+// quote the file. A byte order mark at the start is read past in both.
 func jsonParse(src []byte, withComments bool) error {
+	src = jsonc.BlankBOM(src)
 	if withComments {
 		var err error
 		if src, err = jsonc.ToJSON(src); err != nil {

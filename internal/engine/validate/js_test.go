@@ -27,6 +27,11 @@ func TestMinimumJSON(t *testing.T) {
 		{"x.jsonc", "jsonc", "{ // c\n \"a\": 1 }\n", "{ / c\n \"a\": 1 }\n", Failed, "does not parse as JSONC"},
 		// Without the classifier's language a .json file is read as JSONC.
 		{"b.json", "", "{ // c\n}\n", "{ // c\n}\n", OK, "parses as JSONC"},
+		// A byte order mark at the start is read past (it was "did not
+		// parse either": the syntax check silently off).
+		{"p.json", "json", "\xef\xbb\xbf{\"a\": \"x\u200b\"}\n", "\xef\xbb\xbf{\"a\": \"x\"}\n", OK, "parses as JSON"},
+		{"tsconfig.json", "jsonc", "\xef\xbb\xbf{\n  // c\u200b\n  \"a\": 1,\n}\n", "\xef\xbb\xbf{\n  // c\n  \"a\": 1,\n}\n", OK, "parses as JSONC"},
+		{"p.json", "json", "\xef\xbb\xbf{\"a\": 1}\n", "\xef\xbb\xbf{\"a\": }\n", Failed, "does not parse as JSON: 1:10: syntax error"},
 		{"a.ts", "typescript", "let x = 1\n", "let x = 1\n", Unchecked, `no parser for ".ts"`},
 		{"a.tsx", "typescript", "x\n", "x\n", Unchecked, "no parser"},
 	} {
