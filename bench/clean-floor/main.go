@@ -82,9 +82,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 type row struct {
 	n                  int
 	floor, clean, stop time.Duration
-	cleanRSS, stopRSS  int64 // KiB
-	cleanOut, stopOut  string
-	stopMeasured       bool
+	// The same in CPU time (user + system of the command and the children it waited for:
+	// the Stop hook's worker, the validators): on a shared machine it says what the
+	// command did, where the wall time also says how long it waited for a core.
+	floorCPU, cleanCPU, stopCPU time.Duration
+	cleanRSS, stopRSS           int64 // KiB
+	cleanOut, stopOut           string
+	stopMeasured                bool
 }
 
 type bench struct {
@@ -101,18 +105,18 @@ func (b *bench) size(n int, stop bool, runs int) (row, error) {
 	if stop {
 		kinds = append(kinds, "stop")
 	}
-	times := map[string][]time.Duration{}
+	times, cpus := map[string][]time.Duration{}, map[string][]time.Duration{}
 	for i := range runs {
 		order := slices.Clone(kinds)
 		if i%2 == 1 {
 			slices.Reverse(order)
 		}
 		for _, what := range order {
-			d, rss, out, err := b.timed(n, what)
+			d, cpu, rss, out, err := b.timed(n, what)
 			if err != nil {
 				return r, err
 			}
-			times[what] = append(times[what], d)
+			times[what], cpus[what] = append(times[what], d), append(cpus[what], cpu)
 			switch what {
 			case "clean":
 				r.cleanRSS, r.cleanOut = max(r.cleanRSS, rss), out
@@ -120,25 +124,26 @@ func (b *bench) size(n int, stop bool, runs int) (row, error) {
 				r.stopRSS, r.stopOut = max(r.stopRSS, rss), out
 			}
 		}
-		fmt.Fprintf(b.stderr, "clean-floor: %d files, run %d (%s): floor %v, clean %v, stop %v\n", n, i+1, strings.Join(order, ", "),
-			last(times["floor"]), last(times["clean"]), last(times["stop"]))
+		fmt.Fprintf(b.stderr, "clean-floor: %d files, run %d (%s): floor %v (CPU %v), clean %v (CPU %v), stop %v (CPU %v)\n", n, i+1, strings.Join(order, ", "),
+			last(times["floor"]), last(cpus["floor"]), last(times["clean"]), last(cpus["clean"]), last(times["stop"]), last(cpus["stop"]))
 	}
 	r.floor, r.clean, r.stop = median(times["floor"]), median(times["clean"]), median(times["stop"])
+	r.floorCPU, r.cleanCPU, r.stopCPU = median(cpus["floor"]), median(cpus["clean"]), median(cpus["stop"])
 	return r, nil
 }
 
-// timed makes a fresh corpus and times one command on it: "floor", "clean" or "stop". It
-// checks that clean and stop removed every carrier.
-func (b *bench) timed(n int, what string) (time.Duration, int64, string, error) {
+// timed makes a fresh corpus and times one command on it: "floor", "clean" or "stop", in
+// wall time and in CPU time. It checks that clean and stop removed every carrier.
+func (b *bench) timed(n int, what string) (wall, cpu time.Duration, rss int64, said string, err error) {
 	work, err := os.MkdirTemp("", "prosewash-clean-floor-")
 	if err != nil {
-		return 0, 0, "", err
+		return 0, 0, 0, "", err
 	}
 	defer os.RemoveAll(work)
 	repo := filepath.Join(work, "repo")
 	paths, err := corpus(repo, n)
 	if err != nil {
-		return 0, 0, "", err
+		return 0, 0, 0, "", err
 	}
 	env := b.env(work)
 	var cmd *exec.Cmd
@@ -149,7 +154,7 @@ func (b *bench) timed(n int, what string) (time.Duration, int64, string, error) 
 		cmd = exec.Command(b.pw, "clean", ".")
 	case "stop":
 		if cmd, err = b.stopHook(repo, env, paths); err != nil {
-			return 0, 0, "", err
+			return 0, 0, 0, "", err
 		}
 	}
 	cmd.Dir, cmd.Env = repo, env
@@ -159,17 +164,18 @@ func (b *bench) timed(n int, what string) (time.Duration, int64, string, error) 
 	syscall.Sync()
 	start := time.Now()
 	err = cmd.Run()
-	d := time.Since(start)
+	wall = time.Since(start)
 	if err != nil {
-		return 0, 0, "", fmt.Errorf("%s: %v\n%s", what, err, tail(out.String()))
+		return 0, 0, 0, "", fmt.Errorf("%s: %v\n%s", what, err, tail(out.String()))
 	}
-	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	rss = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
 	if what != "floor" {
 		if left := dirty(paths); left > 0 {
-			return 0, 0, "", fmt.Errorf("%s left %d of %d files with their carrier:\n%s", what, left, n, tail(out.String()))
+			return 0, 0, 0, "", fmt.Errorf("%s left %d of %d files with their carrier:\n%s", what, left, n, tail(out.String()))
 		}
 	}
-	return d, rss, lastLine(out.String()), nil
+	return wall, cpu, rss, lastLine(out.String()), nil
 }
 
 // env is a private state dir, configuration and home under work.
@@ -272,6 +278,18 @@ func report(w io.Writer, rows []row, runs int) {
 			stop = fmt.Sprintf("| %.2f | %.2fx | %d MiB", perFile(r.stop, r.n), ratio(r.stop, r.clean), r.stopRSS/1024)
 		}
 		fmt.Fprintf(w, "| %d | %.2f | %.2f | %.2fx | %d MiB %s |\n", r.n, perFile(r.floor, r.n), perFile(r.clean, r.n), ratio(r.clean, r.floor), r.cleanRSS/1024, stop)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "the same in CPU time (user + system, children included), ms per file:")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| files | floor CPU | clean CPU | clean / floor | stop CPU | stop / clean |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|")
+	for _, r := range rows {
+		stop := "| - | -"
+		if r.stopMeasured {
+			stop = fmt.Sprintf("| %.2f | %.2fx", perFile(r.stopCPU, r.n), ratio(r.stopCPU, r.cleanCPU))
+		}
+		fmt.Fprintf(w, "| %d | %.2f | %.2f | %.2fx %s |\n", r.n, perFile(r.floorCPU, r.n), perFile(r.cleanCPU, r.n), ratio(r.cleanCPU, r.floorCPU), stop)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "growth between sizes: the exponent k in time ~ files^k (1 is linear), and the per-file ratio")
