@@ -27,3 +27,8 @@ require (
 	golang.org/x/tools v0.38.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
+
+// goldmark with its regular expressions and case-folding table built on
+// first use rather than at package initialisation, which every hook process
+// paid for (third_party/goldmark/PROSEWASH.md).
+replace github.com/yuin/goldmark => ./third_party/goldmark

@@ -24,9 +24,17 @@ var initBudget = map[string]int{
 
 const defaultInitBudget = 16
 
+// goldmarkInitBudget holds each package of goldmark (the clean engine's
+// GFM reader, linked into every hook) to what its copy under
+// third_party/goldmark allocates once its regular expressions and its
+// case-folding table are built where they are used: upstream v1.8.7
+// allocates 2,049 times in extension, 935 in parser and 437 in util at
+// start-up, which made every hook start slower.
+const goldmarkInitBudget = 100
+
 // TestStartupInitialisesLittle runs the built binary with
-// GODEBUG=inittrace=1 and holds each prosewash package's initialisers to
-// its allocation budget.
+// GODEBUG=inittrace=1 and holds each prosewash package's initialisers,
+// and goldmark's, to its allocation budget.
 func TestStartupInitialisesLittle(t *testing.T) {
 	cmd := exec.Command(hooktest.Bin(t), "version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
@@ -45,16 +53,19 @@ func TestStartupInitialisesLittle(t *testing.T) {
 		}
 		seen++
 		pkg := f[1]
-		if !strings.HasPrefix(pkg, "github.com/prosewash/prosewash/") {
+		budget, ok := initBudget[pkg]
+		switch {
+		case ok:
+		case strings.HasPrefix(pkg, "github.com/prosewash/prosewash/"):
+			budget = defaultInitBudget
+		case strings.HasPrefix(pkg, "github.com/yuin/goldmark"):
+			budget = goldmarkInitBudget
+		default:
 			continue
 		}
 		allocs, err := strconv.Atoi(f[9])
 		if err != nil {
 			t.Fatalf("inittrace line %q: %v", sc.Text(), err)
-		}
-		budget, ok := initBudget[pkg]
-		if !ok {
-			budget = defaultInitBudget
 		}
 		if allocs > budget {
 			t.Errorf("%s allocates %d times at start-up (budget %d): build its tables and regular expressions where they are used", pkg, allocs, budget)
