@@ -63,36 +63,8 @@ func runWashArchive(e *env, args []string) error {
 	}
 	o.LiveWindow = time.Duration(*liveMin) * time.Minute
 	if !*dry {
-		var ae *approval.AgentError
-		if err := e.who().CheckPerson(); errors.As(err, &ae) {
-			e.ui.errorf("refused: wash archive deletes transcripts and runs only for a person; an agent runs this command (%s); nothing was written", ae.Signals[0])
-			e.ui.hintf("run 'prosewash wash archive --dry-run' to see what it would do, or run it yourself in a terminal")
-			return errRefused
-		}
-		ask := terminalAsk(e)
-		if ask == nil {
-			e.ui.errorf("refused: wash archive needs a terminal to ask you first; nothing was written")
-			e.ui.hintf("run it in your own terminal, or add --dry-run")
-			return errRefused
-		}
-		plan, err := l.Archive(o, true, nil)
-		if err != nil {
-			return washError(e, archiveErr(err))
-		}
-		n, bytes := 0, int64(0)
-		for _, s := range plan.Sessions {
-			if s.Band == archive.Eligible {
-				n++
-				bytes += s.Bytes
-			}
-		}
-		if n == 0 {
-			e.ui.infof("wash archive: nothing to archive in %s", o.Store)
-			return nil
-		}
-		if !ask(fmt.Sprintf("archive %d session(s), %s, from %s into %s?", n, human(bytes), o.Store, o.Archive)) {
-			e.ui.infof("wash archive: nothing done")
-			return nil
+		if goOn, err := confirmArchive(e, l, o); !goOn {
+			return err
 		}
 	}
 	rep, runErr := l.Archive(o, *dry, nil)
@@ -103,55 +75,100 @@ func runWashArchive(e *env, args []string) error {
 		if err := writeJSON(e, rep); err != nil {
 			return err
 		}
-		if runErr != nil {
-			return washError(e, archiveErr(runErr))
-		}
-		return nil
-	}
-	counts := map[string]int{}
-	for _, s := range rep.Sessions {
-		counts[s.Band]++
-		switch {
-		case s.Err != "":
-			e.ui.warnf("  %s: not archived: %s", s.ID, s.Err)
-		case s.Archived:
-			e.ui.infof("  archived %s: %d file(s), %s -> %s", s.ID, s.Files, human(s.Bytes), human(s.Compressed))
-		case s.Band == archive.Eligible:
-			e.ui.infof("  would archive %s: %d file(s), %s", s.ID, s.Files, human(s.Bytes))
-		case s.Band == archive.Refused:
-			e.ui.warnf("  refused %s: %s", s.ID, s.Why)
-		case s.Band == archive.Live:
-			e.ui.infof("  kept %s: live (%s)", s.ID, s.Why)
-		}
-		for _, left := range s.Left {
-			if s.Archived {
-				e.ui.infof("    left in place (not part of a session): %s", left)
-			}
-		}
-	}
-	verb := "archived"
-	if *dry {
-		verb = "would archive"
-		n, b := 0, int64(0)
-		for _, s := range rep.Sessions {
-			if s.Band == archive.Eligible {
-				n++
-				b += s.Bytes
-			}
-		}
-		e.ui.infof("wash archive: %s %d session(s), %s; %d live, %d recent, %d refused", verb, n, human(b), counts[archive.Live], counts[archive.Recent], counts[archive.Refused])
 	} else {
-		ratio := 0.0
-		if rep.Compressed > 0 {
-			ratio = float64(rep.Freed) / float64(rep.Compressed)
-		}
-		e.ui.infof("wash archive: %s %d session(s): %s freed, %s kept compressed (%.1f:1) in %s; %d live, %d recent, %d refused",
-			verb, rep.Archived, human(rep.Freed), human(rep.Compressed), ratio, o.Archive, counts[archive.Live], counts[archive.Recent], counts[archive.Refused])
+		reportArchive(e, rep, o, *dry)
 	}
 	if runErr != nil {
 		return washError(e, archiveErr(runErr))
 	}
 	return nil
+}
+
+// confirmArchive asks the person on the terminal whether to archive what is eligible, and
+// refuses an agent or a run without a terminal. It reports whether to go on, with the error
+// to return when not (nil when there is nothing to do or the answer was no).
+func confirmArchive(e *env, l *lane.Lane, o archive.Options) (bool, error) {
+	var ae *approval.AgentError
+	if err := e.who().CheckPerson(); errors.As(err, &ae) {
+		e.ui.errorf("refused: wash archive deletes transcripts and runs only for a person; an agent runs this command (%s); nothing was written", ae.Signals[0])
+		e.ui.hintf("run 'prosewash wash archive --dry-run' to see what it would do, or run it yourself in a terminal")
+		return false, errRefused
+	}
+	ask := terminalAsk(e)
+	if ask == nil {
+		e.ui.errorf("refused: wash archive needs a terminal to ask you first; nothing was written")
+		e.ui.hintf("run it in your own terminal, or add --dry-run")
+		return false, errRefused
+	}
+	plan, err := l.Archive(o, true, nil)
+	if err != nil {
+		return false, washError(e, archiveErr(err))
+	}
+	n, bytes := eligible(plan)
+	if n == 0 {
+		e.ui.infof("wash archive: nothing to archive in %s", o.Store)
+		return false, nil
+	}
+	if !ask(fmt.Sprintf("archive %d session(s), %s, from %s into %s?", n, human(bytes), o.Store, o.Archive)) {
+		e.ui.infof("wash archive: nothing done")
+		return false, nil
+	}
+	return true, nil
+}
+
+// eligible counts the sessions a run would archive and their bytes.
+func eligible(rep archive.Report) (int, int64) {
+	n, b := 0, int64(0)
+	for _, s := range rep.Sessions {
+		if s.Band == archive.Eligible {
+			n++
+			b += s.Bytes
+		}
+	}
+	return n, b
+}
+
+// reportArchive says what happened to each session, then the run's totals.
+func reportArchive(e *env, rep archive.Report, o archive.Options, dry bool) {
+	counts := map[string]int{}
+	for _, s := range rep.Sessions {
+		counts[s.Band]++
+		reportSession(e, s)
+	}
+	if dry {
+		n, b := eligible(rep)
+		e.ui.infof("wash archive: would archive %d session(s), %s; %d live, %d recent, %d refused", n, human(b), counts[archive.Live], counts[archive.Recent], counts[archive.Refused])
+		return
+	}
+	ratio := 0.0
+	if rep.Compressed > 0 {
+		ratio = float64(rep.Freed) / float64(rep.Compressed)
+	}
+	e.ui.infof("wash archive: archived %d session(s): %s freed, %s kept compressed (%.1f:1) in %s; %d live, %d recent, %d refused",
+		rep.Archived, human(rep.Freed), human(rep.Compressed), ratio, o.Archive, counts[archive.Live], counts[archive.Recent], counts[archive.Refused])
+}
+
+// reportSession says what happened to one session and, when it was archived, what was left
+// in place beside it.
+func reportSession(e *env, s archive.SessionResult) {
+	switch {
+	case s.Err != "":
+		e.ui.warnf("  %s: not archived: %s", s.ID, s.Err)
+	case s.Archived:
+		e.ui.infof("  archived %s: %d file(s), %s -> %s", s.ID, s.Files, human(s.Bytes), human(s.Compressed))
+	case s.Band == archive.Eligible:
+		e.ui.infof("  would archive %s: %d file(s), %s", s.ID, s.Files, human(s.Bytes))
+	case s.Band == archive.Refused:
+		e.ui.warnf("  refused %s: %s", s.ID, s.Why)
+	case s.Band == archive.Live:
+		e.ui.infof("  kept %s: live (%s)", s.ID, s.Why)
+	}
+	if !s.Archived {
+		return
+	}
+	for _, left := range s.Left {
+		e.ui.infof("    left in place (not part of a session): %s", left)
+	}
 }
 
 // archiveErr maps the archive's refusals onto the wash lane's.

@@ -34,14 +34,22 @@ token, and checks the plan through the same gate (a dry run of 'wash apply'). Th
 --out (default: standard output); --apply applies it at once. With [wash] local_only = true,
 only --judge local runs: the brief would hand the memory to an outside judge.`
 
+// washFullFlags is what 'wash full' was asked.
+type washFullFlags struct {
+	asJSON, apply          bool
+	judge, model, endpoint string
+	out                    string
+}
+
 func runWashFull(e *env, args []string) error {
 	fs := newFlags("wash full")
-	asJSON := fs.Bool("json", false, "")
-	judgeName := fs.String("judge", "", "")
-	model := fs.String("model", "", "")
-	endpoint := fs.String("endpoint", "", "")
-	out := fs.String("out", "", "")
-	apply := fs.Bool("apply", false, "")
+	var o washFullFlags
+	fs.BoolVar(&o.asJSON, "json", false, "")
+	fs.StringVar(&o.judge, "judge", "", "")
+	fs.StringVar(&o.model, "model", "", "")
+	fs.StringVar(&o.endpoint, "endpoint", "", "")
+	fs.StringVar(&o.out, "out", "", "")
+	fs.BoolVar(&o.apply, "apply", false, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -49,38 +57,24 @@ func runWashFull(e *env, args []string) error {
 	if len(rest) != 0 {
 		return usagef("wash full takes no arguments")
 	}
-	if *judgeName != "" && *judgeName != "local" {
+	if o.judge != "" && o.judge != "local" {
 		return usagef("--judge takes only \"local\" (the local model); an agent judges from the brief without --judge")
 	}
-	if *judgeName == "" && (*model != "" || *endpoint != "" || *out != "" || *apply) {
+	if o.judge == "" && (o.model != "" || o.endpoint != "" || o.out != "" || o.apply) {
 		return usagef("--model, --endpoint, --out and --apply belong to --judge local")
 	}
 	l, err := washLane(e)
 	if err != nil {
 		return err
 	}
-	p := l.Project()
-	cfg, _, err := p.Config()
+	cfg, _, err := l.Project().Config()
 	if err != nil {
 		return err
 	}
-	if *judgeName == "" {
-		if cfg != nil && cfg.Wash.LocalOnly {
-			e.ui.errorf("refused: [wash] local_only is set, and the brief hands the memory to an outside judge; nothing was printed")
-			e.ui.hintf("run 'prosewash wash full --judge local' to have the local model judge it")
-			return errRefused
-		}
-		b, err := l.Brief()
-		if err != nil {
-			return washError(e, err)
-		}
-		if *asJSON {
-			return writeJSON(e, b)
-		}
-		_, err = io.WriteString(e.stdout, b.Markdown())
-		return err
+	if o.judge == "" {
+		return printWashBrief(e, l, cfg != nil && cfg.Wash.LocalOnly, o.asJSON)
 	}
-	m, ep := *model, *endpoint
+	m, ep := o.model, o.endpoint
 	if cfg != nil {
 		if m == "" {
 			m = cfg.Clean.RewriteModel
@@ -92,12 +86,62 @@ func runWashFull(e *env, args []string) error {
 	if ep == "" {
 		ep = "http://127.0.0.1:11434"
 	}
-	j, err := ollama.NewJudge(ep, m, 0)
+	return runLocalJudge(e, l, m, ep, o)
+}
+
+// printWashBrief prints the judging brief for an agent, refused under [wash] local_only (the
+// brief would hand the memory to an outside judge).
+func printWashBrief(e *env, l *lane.Lane, localOnly, asJSON bool) error {
+	if localOnly {
+		e.ui.errorf("refused: [wash] local_only is set, and the brief hands the memory to an outside judge; nothing was printed")
+		e.ui.hintf("run 'prosewash wash full --judge local' to have the local model judge it")
+		return errRefused
+	}
+	b, err := l.Brief()
+	if err != nil {
+		return washError(e, err)
+	}
+	if asJSON {
+		return writeJSON(e, b)
+	}
+	_, err = io.WriteString(e.stdout, b.Markdown())
+	return err
+}
+
+// runLocalJudge has the local model at ep judge the memory, reports what it decided, and
+// writes, prints or applies the plan it made.
+func runLocalJudge(e *env, l *lane.Lane, model, ep string, o washFullFlags) error {
+	j, err := ollama.NewJudge(ep, model, 0)
 	if err != nil {
 		return fmt.Errorf("local judge: %w", err)
 	}
 	e.ui.infof("wash full: local judge %s at %s (loopback only)", j.Name(), ep)
 	res, runErr := l.JudgeLocal(e.ctx, j.Chat, j.Name())
+	reportJudged(e, res)
+	if runErr != nil {
+		return washError(e, runErr)
+	}
+	if res.Plan == nil {
+		e.ui.infof("wash full: the local judge cut nothing; no plan")
+		return nil
+	}
+	if res.Check != nil {
+		e.ui.infof("the plan passes the gate: %s", res.Check.Receipt)
+	}
+	if err := emitPlan(e, res.Plan, o); err != nil || !o.apply {
+		return err
+	}
+	applied, err := l.ApplyPlan(*res.Plan, lane.PlanOptions{})
+	if err != nil {
+		return washError(e, err)
+	}
+	printReceipt(e, applied.Receipt, applied.Event)
+	return nil
+}
+
+// reportJudged says, per file, what the local judge cut, kept and what prosewash declined,
+// then the judge's errors.
+func reportJudged(e *env, res lane.JudgeResult) {
 	for _, f := range res.Files {
 		switch {
 		case f.Skipped != "":
@@ -118,40 +162,26 @@ func runWashFull(e *env, args []string) error {
 	for _, er := range res.Errors {
 		e.ui.warnf("%s", er)
 	}
-	if runErr != nil {
-		return washError(e, runErr)
-	}
-	if res.Plan == nil {
-		e.ui.infof("wash full: the local judge cut nothing; no plan")
-		return nil
-	}
-	if res.Check != nil {
-		e.ui.infof("the plan passes the gate: %s", res.Check.Receipt)
-	}
-	b, err := json.MarshalIndent(res.Plan, "", "  ")
+}
+
+// emitPlan writes the plan to --out (never over an existing file), or prints it on standard
+// output unless it is applied at once.
+func emitPlan(e *env, plan *lane.Plan, o washFullFlags) error {
+	b, err := json.MarshalIndent(plan, "", "  ")
 	if err != nil {
 		return err
 	}
 	b = append(b, '\n')
 	switch {
-	case *out != "":
-		if err := writeNewFile(userPath(*out), b); err != nil {
+	case o.out != "":
+		if err := writeNewFile(userPath(o.out), b); err != nil {
 			return err
 		}
-		e.ui.infof("plan written to %s: 'prosewash wash apply %s' applies it", *out, *out)
-	case !*apply:
-		if _, err := e.stdout.Write(b); err != nil {
-			return err
-		}
+		e.ui.infof("plan written to %s: 'prosewash wash apply %s' applies it", o.out, o.out)
+	case !o.apply:
+		_, err = e.stdout.Write(b)
+		return err
 	}
-	if !*apply {
-		return nil
-	}
-	applied, err := l.ApplyPlan(*res.Plan, lane.PlanOptions{})
-	if err != nil {
-		return washError(e, err)
-	}
-	printReceipt(e, applied.Receipt, applied.Event)
 	return nil
 }
 

@@ -233,87 +233,9 @@ func (l *Lane) JudgeLocal(ctx context.Context, chat Chat, name string) (JudgeRes
 		if !f.Owned || !f.AlwaysLoaded {
 			continue
 		}
-		jf := JudgedFile{Path: f.Path}
-		switch {
-		case f.Pinned != "":
-			jf.Skipped = "pinned: " + f.Pinned
-		case len(f.Findings) == 0:
-			jf.Skipped = "no judgement candidates"
-		}
-		content, rerr := read(f.Real)
-		if jf.Skipped == "" && rerr != nil {
-			jf.Skipped = "unreadable: " + rerr.Error()
-		}
-		if jf.Skipped == "" && len(content) > maxJudgeBytes {
-			jf.Skipped = fmt.Sprintf("%d bytes, over the %d a local model is given", len(content), maxJudgeBytes)
-		}
-		if jf.Skipped == "" && fsx.SHA256(content).String() != f.SHA256 {
-			jf.Skipped = "changed while being judged"
-		}
-		if jf.Skipped != "" {
-			res.Files = append(res.Files, jf)
-			continue
-		}
-		var cands []int
-		supersededBy := map[int]string{}
-		for _, fd := range f.Findings {
-			if fd.MeasuredOnly {
-				continue
-			}
-			cands = append(cands, fd.Line)
-			if fd.Kind == judge.Superseded {
-				supersededBy[fd.Line] = fd.Other
-			}
-		}
-		reply, err := chat(ctx, judge.LocalInstruction, judge.LocalPrompt(f.Path, content, cands))
-		if err != nil {
-			res.Errors = append(res.Errors, fmt.Sprintf("%s: the local judge failed: %v", f.Path, err))
-			jf.Skipped = "the local judge failed"
-			res.Files = append(res.Files, jf)
-			continue
-		}
-		doc := mdline.Parse(content)
-		verdicts, err := judge.ParseLocalReply(reply, len(doc.Lines))
-		if err != nil {
-			res.Errors = append(res.Errors, fmt.Sprintf("%s: %v", f.Path, err))
-			jf.Skipped = "unusable answer"
-			res.Files = append(res.Files, jf)
-			continue
-		}
-		cut := map[int]judge.Verdict{}
-		for _, v := range verdicts {
-			if v.Verdict == judge.Keep {
-				jf.Keeps = append(jf.Keeps, v)
-				continue
-			}
-			if k := doc.Lines[v.Line-1].Kind; k != mdline.Text && k != mdline.TableRow {
-				jf.Declined = append(jf.Declined, Declined{Line: v.Line, Reason: "not a prose line (" + k.String() + "): never cut by a judge"})
-				continue
-			}
-			cut[v.Line] = v
-		}
-		newContent, drops := l.settleCuts(content, doc, cut, supersededBy, f.Path, &jf)
-		for _, d := range drops {
-			approved[d] = true
-		}
-		for _, v := range verdicts {
-			if _, ok := cut[v.Line]; ok {
-				jf.Cuts = append(jf.Cuts, v)
-			}
-		}
-		for _, k := range jf.Keeps {
-			// The kept line is the anchor: it binds later plans and is not a candidate again.
-			anchor := strings.TrimSpace(string(doc.Lines[k.Line-1].Text(content)))
-			plan.Keeps = append(plan.Keeps, Keep{Target: fmt.Sprintf("%s:%d", f.Path, k.Line), Reason: k.Reason, Anchor: anchor, AnchorFile: f.Path})
-		}
-		if len(jf.Cuts) > 0 {
-			reasons := make([]string, 0, len(jf.Cuts))
-			for _, c := range jf.Cuts {
-				reasons = append(reasons, fmt.Sprintf("line %d: %s", c.Line, c.Reason))
-			}
-			c := string(newContent)
-			plan.Actions = append(plan.Actions, Action{Type: ActShrink, Path: f.Path, Expect: f.SHA256, Content: &c, content: newContent,
-				Reason: oneLineReason("local judge cut " + strings.Join(reasons, "; "))})
+		jf, failure := l.judgeFile(ctx, chat, f, &plan, approved)
+		if failure != "" {
+			res.Errors = append(res.Errors, failure)
 		}
 		res.Files = append(res.Files, jf)
 	}
@@ -328,6 +250,107 @@ func (l *Lane) JudgeLocal(ctx context.Context, chat Chat, name string) (JudgeRes
 	check, err := l.ApplyPlan(plan, PlanOptions{DryRun: true})
 	res.Check = &check
 	return res, err
+}
+
+// judgeSkip returns why a file is not sent to the local judge ("" when it is): pinned, no
+// candidates, unreadable, too large for a local model, or changed since the brief hashed it.
+func judgeSkip(f BriefFile, content []byte, rerr error) string {
+	switch {
+	case f.Pinned != "":
+		return "pinned: " + f.Pinned
+	case len(f.Findings) == 0:
+		return "no judgement candidates"
+	case rerr != nil:
+		return "unreadable: " + rerr.Error()
+	case len(content) > maxJudgeBytes:
+		return fmt.Sprintf("%d bytes, over the %d a local model is given", len(content), maxJudgeBytes)
+	case fsx.SHA256(content).String() != f.SHA256:
+		return "changed while being judged"
+	}
+	return ""
+}
+
+// judgeCandidates returns the lines of a file the judge is asked about (its findings, not the
+// measured-only ones) and, for each superseded one, where its newer value is.
+func judgeCandidates(f BriefFile) ([]int, map[int]string) {
+	var cands []int
+	supersededBy := map[int]string{}
+	for _, fd := range f.Findings {
+		if fd.MeasuredOnly {
+			continue
+		}
+		cands = append(cands, fd.Line)
+		if fd.Kind == judge.Superseded {
+			supersededBy[fd.Line] = fd.Other
+		}
+	}
+	return cands, supersededBy
+}
+
+// judgeFile asks the local judge about one file and adds its shrink action, keeps and
+// approvals to the plan. It returns what was decided and, when the judge failed or answered
+// unusably, the error for the result.
+func (l *Lane) judgeFile(ctx context.Context, chat Chat, f BriefFile, plan *Plan, approved map[string]bool) (JudgedFile, string) {
+	jf := JudgedFile{Path: f.Path}
+	content, rerr := read(f.Real)
+	if jf.Skipped = judgeSkip(f, content, rerr); jf.Skipped != "" {
+		return jf, ""
+	}
+	cands, supersededBy := judgeCandidates(f)
+	reply, err := chat(ctx, judge.LocalInstruction, judge.LocalPrompt(f.Path, content, cands))
+	if err != nil {
+		jf.Skipped = "the local judge failed"
+		return jf, fmt.Sprintf("%s: the local judge failed: %v", f.Path, err)
+	}
+	doc := mdline.Parse(content)
+	verdicts, err := judge.ParseLocalReply(reply, len(doc.Lines))
+	if err != nil {
+		jf.Skipped = "unusable answer"
+		return jf, fmt.Sprintf("%s: %v", f.Path, err)
+	}
+	cut := proseCuts(doc, verdicts, &jf)
+	newContent, drops := l.settleCuts(content, doc, cut, supersededBy, f.Path, &jf)
+	for _, d := range drops {
+		approved[d] = true
+	}
+	for _, v := range verdicts {
+		if _, ok := cut[v.Line]; ok {
+			jf.Cuts = append(jf.Cuts, v)
+		}
+	}
+	for _, k := range jf.Keeps {
+		// The kept line is the anchor: it binds later plans and is not a candidate again.
+		anchor := strings.TrimSpace(string(doc.Lines[k.Line-1].Text(content)))
+		plan.Keeps = append(plan.Keeps, Keep{Target: fmt.Sprintf("%s:%d", f.Path, k.Line), Reason: k.Reason, Anchor: anchor, AnchorFile: f.Path})
+	}
+	if len(jf.Cuts) > 0 {
+		reasons := make([]string, 0, len(jf.Cuts))
+		for _, c := range jf.Cuts {
+			reasons = append(reasons, fmt.Sprintf("line %d: %s", c.Line, c.Reason))
+		}
+		c := string(newContent)
+		plan.Actions = append(plan.Actions, Action{Type: ActShrink, Path: f.Path, Expect: f.SHA256, Content: &c, content: newContent,
+			Reason: oneLineReason("local judge cut " + strings.Join(reasons, "; "))})
+	}
+	return jf, ""
+}
+
+// proseCuts sorts the judge's verdicts: keeps go to jf, a cut of anything but a prose line (a
+// heading, code, front matter) is declined, and the prose cuts are returned by line.
+func proseCuts(doc *mdline.Doc, verdicts []judge.Verdict, jf *JudgedFile) map[int]judge.Verdict {
+	cut := map[int]judge.Verdict{}
+	for _, v := range verdicts {
+		if v.Verdict == judge.Keep {
+			jf.Keeps = append(jf.Keeps, v)
+			continue
+		}
+		if k := doc.Lines[v.Line-1].Kind; k != mdline.Text && k != mdline.TableRow {
+			jf.Declined = append(jf.Declined, Declined{Line: v.Line, Reason: "not a prose line (" + k.String() + "): never cut by a judge"})
+			continue
+		}
+		cut[v.Line] = v
+	}
+	return cut
 }
 
 // settleCuts removes the cut lines and settles every token the cuts would lose: a token on a

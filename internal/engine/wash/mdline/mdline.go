@@ -502,28 +502,42 @@ func OrdinalPrefix(text []byte) int {
 	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
+	if i < len(text) && text[i] == '#' {
+		return headingNumberEnd(text, i)
+	}
+	return listNumberEnd(text, i)
+}
+
+// headingNumberEnd returns where the section number of the heading whose hashes start at i
+// ends ("## 2.1 ", "## 3) "), or 0 when the heading opens with no section number: a bare year
+// or count ("## 2024 Plans") is a number of the title, not a section number.
+func headingNumberEnd(text []byte, i int) int {
 	j := i
 	for j < len(text) && text[j] == '#' {
 		j++
 	}
-	if j > i {
-		if j == len(text) || text[j] != ' ' {
-			return 0
-		}
-		for j < len(text) && text[j] == ' ' {
-			j++
-		}
-		k := j
-		for k < len(text) && (text[k] >= '0' && text[k] <= '9' || text[k] == '.') {
-			k++
-		}
-		if k < len(text) && text[k] == ')' {
-			k++
-		} else if k == j || k < len(text) && text[k] != ' ' || bytes.IndexByte(text[j:k], '.') < 0 {
-			return 0 // "## 2024 Plans": a number, not a section number
-		}
-		return k
+	if j == len(text) || text[j] != ' ' {
+		return 0
 	}
+	for j < len(text) && text[j] == ' ' {
+		j++
+	}
+	k := j
+	for k < len(text) && (text[k] >= '0' && text[k] <= '9' || text[k] == '.') {
+		k++
+	}
+	if k < len(text) && text[k] == ')' {
+		return k + 1
+	}
+	if k == j || k < len(text) && text[k] != ' ' || bytes.IndexByte(text[j:k], '.') < 0 {
+		return 0
+	}
+	return k
+}
+
+// listNumberEnd returns where an ordered-list marker starting at i ends (up to nine digits,
+// then "." or ")" and a space, a tab or the end of the line), or 0 when there is none.
+func listNumberEnd(text []byte, i int) int {
 	k := i
 	for k < len(text) && k-i < 9 && text[k] >= '0' && text[k] <= '9' {
 		k++

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -171,107 +172,123 @@ func isRelative(d string) bool {
 // entry with text of its own. Every changed token gets a scoped approval: a repoint or a dead
 // entry is a deliberate, named change, never a silent one.
 func (p *planner) links(f File, ls []line) []Cut {
-	var cuts []Cut
 	self := f.Path
 	if f.Real != "" {
 		self = f.Real
 	}
-	dir := relDir(self)
-	index := f.Kind == "memory-index"
+	lf := linkFile{f: f, self: self, dir: relDir(self), index: f.Kind == "memory-index"}
+	var cuts []Cut
 	for i := range ls {
 		l := &ls[i]
 		if l.locked || l.del || l.l.Kind == mdline.Blank {
 			continue
 		}
-		rel, other := relLinks(l.text)
-		if len(rel) == 0 {
+		cuts = append(cuts, p.lineLinks(lf, ls, i)...)
+	}
+	return cuts
+}
+
+// linkFile is what links knows of the file it reads: the file, its real path and directory,
+// and whether it is a memory index.
+type linkFile struct {
+	f     File
+	self  string
+	dir   string
+	index bool
+}
+
+// lineLinks handles the relative links of line i: nothing when every target exists; the
+// whole line when it is an index entry pointing only at missing notes; else a repoint of each
+// target that moved and a flag for each that did not.
+func (p *planner) lineLinks(lf linkFile, ls []line, i int) []Cut {
+	l := &ls[i]
+	rel, other := relLinks(l.text)
+	if len(rel) == 0 {
+		return nil
+	}
+	dead, moved := p.missingTargets(lf, i, rel)
+	if len(dead) == 0 {
+		return nil
+	}
+	allGone := !slices.ContainsFunc(moved, func(m string) bool { return m != "" })
+	t := bytes.TrimSpace(l.text)
+	entry := lf.index && l.l.Indent == 0 && len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+' || mdline.OrdinalPrefix(t) > 0) &&
+		other == 0 && len(dead) == len(rel) && allGone && !hasChildren(ls, i)
+	switch {
+	case entry && ownText(l.text):
+		// The entry is itself a note: its lessons would go with it.
+		p.flag(lf.f.Path, DeadIndexEntryKept, i+1, "index entry points at a missing note but carries text of its own; kept (a finding for a person, never fat)")
+		return nil
+	case entry:
+		l.del = true
+		var keys []string
+		for _, tc := range gate.Inventory(append(append([]byte(nil), l.text...), '\n')).Tokens() {
+			keys = append(keys, tc.Key())
+		}
+		return []Cut{{Kind: DeadIndexEntry, Line: i + 1, Lines: 1, Tokens: p.opts.Estimate(append(l.text, '\n')), idx: []int{i},
+			approve: keys, Reason: "index entry points only at missing file(s)"}}
+	}
+	return p.repoint(lf, ls, i, dead, moved)
+}
+
+// missingTargets returns the links of line i whose target is missing, each with where it
+// moved ("" when nowhere or ambiguous between candidates, which is flagged here).
+func (p *planner) missingTargets(lf linkFile, i int, rel []linkSpan) (dead []linkSpan, moved []string) {
+	for _, s := range rel {
+		target := filepath.Join(lf.dir, filepath.FromSlash(s.path))
+		if p.opts.Tree.Exists(target) {
 			continue
 		}
-		var dead []linkSpan
-		var moved []string
-		for _, s := range rel {
-			target := filepath.Join(dir, filepath.FromSlash(s.path))
-			if p.opts.Tree.Exists(target) {
-				continue
-			}
-			cands := p.candidates(self, f.Path, target)
-			switch len(cands) {
-			case 1:
-				r, err := filepath.Rel(dir, cands[0])
-				if err != nil {
-					dead = append(dead, s)
-					moved = append(moved, "")
-					continue
-				}
-				dead = append(dead, s)
-				moved = append(moved, filepath.ToSlash(r)+s.frag)
-			case 0:
-				dead = append(dead, s)
+		cands := p.candidates(lf.self, lf.f.Path, target)
+		switch len(cands) {
+		case 1:
+			dead = append(dead, s)
+			r, err := filepath.Rel(lf.dir, cands[0])
+			if err != nil {
 				moved = append(moved, "")
-			default:
-				p.flag(f.Path, AmbiguousLink, i+1, fmt.Sprintf("link target missing; %d candidates share its name", len(cands)))
-			}
-		}
-		if len(dead) == 0 {
-			continue
-		}
-		allGone := true
-		for _, m := range moved {
-			if m != "" {
-				allGone = false
-			}
-		}
-		t := bytes.TrimSpace(l.text)
-		entry := index && l.l.Indent == 0 && len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+' || mdline.OrdinalPrefix(t) > 0) &&
-			other == 0 && len(dead) == len(rel) && allGone && !hasChildren(ls, i)
-		if entry && ownText(l.text) {
-			// The entry is itself a note: its lessons would go with it.
-			p.flag(f.Path, DeadIndexEntryKept, i+1, "index entry points at a missing note but carries text of its own; kept (a finding for a person, never fat)")
-			continue
-		}
-		if entry {
-			l.del = true
-			var keys []string
-			for _, tc := range gate.Inventory(append(append([]byte(nil), l.text...), '\n')).Tokens() {
-				keys = append(keys, tc.Key())
-			}
-			cuts = append(cuts, Cut{Kind: DeadIndexEntry, Line: i + 1, Lines: 1, Tokens: p.opts.Estimate(append(l.text, '\n')), idx: []int{i},
-				approve: keys, Reason: "index entry points only at missing file(s)"})
-			continue
-		}
-		// Repoint what moved, from the right so earlier spans keep their offsets.
-		nt := append([]byte(nil), l.text...)
-		changed := false
-		for k := len(dead) - 1; k >= 0; k-- {
-			s := dead[k]
-			if moved[k] == "" {
-				p.flag(f.Path, DeadLink, i+1, fmt.Sprintf("link target %s missing and not found under the allowed roots", s.dest))
 				continue
 			}
-			nt = append(append(append([]byte(nil), nt[:s.start]...), moved[k]...), nt[s.end:]...)
-			cuts = append(cuts, Cut{Kind: LinkRepoint, Line: i + 1, Lines: 1,
-				approve: []string{gate.Token{Type: gate.TypeLink, Value: s.dest}.Key()},
-				Reason:  "link target moved; repointed to its only match " + moved[k]})
-			changed = true
-		}
-		if changed && duplicatesAnother(f.Content, ls, i, nt) {
-			// The repointed line would be an exact copy of another line: the two original lines
-			// differ (by the link), so folding them into one drops their values from a distinct
-			// line and the gate would refuse the whole file. Leave this one dead and say why.
-			p.flag(f.Path, DeadLink, i+1, "link target moved; repointing would duplicate another line, left for a human")
-			var kept []Cut
-			for _, c := range cuts {
-				if !(c.Kind == LinkRepoint && c.Line == i+1) {
-					kept = append(kept, c)
-				}
-			}
-			cuts, changed = kept, false
-		}
-		if changed {
-			l.text = nt
-			l.edited = true
+			moved = append(moved, filepath.ToSlash(r)+s.frag)
+		case 0:
+			dead = append(dead, s)
+			moved = append(moved, "")
+		default:
+			p.flag(lf.f.Path, AmbiguousLink, i+1, fmt.Sprintf("link target missing; %d candidates share its name", len(cands)))
 		}
 	}
+	return dead, moved
+}
+
+// repoint rewrites line i's dead links to where they moved, from the right so earlier spans
+// keep their offsets, and flags those that moved nowhere; a rewrite that would make the line a
+// copy of another is left for a person.
+func (p *planner) repoint(lf linkFile, ls []line, i int, dead []linkSpan, moved []string) []Cut {
+	l := &ls[i]
+	var cuts []Cut
+	nt := append([]byte(nil), l.text...)
+	for k := len(dead) - 1; k >= 0; k-- {
+		s := dead[k]
+		if moved[k] == "" {
+			p.flag(lf.f.Path, DeadLink, i+1, fmt.Sprintf("link target %s missing and not found under the allowed roots", s.dest))
+			continue
+		}
+		nt = append(append(append([]byte(nil), nt[:s.start]...), moved[k]...), nt[s.end:]...)
+		cuts = append(cuts, Cut{Kind: LinkRepoint, Line: i + 1, Lines: 1,
+			approve: []string{gate.Token{Type: gate.TypeLink, Value: s.dest}.Key()},
+			Reason:  "link target moved; repointed to its only match " + moved[k]})
+	}
+	if len(cuts) == 0 {
+		return nil
+	}
+	if duplicatesAnother(lf.f.Content, ls, i, nt) {
+		// The repointed line would be an exact copy of another line: the two original lines
+		// differ (by the link), so folding them into one drops their values from a distinct
+		// line and the gate would refuse the whole file. Leave this one dead and say why.
+		p.flag(lf.f.Path, DeadLink, i+1, "link target moved; repointing would duplicate another line, left for a human")
+		return nil
+	}
+	l.text = nt
+	l.edited = true
 	return cuts
 }
 

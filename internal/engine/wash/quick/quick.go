@@ -612,36 +612,43 @@ func (p *planner) lineEligible(ls []line, i int) bool {
 		return false
 	}
 	t := bytes.TrimSpace(l.text)
+	if !p.contentLine(t) {
+		return false
+	}
+	bullet := len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t')
+	prev := neighbour(ls, i, -1)
+	if !standsAlone(ls, i, prev) || !nextBlockAtMargin(ls, i+1) {
+		return false // an indented block below may belong to this item
+	}
+	return bullet || prev < 0 || ls[prev].l.Kind != mdline.Text
+}
+
+// contentLine reports a trimmed text line long enough to be content and none of the lines whose
+// place carries meaning: a table row, HTML, a quote, a link reference definition, an ordered
+// item (its number is positional).
+func (p *planner) contentLine(t []byte) bool {
 	if utf8.RuneCount(t) < p.opts.MinDupRunes {
 		return false
 	}
 	if t[0] == '|' || t[0] == '<' || t[0] == '>' || t[0] == '[' && bytes.Contains(t, []byte("]:")) {
 		return false
 	}
-	if mdline.OrdinalPrefix(t) > 0 {
-		return false // an ordered item's number is positional
+	return mdline.OrdinalPrefix(t) == 0
+}
+
+// standsAlone reports a line i whose next live line does not depend on it: blank, or a new
+// block at the margin that removing line i cannot turn into a setext heading, a lazy
+// continuation or a thematic break under a paragraph (prev is line i's live predecessor).
+func standsAlone(ls []line, i, prev int) bool {
+	next := neighbour(ls, i, 1)
+	if next < 0 || ls[next].l.Kind == mdline.Blank {
+		return true
 	}
-	bullet := len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t')
-	prev, next := neighbour(ls, i, -1), neighbour(ls, i, 1)
-	if next >= 0 {
-		n := ls[next]
-		nt := bytes.TrimSpace(n.text)
-		if n.l.Kind != mdline.Blank {
-			if n.l.Indent > 0 || n.locked || n.l.Kind == mdline.SetextUnderline || n.l.Kind == mdline.ThematicBreak && prev >= 0 && ls[prev].l.Kind == mdline.Text {
-				return false
-			}
-			if !isBlockStart(nt) {
-				return false // a paragraph fragment, or a lazy continuation of this item
-			}
-		}
-	}
-	if !nextBlockAtMargin(ls, i+1) {
-		return false // an indented block below may belong to this item
-	}
-	if !bullet && prev >= 0 && ls[prev].l.Kind == mdline.Text {
+	n := ls[next]
+	if n.l.Indent > 0 || n.locked || n.l.Kind == mdline.SetextUnderline || n.l.Kind == mdline.ThematicBreak && prev >= 0 && ls[prev].l.Kind == mdline.Text {
 		return false
 	}
-	return true
+	return isBlockStart(bytes.TrimSpace(n.text)) // else a paragraph fragment, or a lazy continuation of this item
 }
 
 // neighbour returns the index of the nearest not-deleted line in direction dir, or -1.
