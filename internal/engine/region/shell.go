@@ -247,24 +247,32 @@ func shellParse(src []byte, variants []syntax.LangVariant) ([]shComment, [][2]in
 }
 
 func shellParseVariant(src []byte, v syntax.LangVariant) ([]shComment, [][2]int, error) {
-	cur, cloned := src, false
-	for range maxShellReparse {
-		f, err := parseShellBounded(cur, v, syntax.KeepComments(true))
+	r := newShellReading(src, v)
+	repairs, reparses := 0, 0
+	for {
+		f, err := parseShellBounded(r.text, v, syntax.KeepComments(true))
 		if err != nil {
-			return nil, nil, err
+			if v == syntax.LangZsh && repairs < maxZshRepairs && r.repairZsh(err) {
+				repairs++
+				continue
+			}
+			return nil, nil, r.mapErr(err)
 		}
-		comments, hdocs, joined := shellWalk(cur, f)
+		comments, hdocs, joined := shellWalk(r.text, f)
 		if len(joined) == 0 {
+			comments, hdocs = r.mapBack(comments, hdocs)
+			if repairs > 0 {
+				confirmZshComments(src, comments)
+			}
 			return comments, hdocs, nil
 		}
-		if !cloned {
-			cur, cloned = bytes.Clone(src), true
+		if reparses++; reparses >= maxShellReparse {
+			return nil, nil, fmt.Errorf("too many comments ending in a backslash")
 		}
 		for _, k := range joined {
-			cur[k] = ' '
+			r.set(k, []byte{' '})
 		}
 	}
-	return nil, nil, fmt.Errorf("too many comments ending in a backslash")
 }
 
 // shellWalk collects comments and here-document bodies from a parsed file.

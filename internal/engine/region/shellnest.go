@@ -104,6 +104,7 @@ type shFrame struct {
 	// dollar marks an arithmetic frame opened by "$((" rather than "((":
 	// read as a command substitution when bash would (see closeArith).
 	dollar bool
+	at     int32 // where a "$((" frame's "$" is
 }
 
 // shHeredoc is a here-document waiting for the end of its command's line.
@@ -135,6 +136,14 @@ type shNester struct {
 	zsh bool
 	// limit: the pass ends once the count passes it.
 	limit int
+	// subshells lists the offsets of the inner "(" and its ")" of each
+	// "$((" that bash reads as "$( (", a command substitution starting
+	// with a subshell.
+	subshells [][2]int
+	// comments lists where the comments the pass reads start, when
+	// keepComments is set.
+	comments     []int
+	keepComments bool
 }
 
 // shellNesting returns an upper bound of the nesting the shell parser meets
@@ -234,6 +243,7 @@ func (s *shNester) stepDollar(i int, inDQ bool) (int, bool) {
 		if i+2 < len(src) && src[i+2] == '(' {
 			s.push(shArith, i)
 			s.stack[len(s.stack)-1].dollar = true
+			s.stack[len(s.stack)-1].at = int32(i)
 			return i + 3, true
 		}
 		s.push(shCmdSub, i)
@@ -424,6 +434,7 @@ func (s *shNester) closeArith(i int) int {
 	f.kind = shParen
 	if f.dollar {
 		f.kind = shCmdSub
+		s.subshells = append(s.subshells, [2]int{int(f.at) + 2, i})
 	}
 	s.wordStart, s.cmdPos = false, false
 	return i + 1
@@ -450,6 +461,9 @@ func (s *shNester) stepCode(i int) int {
 		return i + 2
 	case '#':
 		if s.wordStart {
+			if s.keepComments {
+				s.comments = append(s.comments, i)
+			}
 			if k := bytes.IndexByte(src[i:], '\n'); k >= 0 {
 				return i + k
 			}
