@@ -219,3 +219,27 @@ func TestOverlay(t *testing.T) {
 		t.Errorf("the file created by the plan does not load: %+v", e)
 	}
 }
+
+// A Cursor rule attached by globs that match no file, with no description the agent could
+// request it by, never reaches the model; one with a description, or whose globs match a file,
+// can.
+func TestCursorRuleMatchingNothing(t *testing.T) {
+	f := newFixture(t)
+	rules := filepath.Join(f.proj, ".cursor", "rules")
+	dead := f.write(filepath.Join(rules, "py.mdc"), "---\nglobs: \"**/*.py\"\nalwaysApply: false\n---\n# Python\n\n- Type every function.\n")
+	asked := f.write(filepath.Join(rules, "rs.mdc"), "---\ndescription: Rust conventions\nglobs: \"**/*.rs\"\nalwaysApply: false\n---\nrust\n")
+	live := f.write(filepath.Join(rules, "go.mdc"), "---\nglobs: \"**/*.go\"\nalwaysApply: false\n---\ngo\n")
+	f.write(filepath.Join(f.proj, "main.go"), "package main\n")
+	res := f.discover(nil, Cursor)
+	if !neverLoaded(res, Cursor, dead, 1, "match no file") {
+		t.Fatalf("a rule whose globs match nothing is not reported: %+v", res.NeverLoaded)
+	}
+	for _, u := range res.NeverLoaded {
+		if u.Path == dead && u.Lines != 7 {
+			t.Errorf("the finding does not cover the rule's 7 lines: %+v", u)
+		}
+		if u.Path == asked || u.Path == live {
+			t.Errorf("a rule the agent can request or a glob attaches was reported: %+v", u)
+		}
+	}
+}
