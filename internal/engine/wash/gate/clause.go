@@ -44,8 +44,14 @@ type clauseInfo struct {
 	condWords []string
 	// parts are the clause's conditions one by one, each with its own words: "lance les linters
 	// après un changement non trivial avant de considérer la tâche terminée" holds two.
-	parts     []condPart
-	seq       int // seqFirst/Then/Last, or -1
+	parts []condPart
+	seq   int // seqFirst/Then/Last, or -1
+	// seqSegs are the parts of the clause its sequence word orders: the words from the word on
+	// ("…: 先设计测试用例" is 设计测试用例, not the lead before it), or, with the word inside a
+	// run of Japanese ("確認を取ってから実行"), the words before it and the words after it.
+	seqSegs   [][]string
+	seqAt     int    // the token holding the sequence word
+	seqWord   string // the sequence word of a run of Chinese or Japanese
 	lead      bool
 	comma     bool // the clause follows a comma of its sentence (a list goes on)
 	stems     []string
@@ -569,7 +575,7 @@ func analyseClause(c *clauseInfo) {
 			}
 		}
 		if rank >= 0 && c.seq < 0 {
-			c.seq = rank
+			c.seq, c.seqAt = rank, i
 		}
 		if omit {
 			omission = true
@@ -588,8 +594,11 @@ func analyseClause(c *clauseInfo) {
 	for i, t := range c.toks {
 		switch t.kind {
 		case tCJK:
-			had := append([]string(nil), c.conds...)
+			had, hadSeq := append([]string(nil), c.conds...), c.seq
 			cjkMarks(x, t.text, c, &levels, &omission)
+			if hadSeq < 0 && c.seq >= 0 {
+				c.seqAt = i
+			}
 			for _, k := range c.conds[len(had):] {
 				c.parts = append(c.parts, condPart{kind: k, words: clauseStems(c.toks[:i+1])})
 			}
@@ -637,6 +646,26 @@ func analyseClause(c *clauseInfo) {
 		c.modal = strings.Join(c.negWords, " ")
 	}
 	c.stems = clauseStems(c.toks)
+	c.seqSegs = seqSegments(c)
+}
+
+// seqSegments returns the parts of a clause its sequence word orders (clauseInfo.seqSegs).
+func seqSegments(c *clauseInfo) [][]string {
+	if c.seq < 0 {
+		return nil
+	}
+	t := c.toks[c.seqAt]
+	if k := strings.Index(t.text, c.seqWord); t.kind == tCJK && c.seqWord != "" && k > 0 {
+		before := append(append([]ctok(nil), c.toks[:c.seqAt]...), ctok{tCJK, t.text[:k]})
+		after := append([]ctok{{tCJK, t.text[k+len(c.seqWord):]}}, c.toks[c.seqAt+1:]...)
+		if b, a := clauseStems(before), clauseStems(after); len(b) > 0 && len(a) > 0 {
+			return [][]string{b, a}
+		}
+	}
+	if seg := clauseStems(c.toks[c.seqAt:]); len(seg) > 0 {
+		return [][]string{seg}
+	}
+	return [][]string{c.stems}
 }
 
 // leadingOther returns the preference joiner a clause opens with when the side after it is the
@@ -783,7 +812,7 @@ func cjkMarks(x *stmtLexicon, s string, c *clauseInfo, levels *[]int, omission *
 	}
 	for _, e := range x.cjkSeq {
 		if c.seq < 0 && strings.Contains(taken, e.text) {
-			c.seq = e.level
+			c.seq, c.seqWord = e.level, e.text
 		}
 	}
 }

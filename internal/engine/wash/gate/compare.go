@@ -624,6 +624,10 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 				weaker = m
 			}
 		}
+		if m, ok := hedgeBound(cl, matches); kept && ok {
+			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(m)))
+			continue
+		}
 		if kept && cl.level == 3 && conditioned(cl, best(cl, matches)) {
 			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → only under a condition", levelWord(cl)))
 			continue
@@ -645,6 +649,18 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(weaker)))
 		}
 	}
+}
+
+// hedgeBound reports a hedge or permission ("if needed", "may", 必要时, できれば) that the best
+// counterpart states with a binding word instead ("always", "must", 始终, 必ず): the rule now
+// binds where it was left to judgement. A hedge merely left out ("Run X if needed" said "Run
+// X") is no such change; only a binding word written in its place is.
+func hedgeBound(cl clauseInfo, matches []clauseInfo) (clauseInfo, bool) {
+	if cl.level != 1 || cl.modal == "" {
+		return clauseInfo{}, false
+	}
+	m := best(cl, matches)
+	return m, m.level == 3 && m.modal != "" && !m.mixed
 }
 
 // mergedWithRule reports a counterpart clause that holds, beside plain clause cl, another
@@ -1308,13 +1324,13 @@ func markedSegments(cls []clauseInfo) [][]string {
 			marked = append(marked, cl)
 		}
 	}
-	if len(marked) < 2 {
+	if len(marked) == 0 || len(marked) == 1 && len(marked[0].seqSegs) < 2 {
 		return nil
 	}
 	sort.SliceStable(marked, func(i, j int) bool { return marked[i].seq < marked[j].seq })
 	var out [][]string
 	for _, cl := range marked {
-		out = append(out, cl.stems)
+		out = append(out, cl.seqSegs...)
 	}
 	return out
 }

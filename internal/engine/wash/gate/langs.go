@@ -69,7 +69,7 @@ var modalText = map[string]map[int]string{
 	"ja": {
 		3:  "必ず 常に 必須 なければならない なければいけない なくてはならない ないといけない ねばならない 絶対に",
 		2:  "べき 推奨 望ましい 方がよい 方が良い 優先",
-		1:  "できれば 可能であれば 可能な限り 必要に応じて 構いません 構わない てもよい てもいい 任意 なるべく",
+		1:  "できれば 可能であれば 可能な場合 可能な限り 必要に応じて 構いません 構わない てもよい てもいい 任意 なるべく",
 		-1: "めったに 必要はない 必要ありません 不要",
 		-2: "避ける 避け 控える",
 		-3: "しないで しない ないで ません せず ずに するな 禁止 だめ ダメ ない",
@@ -214,13 +214,14 @@ var quantityText = "several few many multiple couple mehrere einige paar wenige 
 // antonymText gives, per language, word pairs whose exchange reverses a clause: "a|b", or
 // "a|b|order" when the pair is about sequence (before/after), reported as a changed order.
 var antonymText = map[string]string{
-	"en": "before|after|order first|last|order top|bottom|order earlier|later|order above|below|order " +
+	"en": "before|after|order first|last|order top|bottom|order earlier|later|order above|below|order highest|lowest|order " +
 		"manual|automatic manually|automatically enable|disable enabled|disabled include|exclude including|excluding " +
 		"more|less most|least maximum|minimum max|min faster|slower fast|slow higher|lower increase|decrease " +
 		"relative|absolute public|private internal|external local|remote synchronous|asynchronous sync|async " +
 		"success|failure on|off true|false add|remove same|different upper|lower uppercase|lowercase " +
 		"ascending|descending inclusive|exclusive required|optional many|few single|double",
-	"de": "vor|nach|order vorher|nachher|order zuerst|zuletzt|order oben|unten|order früh|spät|order " +
+	"de": "vor|nach|order vorher|nachher|order bevor|nachdem|order zuerst|zuletzt|order oben|unten|order früh|spät|order " +
+		"höchste|niedrigste|order erste|letzte|order " +
 		"manuell|automatisch aktiviert|deaktiviert mehr|weniger schneller|langsamer schnell|langsam " +
 		"relativ|absolut öffentlich|privat intern|extern lokal|remote synchron|asynchron erlaubt|verboten " +
 		"viele|wenige",
@@ -236,7 +237,7 @@ var antonymText = map[string]string{
 	"zh": "之前|之后|order 以前|以后|order 前|后|order 先|后|order 上|下 相对|绝对 详细|简略 开|关 多|少 " +
 		"快|慢 早|晚 大|小 增|减 内|外 公开|私有 手动|自动",
 	"ja": "前|後|order 先|後|order 上|下 オン|オフ 多|少 長|短 高|低 早|遅 手動|自動 有効|無効 相対|絶対",
-	"ko": "전|후|order 이전|이후|order 먼저|나중|order 위|아래|order 앞|뒤|order 많|적 켜|끄 상대|절대 " +
+	"ko": "전|후|order 이전|이후|order 먼저|나중|order 위|아래|order 앞|뒤|order 첫|마지막|order 많|적 켜|끄 상대|절대 " +
 		"수동|자동 허용|금지",
 	"ru": "до|после|order прежде|после|order перед|после|order сначала|потом|order первый|последний|order верх|низ|order много|мало " +
 		"больше|меньше быстрее|медленнее вручную|автоматически включен|выключен относит|абсолют " +

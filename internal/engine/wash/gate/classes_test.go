@@ -1,0 +1,50 @@
+package gate
+
+import "testing"
+
+// editClass is a one-statement edit of a class the held-out sets showed the gate missing or
+// falsely blocking, in the language it was seen in: block edits must be refused by a drop of
+// their type, pass edits must pass.
+type editClass struct {
+	name, typ, old, new string // typ "" for an honest edit that must pass
+}
+
+func checkEditClasses(t *testing.T, cases []editClass) {
+	t.Helper()
+	for _, c := range cases {
+		drops := Check([]byte(c.old+"\n"), []byte(c.new+"\n"))
+		switch {
+		case c.typ == "" && len(drops) > 0:
+			t.Errorf("%s: honest edit blocked: %v", c.name, drops)
+		case c.typ != "" && !hasType(drops, c.typ):
+			t.Errorf("%s: not blocked by %s; drops %v", c.name, c.typ, drops)
+		}
+	}
+}
+
+// TestOrderClasses: an order stated by a rank word (höchste, 첫), by before/after words, by
+// sequence words after a lead ("TDD：先 A，再 B") and by a Japanese "A てから B" is a fact; its
+// reversal is an order drop, a rewording that keeps it is none.
+func TestOrderClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"rank antonym", TypeOrder, "- Security-Patches (höchste Priorität)", "- Security-Patches (niedrigste Priorität)"},
+		{"bevor/nachdem", TypeOrder, "- Übersicht als Tabelle ausgeben, bevor Aktionen gestartet werden.", "- Übersicht als Tabelle ausgeben, nachdem Aktionen gestartet werden."},
+		{"first/last argument", TypeOrder, "`*testing.T`를 첫 인자로 받고 `t.Helper()` 호출.", "`*testing.T`를 마지막 인자로 받고 `t.Helper()` 호출."},
+		{"sequence after a lead", TypeOrder, "- 任务设计遵循 TDD：先设计测试用例，再开发功能。", "- 任务设计遵循 TDD：先开发功能，再设计测试用例。"},
+		{"sequence after a lead kept", "", "- 任务设计遵循 TDD：先设计测试用例，再开发功能。", "- 任务设计遵循 TDD：先写测试用例，再开发功能。"},
+		{"te-kara reversed", TypeOrder, "- git push は必ずユーザーの確認を取ってから実行すること", "- git push は実行してから必ずユーザーの確認を取ること"},
+		{"te-kara kept", "", "- git push は必ずユーザーの確認を取ってから実行すること", "- git push は必ずユーザーに確認を取ってから実行する"},
+	})
+}
+
+// TestHedgeBoundClasses: a hedge or permission restated with a binding word binds where the
+// original left it to judgement (a modality drop); a hedge left out or reworded is none.
+func TestHedgeBoundClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"if needed → always", TypeModality, "Run the linters if needed.", "Always run the linters."},
+		{"必要时 → 始终", TypeModality, "- 保持变更记录与状态同步，必要时在终端与日志中输出清晰进度。", "- 保持变更记录与状态同步，始终在终端与日志中输出清晰进度。"},
+		{"可能な場合は → 必ず", TypeModality, "- **lint実行**: 可能な場合は静的解析ツールを実行", "- **lint実行**: 必ず静的解析ツールを実行"},
+		{"if needed reworded", "", "Run the linters if needed.", "Run the linters if necessary."},
+		{"hedge left out", "", "Run the linters if needed.", "Run the linters."},
+	})
+}
