@@ -84,11 +84,15 @@ func runHook(e *env, args []string) error {
 	if inWorker(target, event) {
 		return hookAgentInChild(e, p, event, hookDeadline(target, event)+10*time.Second)
 	}
-	// Only the platform's JSON on standard output, always exit 0.
-	return failOpenAfter(e, hookDeadline(target, event), func(e *env) error {
+	return hookAgentInProcess(e, p, event, agentEnv())
+}
+
+// hookAgentInProcess runs an agent hook in this process: only the
+// platform's JSON on standard output, always exit 0.
+func hookAgentInProcess(e *env, p agent.Platform, event string, senv session.Env) error {
+	return failOpenAfter(e, hookDeadline(p.Name, event), func(e *env) error {
 		workerFatal()
-		env := agentEnv()
-		p.Write(e.stdout, e.stderr, p.Run(e.ctx, &env, event, e.stdin))
+		p.Write(e.stdout, e.stderr, p.Run(e.ctx, &senv, event, e.stdin))
 		return nil
 	}, func(e *env, d time.Duration) {
 		p.Write(e.stdout, e.stderr, p.FailOpen(event, gaveUp(d)))

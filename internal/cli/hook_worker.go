@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/prosewash/prosewash/internal/engine/iox"
+	"github.com/prosewash/prosewash/internal/engine/session"
 	"github.com/prosewash/prosewash/internal/engine/txn"
 	"github.com/prosewash/prosewash/internal/hooks/agent"
 )
@@ -153,6 +154,15 @@ func hookAgentInChild(e *env, p agent.Platform, event string, d time.Duration) e
 	if err != nil {
 		p.Write(e.stdout, e.stderr, p.FailOpen(event, fmt.Errorf("read hook input: %w", err)))
 		return nil
+	}
+	if env := agentEnv(); !p.RunsEngine(&env, event, data) {
+		// Nothing for the engine (no file recorded, or manual mode): a
+		// worker would only double the process start. Files recorded
+		// after this look wait for the next turn.
+		env.Clean = session.DeferEngine
+		inner := *e
+		inner.stdin = bytes.NewReader(data)
+		return hookAgentInProcess(&inner, p, event, env)
 	}
 	w := runWorker(e.ctx, e.ui.colour, []string{p.Name, event}, bytes.NewReader(data), d)
 	if w.err == nil && !w.stdout.Overflowed() && !w.stderr.Overflowed() && keepsContract(p, w.stdout.Bytes()) {

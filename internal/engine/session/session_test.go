@@ -398,3 +398,51 @@ func TestEndTurnAutomaticWithTheRealEngine(t *testing.T) {
 		t.Fatalf("TakeRewritten = %v", got)
 	}
 }
+
+// RunsEngine says yes only when the end of the turn would run the engine:
+// a file recorded and a mode other than manual approved. It agrees with
+// what EndTurn then does, which counts the engine's runs.
+func TestRunsEngineAgreesWithEndTurn(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		mode  string
+		files []string
+		runs  bool
+	}{
+		{"nothing recorded", approval.Automatic, nil, false},
+		{"manual", approval.Manual, []string{"a.md"}, false},
+		{"confirm", approval.Confirm, []string{"a.md"}, true},
+		{"automatic", approval.Automatic, []string{"a.md", "b.md"}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, env := turnFixture(t, tt.mode, tt.files...)
+			calls := 0
+			env.Clean = fakeClean(wouldChange(tt.files...), nil, &calls)
+			s := open(t, f, env, "s1")
+			runs := s.RunsEngine()
+			s.EndTurn(context.Background())
+			if runs != tt.runs || (calls > 0) != tt.runs {
+				t.Fatalf("RunsEngine = %v and the engine ran %d times; want %v", runs, calls, tt.runs)
+			}
+		})
+	}
+}
+
+// A hook that ends the turn in process defers the engine: files recorded
+// after it looked are left, silently and still recorded, for the next turn.
+func TestDeferEngineLeavesTheFilesForTheNextTurn(t *testing.T) {
+	f, env := turnFixture(t, approval.Automatic, "a.md")
+	env.Clean = session.DeferEngine
+	if turn := open(t, f, env, "s1").EndTurn(context.Background()); turn != (session.Turn{}) {
+		t.Fatalf("deferred: %+v, want silence", turn)
+	}
+	if got := f.Recorded("s1"); strings.Join(got, ",") != "a.md" {
+		t.Fatalf("recorded after a deferred turn: %v, want a.md still", got)
+	}
+	calls := 0
+	env.Clean = fakeClean(wouldChange("a.md"), nil, &calls)
+	open(t, f, env, "s1").EndTurn(context.Background())
+	if calls != 1 {
+		t.Fatalf("the next turn ran the engine %d times, want once", calls)
+	}
+}

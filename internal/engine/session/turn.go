@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"sort"
 	"strings"
 
@@ -44,6 +46,47 @@ func (s *Session) EndTurn(ctx context.Context) Turn {
 		t.Continue = JoinLines(t.Continue, reason)
 	}
 	return t
+}
+
+// RunsEngine reports whether ending this turn would run the clean engine:
+// the session recorded files and a mode other than manual is approved.
+// Only then does a hook need its worker process (a second process start,
+// as long as the rest of a hook that has nothing to do); the rest of the
+// end of a turn reads the same state every other hook reads in process.
+// It only reads. Anything it cannot read says yes: the worker's end of
+// the turn reports it.
+func (s *Session) RunsEngine() bool {
+	stateDir, err := s.Project.StateDir()
+	if err != nil {
+		return true
+	}
+	d, err := approval.Decide(s.Project, stateDir, s.env.Self, s.env.Version)
+	if err != nil || d.Verdict.Mode == approval.Manual {
+		// An unreadable configuration means manual: the end of the turn
+		// says so and runs nothing.
+		return false
+	}
+	// Whether anything is recorded, not what: a session that wrote many
+	// files has a long record, which the worker decodes anyway.
+	rec, err := scope.Open(stateDir, s.ID)
+	if err != nil {
+		return true
+	}
+	fi, err := os.Stat(rec.File())
+	return !errors.Is(err, fs.ErrNotExist) && (err != nil || fi.Size() > 0)
+}
+
+// ErrEngineDeferred is what [Env.Clean] returns to leave a turn's files
+// for the next one instead of running the engine: a hook that found
+// nothing for the engine ends the turn in process, and files recorded
+// after it looked wait for the next turn, as when another hook holds the
+// turn.
+var ErrEngineDeferred = errors.New("the clean engine runs at the next end of a turn")
+
+// DeferEngine is an [Env.Clean] that runs nothing and returns
+// [ErrEngineDeferred].
+func DeferEngine(context.Context, *clean.Plan, clean.Batch) (*report.Run, error) {
+	return nil, ErrEngineDeferred
 }
 
 // endClean is the prose lane's part of the end of a turn.
@@ -125,9 +168,11 @@ func (s *Session) cleanTurn(ctx context.Context, stateDir string, d approval.Dec
 	var locked *txn.LockedError
 	var pending *txn.PendingError
 	switch {
-	case errors.As(err, &locked):
+	case errors.As(err, &locked), errors.Is(err, ErrEngineDeferred):
 		// Another prosewash hook (two installs, or two platforms' hooks on
-		// one project) holds the lock and is doing this very run.
+		// one project) holds the lock and is doing this very run; or the
+		// files were recorded after this hook found none, and wait for
+		// the next turn.
 		return Turn{}, nil
 	case errors.As(err, &pending):
 		if state.Once(stateDir, "pending:"+strings.Join(pending.RunIDs, ",")) {

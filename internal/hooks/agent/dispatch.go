@@ -69,6 +69,37 @@ func (p Platform) answerAs(sender Platform, ev Event, a Answer) Reply {
 	return r
 }
 
+// RunsEngine reports whether the event arg, with the payload data, would
+// run the clean engine: the end of a turn with recorded files in an
+// approved mode ([session.Session.RunsEngine]). That is what a hook runs
+// in a worker process; any other end of a turn is answered in process.
+// Whatever it cannot tell (another event, a payload that does not decode,
+// a session that does not open) says yes, and the worker reports it.
+func (p Platform) RunsEngine(env *session.Env, arg string, data []byte) bool {
+	ev, known := p.Event(arg)
+	if !known || ev.Kind != TurnEnd {
+		return true
+	}
+	runs := true
+	_ = Safe(func() error {
+		in, err := p.Decode(data, ev.Kind, env.Var)
+		if err != nil {
+			return err
+		}
+		if in.Again {
+			runs = false // act answers a turn that already continued at once
+			return nil
+		}
+		s, err := env.Open(p.Memory, in.Session, in.Cwd, in.ProjectDir)
+		if err != nil {
+			return err
+		}
+		runs = s.RunsEngine()
+		return nil
+	})
+	return runs
+}
+
 // FailOpen is the platform's answer to a hook that failed with err before
 // or instead of running (it gave up at its deadline, say).
 func (p Platform) FailOpen(arg string, err error) Reply {
