@@ -233,14 +233,18 @@ func (l *Lane) gateRun(x run) (*loadCheck, error) {
 		if lc, err = l.checkLoads(x.Reading, x.Changes, x.Approved); err != nil {
 			return nil, err
 		}
-		seen := map[string]bool{}
-		for _, d := range drops {
-			seen[placeKey(d)] = true
+		at := map[string]int{}
+		for i, d := range drops {
+			at[placeKey(d)] = i
 		}
 		for _, d := range lc.drops {
-			if !seen[placeKey(d)] {
-				drops = append(drops, d)
+			if i, ok := at[placeKey(d)]; ok {
+				// The same token lost on disk and from the loads: one drop, naming the
+				// platforms that would lose it as the load gate found them.
+				drops[i].Note = withLoss(drops[i].Note, d.Note)
+				continue
 			}
+			drops = append(drops, d)
 		}
 	}
 	lc.approved = append(lc.approved, approved...)

@@ -174,6 +174,20 @@ func addPlatform(note, p string) string {
 	return note + lead + p
 }
 
+// withLoss adds to a drop's note the platforms another note says would lose it ("lost for
+// claude-code, copilot"), once.
+func withLoss(note, other string) string {
+	const lead = "lost for "
+	i := strings.Index(other, lead)
+	if i < 0 || strings.Contains(note, lead) {
+		return note
+	}
+	if note != "" {
+		note += "; "
+	}
+	return note + other[i:]
+}
+
 // placeKey names a drop at its place: "type:value@FILE:LINE", the only form an approval
 // takes (an approval names a token at one place, never a value across the plan).
 func placeKey(d gate.Drop) string {

@@ -210,3 +210,55 @@ func TestQuickCutsASubdirectoryRepeatingItsAncestor(t *testing.T) {
 		t.Fatalf("codex saves nothing: %+v", res.Platforms)
 	}
 }
+
+// Deleting the file CLAUDE.md imports unloads it from Claude Code (the import stays, pointing
+// at nothing): every fact of it is a drop for that platform, though no other file changed.
+func TestPlanDeletingAnImportedFile(t *testing.T) {
+	f := newFixture(t)
+	f.write("CLAUDE.md", "# Project\n\n@AIWG.md\n\n- Run make check before every commit.\n")
+	f.write("AIWG.md", aiwg)
+	del := map[string]any{"type": "delete", "path": "AIWG.md", "expect": sha(aiwg), "reason": "unused"}
+	_, err := f.lane.ApplyPlan(mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "actions": []any{del}}), PlanOptions{DryRun: true})
+	var be *BlockedError
+	if !errors.As(err, &be) {
+		t.Fatalf("deleting an imported file passed the gate: %v", err)
+	}
+	found := false
+	for _, d := range be.Drops {
+		found = found || d.Key() == "name:test-architect" && strings.Contains(d.Note, "claude-code")
+	}
+	if !found {
+		t.Fatalf("the deleted file's facts are not drops for claude-code: %+v", be.Drops)
+	}
+	if f.read("AIWG.md") != aiwg {
+		t.Fatal("a blocked plan deleted the file")
+	}
+}
+
+// Codex stops at 32 KiB over the AGENTS.md chain, root first: a root AGENTS.md grown by a plan
+// pushes the subdirectory's rules out of Codex's load, though both files are still on disk.
+func TestPlanPushingASubdirectoryPastTheCodexBudget(t *testing.T) {
+	f := newFixture(t)
+	var pad strings.Builder
+	for i := 1; pad.Len() < 31*1024; i++ {
+		fmt.Fprintf(&pad, "- Guideline %d: keep the handlers small and the errors wrapped.\n", i)
+	}
+	root := "# Monorepo\n\n" + pad.String()
+	f.write("AGENTS.md", root)
+	sub := f.write("services/api/AGENTS.md", "# API\n\n- The API listens on port 8443 behind the gateway.\n")
+	grown := root + strings.Repeat("- Another guideline that only takes room in the budget.\n", 40)
+	rw := map[string]any{"type": "rewrite", "path": "AGENTS.md", "expect": sha(root), "content": grown, "reason": "more rules"}
+	l := New(f.proj, Options{Home: f.home, Getenv: f.getenv, Now: func() time.Time { return f.clock }, Start: filepath.Dir(sub)})
+	_, err := l.ApplyPlan(mustPlan(t, map[string]any{"version": 1, "judge": "agent:x", "actions": []any{rw}}), PlanOptions{DryRun: true})
+	var be *BlockedError
+	if !errors.As(err, &be) {
+		t.Fatalf("the subdirectory's rules left Codex's load and the gate passed: %v", err)
+	}
+	found := false
+	for _, d := range be.Drops {
+		found = found || d.Key() == "number:8443" && strings.Contains(d.Note, "codex")
+	}
+	if !found {
+		t.Fatalf("the port pushed past the budget is not a drop for codex: %+v", be.Drops)
+	}
+}
