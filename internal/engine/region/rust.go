@@ -20,21 +20,23 @@ import (
 // rustdoc does, then classified by the Markdown classifier, so every fenced
 // or indented code block (a doctest, whatever its info string), code span
 // and link destination is runtime, and a fence opened on one line carries
-// over to the next. Where rustdoc would mix in a `#[doc]` attribute, or a
-// block doc comment spans lines, the layout is not modelled and the doc
-// comments are runtime.
+// over to the next. A `#[doc = ...]` attribute (also `#![doc]` and one in
+// `cfg_attr`) is a fragment of the same document, joined and unindented
+// the way rustdoc does (rust_docattr.go): its literal stays runtime and the
+// doc comments around it are read with its text in place.
 
 // rustDocRun collects the doc comments of one flavour (outer or inner) that
 // rustdoc joins into one document.
 type rustDocRun struct {
-	lines   []rustDocLine
-	blocks  [][2]int
-	tainted bool // a #[doc] attribute or something else not modelled
+	lines  []rustDocLine
+	blocks [][2]int
+	raws   []rustRawDoc
 }
 
-// rustDocLine is one `///` or `//!` comment: [start, end), its text after
-// the three-byte marker.
-type rustDocLine struct{ start, end int }
+// rustDocLine is one fragment of the document: a `///` or `//!` comment
+// [start, end), its text after the three-byte marker, or (raw > 0) the
+// attribute run.raws[raw-1].
+type rustDocLine struct{ start, end, raw int }
 
 type rustScanner struct {
 	src          []byte
@@ -42,6 +44,10 @@ type rustScanner struct {
 	outer, inner rustDocRun
 	hash         int // 1 after '#', 2 after "#!": an attribute may open
 	attrDepth    int // bracket depth inside an attribute
+	attrInner    bool
+	attrPath     rustAttrPath
+	attrCfg      []byte // the predicate when the attribute is cfg_attr
+	macroRep     bool   // after #[$meta]: the repetition's ")*" ends no run
 	err          *RefusedError
 }
 
@@ -147,6 +153,9 @@ func (s *rustScanner) run() {
 			i++
 		case c == '[':
 			if s.hash > 0 || s.attrDepth > 0 {
+				if s.attrDepth == 0 {
+					s.attrInner, s.attrPath = s.hash == 2, attrPathNone
+				}
 				s.attrDepth++
 				s.hash = 0
 			} else {
@@ -164,6 +173,13 @@ func (s *rustScanner) run() {
 			}
 			if isRustIDStart(r) {
 				i = s.ident(i)
+				continue
+			}
+			if c == '$' && s.attrDepth == 1 && s.attrPath == attrPathNone {
+				s.macroAttr() // #[$meta] in a macro: any attribute, a doc too
+			}
+			if s.macroRep && s.attrDepth == 0 && (c == ')' || c == '*' || c == '+' || c == '?') {
+				i += size // $(#[$meta])* repeats attributes of the item that follows
 				continue
 			}
 			s.token()
@@ -217,6 +233,7 @@ func (s *rustScanner) shebang(i int) int {
 func (s *rustScanner) token() {
 	s.hash = 0
 	if s.attrDepth == 0 {
+		s.macroRep = false
 		s.flushDocs()
 	}
 }
@@ -264,17 +281,7 @@ func (s *rustScanner) ident(i int) int {
 		}
 	}
 	if s.attrDepth > 0 {
-		// `doc = ...` (also inside cfg_attr) adds text to the item's doc;
-		// #[doc(hidden)] and #[doc(alias = ...)] do not.
-		if word == "doc" {
-			k := j
-			for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
-				k++
-			}
-			if k < len(src) && src[k] == '=' {
-				s.outer.tainted, s.inner.tainted = true, true
-			}
-		}
+		s.attrWord(word, j)
 		return j
 	}
 	s.token()
@@ -457,7 +464,7 @@ func (s *rustScanner) lineComment(i int) int {
 		if doc == 'i' {
 			run = &s.inner
 		}
-		run.lines = append(run.lines, rustDocLine{i, end})
+		run.lines = append(run.lines, rustDocLine{start: i, end: end})
 		return e
 	}
 	if why, ok := fs.match(rustDirective); ok {
@@ -576,7 +583,7 @@ func (s *rustScanner) flushDocs() {
 		if len(run.lines) > 0 || len(run.blocks) > 0 {
 			s.docRun(run)
 		}
-		*run = rustDocRun{lines: run.lines[:0], blocks: run.blocks[:0]}
+		*run = rustDocRun{lines: run.lines[:0], blocks: run.blocks[:0], raws: run.raws[:0]}
 	}
 }
 
@@ -585,8 +592,8 @@ func (s *rustScanner) docRun(run *rustDocRun) {
 	src := s.src
 	why := ""
 	switch {
-	case run.tainted:
-		why = "doc comment joined with a #[doc] attribute (not modelled)"
+	case len(run.blocks) > 0 && len(run.raws) > 0:
+		why = "block doc comment joined with a #[doc] attribute (not modelled)"
 	case len(run.blocks) > 0 && len(run.lines) > 0:
 		why = "doc comment mixing /** */ and /// (not modelled)"
 	case len(run.blocks) > 1:
@@ -613,7 +620,7 @@ func (s *rustScanner) docRun(run *rustDocRun) {
 	}
 	if why == "" {
 		for _, l := range run.lines {
-			if bytes.IndexByte(src[l.start:l.end], '\r') >= 0 {
+			if l.raw == 0 && bytes.IndexByte(src[l.start:l.end], '\r') >= 0 {
 				why = "doc comment with a bare carriage return (rustc rejects it)"
 				break
 			}
@@ -621,53 +628,21 @@ func (s *rustScanner) docRun(run *rustDocRun) {
 	}
 	if why != "" {
 		for _, l := range run.lines {
-			s.mark(l.start, l.end, Runtime, why)
+			if l.raw == 0 {
+				s.mark(l.start, l.end, Runtime, why)
+			}
 		}
 		for _, b := range run.blocks {
 			s.mark(b[0], b[1], Runtime, why)
 		}
 		return
 	}
-	s.docLines(run.lines)
+	s.docFragments(run)
 }
 
 // rustDocSeg is one line of a doc comment: its marker and cut indentation
 // [start, from) and its doc text [from, end).
 type rustDocSeg struct{ start, from, end int }
-
-// docLines joins `///` (or `//!`) lines the way rustdoc does (the text after
-// the marker, unindented by the smallest indentation of the lines that hold
-// more than whitespace), classifies the result as Markdown and maps its
-// regions back onto the comments.
-func (s *rustScanner) docLines(lines []rustDocLine) {
-	src := s.src
-	minIndent := -1
-	for _, l := range lines {
-		text := src[l.start+3 : l.end]
-		if !hasNonSpace(text) {
-			continue
-		}
-		w := 0
-		for w < len(text) && (text[w] == ' ' || text[w] == '\t') {
-			w++
-		}
-		if minIndent < 0 || w < minIndent {
-			minIndent = w
-		}
-	}
-	minIndent = max(minIndent, 0)
-	segs := make([]rustDocSeg, len(lines))
-	for k, l := range lines {
-		cut := 0
-		if hasNonSpace(src[l.start+3 : l.end]) {
-			cut = minIndent
-		}
-		segs[k] = rustDocSeg{l.start, l.start + 3 + cut, l.end}
-	}
-	s.docMarkdown(segs, func(k int) (string, bool) {
-		return matchAfterRemoval(src[lines[k].start:lines[k].end], rustDirective)
-	})
-}
 
 // blockDoc classifies a `/** */` or `/*!` doc comment over several lines.
 // rustc strips a column of '*' from such comments and rustdoc unindents
@@ -738,18 +713,25 @@ func (s *rustScanner) blockDoc(b [2]int) bool {
 // Markdown and marks each segment by what the Markdown classifier says;
 // directiveOf(k) says whether line k belongs to a directive comment.
 func (s *rustScanner) docMarkdown(segs []rustDocSeg, directiveOf func(k int) (string, bool)) {
-	src := s.src
 	var doc []byte
 	at := make([]int, len(segs)) // doc offset of each line
 	for k, g := range segs {
 		at[k] = len(doc)
-		doc = append(doc, src[g.from:g.end]...)
+		doc = append(doc, s.src[g.from:g.end]...)
 		doc = append(doc, '\n')
 	}
+	s.markdownOnto(doc, segs, at, directiveOf, func(_ int, r Region) { s.mark(r.Start, r.End, r.Kind, r.Why) })
+}
+
+// markdownOnto classifies doc as Markdown and hands emit the regions of each
+// segment k, whose doc text [g.from, g.end) sits at doc offset at[k], in
+// source offsets; directiveOf(k) says whether line k belongs to a directive
+// comment.
+func (s *rustScanner) markdownOnto(doc []byte, segs []rustDocSeg, at []int, directiveOf func(k int) (string, bool), emit func(k int, r Region)) {
 	md, err := classifyMarkdown(doc)
 	if err != nil {
-		for _, g := range segs {
-			s.mark(g.start, g.end, Runtime, "doc comment (markdown failed)")
+		for k, g := range segs {
+			emit(k, Region{Start: g.start, End: g.end, Kind: Runtime, Why: "doc comment (markdown failed)"})
 		}
 		return
 	}
@@ -774,12 +756,16 @@ func (s *rustScanner) docMarkdown(segs []rustDocSeg, directiveOf func(k int) (st
 		// The marker and the cut indentation take the kind of the line's
 		// first doc byte (its line break, when the line is empty).
 		k0, w0 := kindOf(md.At(dStart))
-		s.mark(g.start, g.from, k0, w0)
+		if g.from > g.start {
+			emit(k, Region{Start: g.start, End: g.from, Kind: k0, Why: w0})
+		}
 		for r := ri; r < len(md.Regions) && md.Regions[r].Start < dEnd; r++ {
 			reg := md.Regions[r]
 			lo, hi := max(reg.Start, dStart), min(reg.End, dEnd)
-			kk, ww := kindOf(reg)
-			s.mark(g.from+(lo-dStart), g.from+(hi-dStart), kk, ww)
+			if hi > lo {
+				kk, ww := kindOf(reg)
+				emit(k, Region{Start: g.from + (lo - dStart), End: g.from + (hi - dStart), Kind: kk, Why: ww})
+			}
 		}
 	}
 }
