@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -46,6 +47,15 @@ var debianCrates = []string{
 	"librust-proc-macro2-dev", "librust-quote-dev", "librust-num-traits-dev", "librust-base64-dev",
 	"librust-getrandom-dev", "librust-unicode-ident-dev", "librust-crossbeam-utils-dev",
 	"librust-rayon-dev", "librust-semver-dev", "librust-walkdir-dev", "librust-tempfile-dev",
+}
+
+// debianDocAttrCrates ship Rust sources that build their docs from
+// #[doc = "..."], #[cfg_attr(..., doc = "...")] (nix, paste, textwrap,
+// zerocopy, clap's derive and completion crates) and #![doc =
+// include_str!(...)]: crates no classifier test reads.
+var debianDocAttrCrates = []string{
+	"librust-nix-dev", "librust-clap-derive-dev", "librust-clap-complete-dev", "librust-paste-dev",
+	"librust-textwrap-dev", "librust-zerocopy-dev",
 }
 
 // goModules are Go modules fetched through the module proxy: Go sources
@@ -192,4 +202,17 @@ func corpusYAML(t *testing.T) []entry {
 
 func corpusRust(t *testing.T) []entry {
 	return files(testtool.Debian(t, debianCrates...), func(rel string) bool { return langOf(rel) == "rust" })
+}
+
+// corpusRustDocAttr is every Rust file of debianDocAttrCrates that holds a
+// doc attribute with a value.
+func corpusRustDocAttr(t *testing.T) []entry {
+	docAttr := regexp.MustCompile(`#!?\[(doc\s*=|cfg_attr\(.*\bdoc\s*=)`)
+	var out []entry
+	for _, e := range files(testtool.Debian(t, debianDocAttrCrates...), func(rel string) bool { return langOf(rel) == "rust" }) {
+		if b, err := os.ReadFile(e.src); err == nil && docAttr.Match(b) {
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -51,6 +51,7 @@ func languages() []language {
 		{"dockerfile", corpusDockerfile, dockerfileOracle},
 		{"yaml", corpusYAML, yamlOracle},
 		{"rust", corpusRust, rustOracle},
+		{"rust #[doc]", corpusRustDocAttr, rustOracle},
 		{"html", corpusHTML, htmlOracle},
 		{"css/scss/less", corpusCSS, cssOracle},
 	}
