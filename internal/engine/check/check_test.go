@@ -145,6 +145,25 @@ var decideCases = []decideCase{
 	{name: "csi in a rust doc comment", path: "a.rs", src: "/// Fast \x1b[31mred\x1b[0m text.\nfn f() {}\n", want: "U+001B prose remove, U+001B prose remove", out: "/// Fast red text.\nfn f() {}\n"},
 	{name: "csi in a go comment", path: "a.go", src: "package p\n\n// Fast \x1b[31mred\x1b[0m text.\n", want: "U+001B prose remove, U+001B prose remove", out: "package p\n\n// Fast red text.\n"},
 	{name: "osc in a js comment", path: "a.js", src: "// \x1b]8;;http://x\x07link\x1b]8;;\x07 text\n", want: "U+001B prose remove, U+001B prose remove", out: "// link text\n"},
+	// An OSC 8 hyperlink (ESC ] 8 ; ; URL ST text ESC ] 8 ; ; ST) goes
+	// whole, its URL too; the text it wraps stays.
+	{name: "osc 8 in markdown", path: "a.md", src: "See \x1b]8;;https://x.example/a_b\x1b\\the docs\x1b]8;;\x1b\\ now.\n",
+		want: "U+001B prose remove, U+001B prose remove", out: "See the docs now.\n"},
+	{name: "osc 8 with bel in markdown", path: "a.md", src: "See \x1b]8;;https://x.example/\x07docs\x1b]8;;\x07.\n",
+		want: "U+001B prose remove, U+001B prose remove", out: "See docs.\n"},
+	{name: "osc 8 in a rust doc comment", path: "a.rs", src: "/// See \x1b]8;;https://x.example/a_b\x1b\\the docs\x1b]8;;\x1b\\ now.\nfn f() {}\n",
+		want: "U+001B prose remove, U+001B prose remove", out: "/// See the docs now.\nfn f() {}\n"},
+
+	// A #[doc] attribute joins the doc comments around it: they stay
+	// prose, its literal stays runtime, and a line in the code block its
+	// text opens is a doctest.
+	{name: "rust doc attribute", path: "a.rs", src: "/// a\u200bb\n#[doc = \"x\u200by\"]\n/// c\u200bd\nfn f() {}\n",
+		want: "U+200B prose remove, U+200B runtime report, U+200B prose remove", out: "/// ab\n#[doc = \"x\u200by\"]\n/// cd\nfn f() {}\n"},
+	{name: "rust doc attribute fence", path: "a.rs", src: "/// a\u200bb\n#[doc = \"```\"]\n/// c\u200bd\n#[doc = \"```\"]\nfn f() {}\n",
+		want: "U+200B prose remove, U+200B runtime report", out: "/// ab\n#[doc = \"```\"]\n/// c\u200bd\n#[doc = \"```\"]\nfn f() {}\n"},
+	{name: "rust include_str", path: "lib.rs", src: "//! a\u200bb\n#![doc = include_str!(\"../README.md\")]\n//! c\u200bd\n",
+		want: "U+200B prose remove, U+200B runtime report", out: "//! ab\n#![doc = include_str!(\"../README.md\")]\n//! c\u200bd\n", reason: "not in this file"},
+
 	// "ESC[" opening a real link: removing the sequence would take the
 	// link's bracket; kept, the rest cleaned.
 	{name: "csi bracket opening a link", path: "a.md", src: "A \x1b[link](url) b\u200bc.\n", want: "U+001B prose remove, U+200B prose remove", out: "A [link](url) bc.\n"},

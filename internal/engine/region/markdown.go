@@ -648,7 +648,10 @@ func markFrontMatter(b *Builder, src []byte, end int) {
 // one not preceded by an ASCII letter or digit.
 func urlStart(b []byte, i int) int {
 	for ; i < len(b); i++ {
-		if i > 0 && isASCIIAlnum(b[i-1]) {
+		// After ';' GFM links nothing, whatever carriers go: an OSC 8
+		// hyperlink's URL (ESC ] 8 ; ; URL ST) is part of its escape
+		// sequence, removed whole with it.
+		if i > 0 && (isASCIIAlnum(b[i-1]) || b[i-1] == ';') {
 			continue
 		}
 		rest := b[i:]

@@ -230,6 +230,7 @@ func TestBareURLs(t *testing.T) {
 		{"a.www.b.c", "www.b.c"},
 		{"awww.b.c", ""},
 		{"https://a.b<c>", "https://a.b"},
+		{"a;https://a.b/c \x1b]8;;http://d.e\x07", ""},
 	} {
 		var got []string
 		for _, sp := range bareURLs([]byte(tc.line), 0, len(tc.line)) {
