@@ -2,7 +2,6 @@ package region
 
 import (
 	"bytes"
-	"path/filepath"
 	"strings"
 )
 
@@ -58,9 +57,12 @@ type yamlScanner struct {
 }
 
 func classifyYAML(path string, src []byte) (*Map, error) {
-	if yamlTemplatePath(path) && bytes.Contains(src, []byte("{{")) {
-		return nil, syntaxErrorAt(path, src, bytes.Index(src, []byte("{{")), "a {{ template action in a chart's templates directory: a Go template, not YAML; refused")
-	}
+	// Whether a file is a template is not read from its directory: a Helm
+	// template has "{{" where a YAML node starts ("{{- if .Values.x }}"),
+	// which the scanner refuses; a file the YAML readers load (Argo CD's
+	// notification templates hold "{{ }}" in plain scalars only) is YAML,
+	// its "{{" in scalars runtime and in comments runtime too (Helm
+	// renders comments).
 	spec := &yamlScanner{src: src, wantLabels: true}
 	spec.run()
 	if spec.err != nil {
@@ -120,18 +122,16 @@ func classifyYAML(path string, src []byte) (*Map, error) {
 	return m, nil
 }
 
-// yamlTemplatePath reports a file in a templates directory (a Helm chart's
-// templates are Go templates rendered before any YAML reader sees them).
-func yamlTemplatePath(path string) bool {
-	p := filepath.ToSlash(path)
-	return strings.HasPrefix(p, "templates/") || strings.Contains(p, "/templates/")
-}
-
 // yamlCommentKind classifies one piece of comment that two readings share;
 // a and c are the whole comments holding it in each reading.
 func yamlCommentKind(src []byte, a, c yamlComment) (Kind, string) {
 	if a.tight || c.tight {
 		return Runtime, "comment with no space before it (libyaml reads one, YAML 1.2 readers reject it)"
+	}
+	if fs := carrierForms(src[a.start:a.end]); fs.containsFold("{{") || fs.containsFold("}}") {
+		// A comment may also be the tail of an action the YAML reader
+		// cut short: 'a{{ default " #x" }}'.
+		return Runtime, "a {{ template action in a comment: a template engine (Helm, Go templates) renders comments too"
 	}
 	if why, ok := matchAfterRemoval(src[a.start:a.end], yamlDirective); ok {
 		return Directive, why

@@ -141,8 +141,23 @@ func TestYAMLErrors(t *testing.T) {
 			t.Errorf("%q: error %q, want %q...%q", c.src, err, want, c.reason)
 		}
 	}
-	if _, err := Classify("chart/templates/dep.yaml", []byte("# {{ .Values.x }}\na: 1\n")); err == nil {
-		t.Error("a chart template was classified")
+	if _, err := Classify("chart/templates/dep.yaml", []byte("{{- if .Values.x }}\na: 1\n{{- end }}\n")); err == nil {
+		t.Error("a chart template with an action where a node starts was classified")
+	}
+	// A file in templates/ that YAML reads is YAML; a comment holding an
+	// action (Helm renders comments) or the tail of one is runtime.
+	src := "# {{ .Values.x }}\na: b-{{ .Values.y }} # the name\nc: d{{ default \" #e\" }}\n"
+	m, err := Classify("chart/templates/dep.yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("YAML in a templates directory refused: %v", err)
+	}
+	for _, c := range []struct {
+		at   string
+		kind Kind
+	}{{"# {{", Runtime}, {"# the name", Prose}, {"#e", Runtime}} {
+		if r := m.At(strings.Index(src, c.at)); r.Kind != c.kind {
+			t.Errorf("%q in %q: %v (%s), want %v", c.at, src, r.Kind, r.Why, c.kind)
+		}
 	}
 	if _, err := Classify("w.yaml", []byte("name: \"${{ github.ref }}\" # {{ fine }}\nrun: echo ${{ x }}\n")); err != nil {
 		t.Errorf("a workflow expression was refused: %v", err)
