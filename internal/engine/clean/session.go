@@ -3,8 +3,8 @@ package clean
 import (
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/project"
 	"github.com/prosewash/prosewash/internal/engine/region"
 	"github.com/prosewash/prosewash/internal/engine/report"
@@ -75,7 +75,7 @@ func Unclassified(path string) string {
 
 // head returns the first bytes of a regular file, or nil.
 func head(path string) []byte {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, true)
 	if err != nil {
 		return nil
 	}

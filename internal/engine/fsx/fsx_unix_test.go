@@ -42,16 +42,23 @@ func within(t *testing.T, d time.Duration, fn func()) {
 	}
 }
 
-func TestReadRegularNeverBlocks(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
+// fifoAndLink makes a directory holding a FIFO and a symbolic link to it.
+func fifoAndLink(t *testing.T) (dir, fifo, link string) {
+	t.Helper()
+	dir = t.TempDir()
+	fifo = filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		testtool.Missing(t, "mkfifo", fmt.Sprintf("mkfifo not available: %v", err))
 	}
-	link := filepath.Join(dir, "link")
+	link = filepath.Join(dir, "link")
 	if err := os.Symlink(fifo, link); err != nil {
 		t.Fatal(err)
 	}
+	return dir, fifo, link
+}
+
+func TestReadRegularNeverBlocks(t *testing.T) {
+	dir, fifo, link := fifoAndLink(t)
 	for _, p := range []string{fifo, link, "/dev/zero", "/dev/null", dir} {
 		within(t, 5*time.Second, func() {
 			if _, err := ReadRegular(p, 1<<20, true); !errors.Is(err, ErrNotRegular) {
@@ -170,5 +177,58 @@ func TestCreateFrom(t *testing.T) {
 	}
 	if l, _ := Leftovers(p); len(l) != 0 {
 		t.Fatalf("leftovers %v", l)
+	}
+}
+
+// A state or record file the next write opens (a session record, a wash
+// state slot) that someone replaced with a FIFO, with or without a reader,
+// a link to one or a device is refused at once; a regular file is
+// created 0600 and appended to. Before, the hooks opened these with a
+// plain O_WRONLY open, which waits for a FIFO's reader for ever.
+func TestOpenWriteRegularNeverBlocks(t *testing.T) {
+	dir, fifo, link := fifoAndLink(t)
+	for _, p := range []string{fifo, link, "/dev/null", dir} {
+		within(t, 5*time.Second, func() {
+			if f, err := OpenWriteRegular(p, os.O_APPEND, true); !errors.Is(err, ErrNotRegular) {
+				t.Errorf("%s: err = %v, want not a regular file", p, err)
+				if f != nil {
+					f.Close()
+				}
+			}
+		})
+	}
+	// A reader holding the FIFO open: the open would succeed, fstat refuses.
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	within(t, 5*time.Second, func() {
+		if _, err := openWrite(fifo, os.O_APPEND, true); err != nil {
+			t.Fatalf("the raw open with a reader: %v", err)
+		}
+		if _, err := OpenWriteRegular(fifo, os.O_APPEND, true); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("FIFO with a reader: err = %v", err)
+		}
+	})
+	rec := filepath.Join(dir, "rec")
+	for i := 0; i < 2; i++ {
+		f, err := OpenWriteRegular(rec, os.O_APPEND, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("x\n")
+		f.Close()
+	}
+	if b, _ := os.ReadFile(rec); string(b) != "x\nx\n" {
+		t.Errorf("record holds %q", b)
+	}
+	if fi, _ := os.Stat(rec); fi.Mode().Perm() != 0o600 {
+		t.Errorf("record mode %v", fi.Mode().Perm())
+	}
+	recLink := filepath.Join(dir, "reclink")
+	os.Symlink(rec, recLink)
+	if _, err := OpenWriteRegular(recLink, os.O_APPEND, false); !errors.Is(err, ErrSymlink) {
+		t.Errorf("a link with follow=false: err = %v", err)
 	}
 }

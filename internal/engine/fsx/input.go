@@ -50,6 +50,37 @@ func OpenRegular(path string, follow bool) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
+// OpenWriteRegular opens a state or record file (a session record, a
+// state slot, a log) for writing, creating it 0600, with extra flags
+// (os.O_APPEND), without ever blocking or writing anything but a regular
+// file: the open is non-blocking (a FIFO put there opens at once, or fails
+// for want of a reader, instead of waiting for one) and fstat of the open
+// file must say regular. follow=false refuses a final symbolic link.
+func OpenWriteRegular(path string, extra int, follow bool) (*os.File, error) {
+	// What is there already is named before the open, which for a FIFO
+	// without a reader would only say ENXIO.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, &RefusedError{Path: path, Kind: NotRegular}
+	}
+	f, err := openWrite(path, extra, follow)
+	if err != nil {
+		if isSymlinkOpenErr(err) {
+			return nil, &RefusedError{Path: path, Kind: Symlink}
+		}
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &RefusedError{Path: path, Kind: NotRegular}
+	}
+	return f, nil
+}
+
 // ReadRegular reads an input file through [OpenRegular]. limit > 0 refuses
 // a file whose size is over it before a byte is read, and never reads more
 // than limit+1 bytes (files such as those in /proc report size 0).

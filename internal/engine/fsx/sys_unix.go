@@ -26,6 +26,16 @@ func openInput(path string, follow bool) (*os.File, error) {
 	return os.OpenFile(path, flags, 0)
 }
 
+// openWrite opens path for writing, creating it 0600, without blocking on
+// a FIFO and, unless follow, without following a final symlink.
+func openWrite(path string, extra int, follow bool) (*os.File, error) {
+	flags := os.O_WRONLY | os.O_CREATE | syscall.O_NONBLOCK | extra
+	if !follow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	return os.OpenFile(path, flags, 0o600)
+}
+
 func isSymlinkOpenErr(err error) bool { return errors.Is(err, syscall.ELOOP) }
 
 func linkCount(fi fs.FileInfo, _ *os.File) uint64 {

@@ -23,6 +23,12 @@ func openNoFollow(path string) (*os.File, error) { return os.Open(path) }
 // open could block on, and callers compare what they opened with Lstat.
 func openInput(path string, _ bool) (*os.File, error) { return os.Open(path) }
 
+// openWrite opens path for writing, creating it: Windows has no FIFOs an
+// open could block on, and the caller checks what it opened.
+func openWrite(path string, extra int, _ bool) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|extra, 0o600)
+}
+
 func isSymlinkOpenErr(error) bool { return false }
 
 // linkCount needs an open handle on Windows; without one it assumes one link

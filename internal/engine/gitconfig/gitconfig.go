@@ -2,8 +2,9 @@ package gitconfig
 
 import (
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 )
 
 // Entry is one "key = value" of a config file. Section and Key are
@@ -162,7 +163,7 @@ func isAlnum(c byte) bool {
 // Last returns the last value of section.key (no subsection) in a file,
 // and whether it was set. An unreadable or malformed file sets nothing.
 func Last(file, section, key string) (string, bool) {
-	data, err := os.ReadFile(file)
+	data, err := fsx.ReadRegular(file, 0, true)
 	if err != nil {
 		return "", false
 	}

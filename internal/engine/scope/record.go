@@ -97,7 +97,7 @@ func (r *Record) append(entries []Entry) error {
 	if err := os.MkdirAll(filepath.Dir(r.file), 0o700); err != nil {
 		return fmt.Errorf("create session record dir: %w", err)
 	}
-	f, err := os.OpenFile(r.file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := fsx.OpenWriteRegular(r.file, os.O_APPEND, true)
 	if err != nil {
 		return fmt.Errorf("open session record: %w", err)
 	}
@@ -127,7 +127,7 @@ func (r *Record) append(entries []Entry) error {
 // Forgotten paths are left out. A torn or foreign line is skipped, never
 // fatal: a damaged record can only make the tool clean less.
 func (r *Record) Entries() ([]Entry, error) {
-	f, err := os.Open(r.file)
+	f, _, err := fsx.OpenRegular(r.file, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/wash/lane"
 )
 
@@ -46,7 +47,7 @@ func (s *Session) ExportID(envFile string) error {
 	if envFile == "" || !plainID(s.ID) {
 		return nil
 	}
-	f, err := os.OpenFile(envFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := fsx.OpenWriteRegular(envFile, os.O_APPEND, true)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", envFile, err)
 	}

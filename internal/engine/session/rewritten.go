@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 )
 
 // The rewritten notice is a private state file per session: the
@@ -23,7 +25,7 @@ func noteRewritten(stateDir, session string, rel []string) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := fsx.OpenWriteRegular(p, os.O_APPEND, true)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/scope"
 	"github.com/prosewash/prosewash/internal/engine/state"
 	"github.com/prosewash/prosewash/internal/engine/txn"
@@ -56,7 +57,7 @@ func touch(path string, now time.Time) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create session record dir: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := fsx.OpenWriteRegular(path, os.O_APPEND, true)
 	if err != nil {
 		return fmt.Errorf("start session record: %w", err)
 	}

@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/iox"
 	"github.com/prosewash/prosewash/internal/engine/jsonc"
 )
@@ -79,7 +79,7 @@ func jsMode(path string) string {
 		return "commonjs"
 	}
 	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
-		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		data, err := fsx.ReadRegular(filepath.Join(dir, "package.json"), 0, true)
 		if err == nil {
 			var pkg struct {
 				Type string `json:"type"`

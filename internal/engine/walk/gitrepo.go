@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/gitconfig"
 )
 
@@ -219,7 +220,7 @@ func (l *loader) excludesFile(repoConfig, root string) string {
 // configValue returns the last core.excludesFile set in the config file or in
 // the files it includes with include.path.
 func configValue(file, home string, depth int) (string, bool) {
-	data, err := os.ReadFile(file)
+	data, err := fsx.ReadRegular(file, 0, true)
 	if err != nil || depth > maxIncludeDepth {
 		return "", false
 	}
@@ -270,7 +271,7 @@ func resolveFrom(dir, p string) string {
 // readPointer reads a one-line file such as .git ("gitdir: path") or
 // commondir and returns the path it names.
 func readPointer(file, prefix string) (string, bool) {
-	data, err := os.ReadFile(file)
+	data, err := fsx.ReadRegular(file, 0, true)
 	if err != nil {
 		return "", false
 	}
@@ -289,7 +290,7 @@ func readRules(file string, inTree bool) []rule {
 			return nil
 		}
 	}
-	data, err := os.ReadFile(file)
+	data, err := fsx.ReadRegular(file, 0, true)
 	if err != nil {
 		return nil
 	}

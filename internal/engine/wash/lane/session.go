@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/state"
 	"github.com/prosewash/prosewash/internal/engine/wash/discover"
 	"github.com/prosewash/prosewash/internal/engine/wash/gauge"
@@ -88,7 +89,7 @@ func appendEvent(stateDir string, ev SessionEvent) error {
 	if err := state.MkdirPrivate(dir); err != nil {
 		return fmt.Errorf("session record: %w", err)
 	}
-	f, err := os.OpenFile(sessionRecordPath(stateDir, ev.Session), os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscallNoFollow, 0o600)
+	f, err := fsx.OpenWriteRegular(sessionRecordPath(stateDir, ev.Session), os.O_APPEND, false)
 	if err != nil {
 		return fmt.Errorf("session record: %w", err)
 	}
@@ -109,7 +110,7 @@ func readEvents(path string) ([]SessionEvent, error) { return readEventsOf(path,
 // A line is decoded only when it holds the kind's name as a JSON string: a session resumed
 // many times has hundreds of events, and a session start looks for the few it needs.
 func readEventsOf(path, kind string) ([]SessionEvent, error) {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, true)
 	if err != nil {
 		return nil, err
 	}

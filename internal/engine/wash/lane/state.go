@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/state"
 	"github.com/prosewash/prosewash/internal/engine/wash/gauge"
 )
@@ -134,7 +134,7 @@ func LoadState(stateDir string) State {
 func loadSlots[T any](stateDir string, version func(*T) (schema int, gen uint64)) (T, bool) {
 	var raw [2][]byte
 	for slot := range raw {
-		raw[slot], _ = os.ReadFile(statePath(stateDir, uint64(slot)))
+		raw[slot], _ = fsx.ReadRegular(statePath(stateDir, uint64(slot)), 0, true)
 	}
 	decode := func(slot int) (T, uint64, bool) {
 		var s, none T
@@ -242,7 +242,7 @@ func saveState(stateDir string, s State) error {
 	// (auto_da_alloc) at close, a disk wait on every session start. Write
 	// over the old bytes and cut the tail instead; a torn slot is read as
 	// invalid and the other slot wins.
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|syscallNoFollow, 0o600)
+	f, err := fsx.OpenWriteRegular(p, 0, false)
 	if err != nil {
 		return fmt.Errorf("write wash state: %w", err)
 	}
