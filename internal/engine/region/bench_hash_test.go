@@ -131,26 +131,47 @@ func TestHashClassifiersLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing test")
 	}
+	// The process's CPU time, not wall time, where the platform gives it: a
+	// long run on a loaded machine waits for a core many times over, a short
+	// one rarely, which made wall time grow 40x per byte for a linear
+	// classifier at load 20-30 (docker-heredocs: 6.6 ns/byte at 80 KiB, 524 at
+	// 5 MiB; its CPU time grew 3x).
+	clock := func() int64 {
+		if c := processCPU(); c >= 0 {
+			return c
+		}
+		return time.Now().UnixNano()
+	}
 	perByte := func(name string, src []byte) float64 {
-		best := time.Duration(1 << 62)
+		best := int64(1 << 62)
 		for range 5 {
 			runtime.GC()
-			start := time.Now()
+			start := clock()
 			if _, err := Classify(name, src); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			best = min(best, time.Since(start))
+			best = min(best, clock()-start)
 		}
-		return float64(best) / float64(len(src))
+		return float64(max(best, 1)) / float64(len(src))
 	}
 	for _, kind := range []string{"shell-one-line", "shell-comments", "docker-continued", "docker-heredocs", "toml-array"} {
 		small, large := 5<<20/64, 5<<20
 		ns, srcS := adversarialHash(kind, small)
 		nl, srcL := adversarialHash(kind, large)
-		s, l := perByte(ns, srcS), perByte(nl, srcL)
-		t.Logf("%s: %.1f ns/byte at %d KiB, %.1f ns/byte at %d KiB", kind, s, small>>10, l, large>>10)
+		// A superlinear classifier is over the bound on every attempt; a
+		// loaded machine (other test binaries, page faults on fresh heap at
+		// the large size: 12-28x seen at load 20-30 for a linear one) only
+		// on some, so a kind fails only when three attempts all are.
+		var s, l float64
+		for attempt := range 3 {
+			s, l = perByte(ns, srcS), perByte(nl, srcL)
+			t.Logf("%s, attempt %d: %.1f ns/byte at %d KiB, %.1f ns/byte at %d KiB", kind, attempt+1, s, small>>10, l, large>>10)
+			if l <= 16*s {
+				break
+			}
+		}
 		if l > 16*s {
-			t.Errorf("%s: %.1f ns/byte at %d bytes vs %.1f at %d: not linear", kind, l, len(srcL), s, len(srcS))
+			t.Errorf("%s: %.1f ns/byte at %d bytes vs %.1f at %d, three times: not linear", kind, l, len(srcL), s, len(srcS))
 		}
 	}
 }

@@ -114,7 +114,9 @@ var connectRE = regexp.MustCompile(`connect\(\d+, \{sa_family=(AF_INET6?), sin6?
 
 func run(t testing.TB, bin string, o Options) *Session {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// Five minutes: a real CLI session here takes 20-120 s, its exit after the
+	// last reply up to a minute more on a loaded 2-core machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	argv := append([]string{bin}, o.Args...)
 	var trace string
