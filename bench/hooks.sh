@@ -8,9 +8,13 @@
 # that only prints (Go's own start-up) is timed beside them as the floor
 # of any Go binary. Runs alternate, each command once per round, and the
 # median is reported. Prints the ratios and the heaviest package
-# initialisers (GODEBUG=inittrace=1).
+# initialisers (GODEBUG=inittrace=1) and, with valgrind, the instructions
+# each executes.
 #
 #   bench/hooks.sh [RUNS]
+#
+# PROSEWASH_BIN=PATH measures that binary (an older commit's build, say)
+# instead of building this tree's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-300}
@@ -18,7 +22,11 @@ runs=${1:-300}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Static, as the README installs it: a cgo build (dynamic libc) starts ~1.4 ms slower.
-CGO_ENABLED=0 go build -o "$work/prosewash" ./cmd/prosewash
+if [ -n "${PROSEWASH_BIN:-}" ]; then
+  cp "$PROSEWASH_BIN" "$work/prosewash" # named prosewash: only then does a hook start a worker
+else
+  CGO_ENABLED=0 go build -o "$work/prosewash" ./cmd/prosewash
+fi
 pw=$work/prosewash
 
 repo=$work/repo
@@ -78,3 +86,31 @@ echo
 echo "heaviest package initialisers (GODEBUG=inittrace=1, one run):"
 (cd "$repo" && GODEBUG=inittrace=1 "$pw" hook claude post-tool-use < "$work/post.json" 2>&1 >/dev/null) |
   awk '/^init / { t += $5; printf "%8.3f ms  %s\n", $5, $2 } END { printf "%8.3f ms  total in package init\n", t }' | sort -rn | head -12
+
+# Instructions executed (valgrind's cachegrind, the process and its
+# children summed: stop's worker when it has one): the same count on a
+# quiet or a loaded machine, where the times above are not. Go's
+# asynchronous preemption signals are turned off, as valgrind needs.
+if command -v valgrind >/dev/null; then
+  echo
+  echo "instructions executed (valgrind --tool=cachegrind, children included, one run each):"
+  instr() { # LABEL STDIN CMD...
+    local label=$1 in=$2 out total=0 n
+    shift 2
+    [ "$in" = - ] && in=/dev/null
+    out=$(mktemp -d "$work/cg.XXXXXX")
+    (cd "$repo" && GODEBUG=asyncpreemptoff=1 valgrind --tool=cachegrind --cache-sim=no --trace-children=yes \
+      --cachegrind-out-file="$out/cg.%p" "$@" <"$in" >/dev/null 2>"$out/log") || true
+    for f in "$out"/cg.*; do
+      n=$(awk '/^summary:/ { print $2 }' "$f")
+      total=$((total + ${n:-0}))
+    done
+    printf '%12d  %-30s (%d process(es))\n' "$total" "$label" "$(ls "$out"/cg.* | wc -l)"
+  }
+  instr "git rev-parse HEAD" - git rev-parse HEAD
+  instr "post-tool-use" "$work/post.json" "$pw" hook claude post-tool-use
+  instr "session-start" "$work/start.json" "$pw" hook claude session-start
+  instr "stop (manual, nothing to do)" "$work/stop.json" "$pw" hook claude stop
+  instr "prosewash version (floor)" - "$pw" version
+  instr "Go hello, static (Go's floor)" - "$work/hello/hello"
+fi

@@ -40,6 +40,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	sizes := fs.String("sizes", "20,200,2000", "corpus sizes (files)")
 	stopSizes := fs.String("stop-sizes", "200,2000", "sizes at which the Stop hook is measured too")
 	runs := fs.Int("runs", 1, "measurements of each command at each size (the median is reported)")
+	wrap := fs.String("wrap", "", "run clean and stop under this command, split at spaces (valgrind --tool=callgrind --trace-children=yes ...: instruction counts, which a loaded machine does not change)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -47,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "clean-floor: -prosewash BIN is required")
 		return 2
 	}
-	b := &bench{stderr: stderr}
+	b := &bench{stderr: stderr, wrap: strings.Fields(*wrap)}
 	var err error
 	if b.pw, err = filepath.Abs(*pw); err == nil {
 		b.pw, err = filepath.EvalSymlinks(b.pw)
@@ -94,6 +95,7 @@ type row struct {
 type bench struct {
 	pw, self string
 	stderr   io.Writer
+	wrap     []string // the command clean and stop run under (-wrap), if any
 }
 
 // size measures the floor, clean and (with stop) the Stop hook on fresh copies of an n-file
@@ -156,6 +158,11 @@ func (b *bench) timed(n int, what string) (wall, cpu time.Duration, rss int64, s
 		if cmd, err = b.stopHook(repo, env, paths); err != nil {
 			return 0, 0, 0, "", err
 		}
+	}
+	if what != "floor" && len(b.wrap) > 0 {
+		wrapped := exec.Command(b.wrap[0], append(b.wrap[1:], cmd.Args...)...)
+		wrapped.Stdin = cmd.Stdin
+		cmd = wrapped
 	}
 	cmd.Dir, cmd.Env = repo, env
 	var out bytes.Buffer
