@@ -65,6 +65,7 @@ func (r *run) claude() {
 	for _, d := range r.belowRoot() {
 		r.claudeDir(d, proj, "memory of the session's starting directory chain", "personal memory of the session's starting directory chain")
 	}
+	r.claudeAgents(cfg, cfgReal, anc)
 	r.claudeAutoMemory(cfg, cfgReal)
 }
 
