@@ -149,7 +149,7 @@ func insertDocCarriers(src []byte, m *Map) ([]byte, int) {
 		for p < r.End && !utf8.RuneStart(src[p]) {
 			p++
 		}
-		if p >= r.End || p <= r.Start {
+		if p >= r.End {
 			continue
 		}
 		out = append(out, src[last:p]...)

@@ -191,6 +191,9 @@ func FuzzClassifyRust(f *testing.F) {
 	for _, s := range []string{
 		"", "/*", "//", "'", "'a", "'a'", "r#\"", "br##\"x\"#", "/* /* */", "/// ```\n/// x\n",
 		"/// a\n#[doc = \"x\"]\n/// b\nfn f() {}\n", "/* *\u200b/ */", "// a\rb\n", "#!/bin/x\n#![a]\n",
+		"/// a\n#[cfg_attr(not(unix), doc = \" ```ignore\")]\n#[cfg_attr(unix, doc = \" ```\")]\n/// b\n/// ```\nfn f() {}\n",
+		"//! a `b\n#![doc = include_str!(\"../README.md\")]\n//! c\n", "#[doc = r#\"```\"#]\n///     x\n", "#[doc = \"\\u{60}\\x60\\\n  `\"]\n/// y\n",
+		"macro_rules! m { ($(#[$m:meta])*) => { $(#[$m])*\n/// b\nfn f() {} } }\n", "#[doc = \"\\u{\"]\n/// y\n", "#[cfg_attr(a, doc = \"x\", doc = \"```\")]\n/// y\n",
 		"fn f<'r#a>() {}", "let c = '\\u{0}';", "//!\u200b ```\n//! x\n", "/**\n * a\n */\n",
 	} {
 		f.Add([]byte(s))
