@@ -103,10 +103,13 @@ type stmtLexicon struct {
 	reason      map[string]bool
 	quantity    map[string]bool
 	pref        map[string]int // preference joiners (see prefText)
-	cjkPref     []cjkEntry
-	jaModal     map[string]bool // Japanese modality entries, to tell them from Chinese ones
-	zhModal     map[string]bool
-	maxWords    int
+	// qualBefore and qualAfter are the words bounding a number (see qualifierText), longest
+	// first: "at most" before it, 以内 after it.
+	qualBefore, qualAfter []cjkEntry
+	cjkPref               []cjkEntry
+	jaModal               map[string]bool // Japanese modality entries, to tell them from Chinese ones
+	zhModal               map[string]bool
+	maxWords              int
 	// German nouns (see germanMarkText)
 	deMark, deArticle map[string]bool
 	deNounEnd         []string
@@ -225,6 +228,7 @@ func buildStmtLexicon() *stmtLexicon {
 			addWords(w)
 		}
 	}
+	x.qualBefore, x.qualAfter = buildQualifiers()
 	for lang, pairs := range unitText {
 		for _, p := range strings.Fields(pairs) {
 			w, u, _ := strings.Cut(p, "=")
@@ -278,6 +282,34 @@ func buildStmtLexicon() *stmtLexicon {
 }
 
 // isHangul reports a Korean syllable or jamo.
+// buildQualifiers reads qualifierText and qualifierAfterText, longest entries first so "at most"
+// is read before "most" could be and 以内に before 以内.
+func buildQualifiers() (before, after []cjkEntry) {
+	for lang, pairs := range qualifierText {
+		for _, p := range strings.Fields(pairs) {
+			w, q, _ := strings.Cut(p, "=")
+			kind := "word"
+			if lang == "zh" || lang == "ja" {
+				kind = "cjk"
+			}
+			before = append(before, cjkEntry{text: strings.ReplaceAll(w, "_", " "), kind: q, lang: kind})
+		}
+	}
+	for _, p := range strings.Fields(qualifierAfterText) {
+		w, q, _ := strings.Cut(p, "=")
+		after = append(after, cjkEntry{text: w, kind: q})
+	}
+	for _, list := range [][]cjkEntry{before, after} {
+		sort.SliceStable(list, func(i, j int) bool {
+			if len(list[i].text) != len(list[j].text) {
+				return len(list[i].text) > len(list[j].text)
+			}
+			return list[i].text < list[j].text
+		})
+	}
+	return before, after
+}
+
 func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
 
 // stmtLine is one line of a statement for the clause reader: its text after the block prefix

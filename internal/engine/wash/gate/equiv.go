@@ -54,7 +54,7 @@ func factKeys(t Token) []string {
 		if k := canonicalNumber(t.Value); k != "" {
 			keys = append(keys, k)
 		}
-		if n, ok := strings.CutSuffix(t.Value, "x"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+		if n, ok := strings.CutSuffix(t.Value, "x"); ok && n != "" && strings.Trim(strings.TrimLeft(n, "≤≥<>"), "0123456789") == "" {
 			keys = append(keys, TypeNumber+":"+n) // "twice" (2x) says "after 2 failures"' 2
 		}
 	case TypeName:
@@ -134,7 +134,7 @@ func wordFacts(cls []clauseInfo) []Token {
 					i += n - 1 // "Sept 5, 2025": a month before its day, not French seven
 					continue
 				}
-				out = append(out, Token{TypeNumber, v})
+				out = append(out, Token{TypeNumber, wordQualifier(x, words, i) + v})
 				i += n - 1
 				continue
 			}
@@ -195,6 +195,17 @@ func unitName(x *stmtLexicon, w string) string {
 	}
 	if u, ok := x.unit[w]; ok {
 		return u
+	}
+	return ""
+}
+
+// wordQualifier returns the bound said in words before words[i] ("at most twice": ≤), or "".
+func wordQualifier(x *stmtLexicon, words []string, i int) string {
+	for _, e := range x.qualBefore {
+		k := strings.Count(e.text, " ") + 1
+		if e.lang != "cjk" && i >= k && strings.Join(words[i-k:i], " ") == e.text {
+			return e.kind
+		}
 	}
 	return ""
 }

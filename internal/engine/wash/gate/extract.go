@@ -616,6 +616,9 @@ func numbers(m []byte, vals []valuePos, add func(Token), units bool) []valuePos 
 			v += "-" + hi
 		}
 		q, qa := comparatorBefore(src, from)
+		if units && q == "" {
+			q, qa = qualifierBefore(src, from)
+		}
 		if units && q != "" {
 			v = q + v
 		}
@@ -623,6 +626,9 @@ func numbers(m []byte, vals []valuePos, add func(Token), units bool) []valuePos 
 		if plus {
 			end++
 			unit = "+" // "Node 20+": 20 or later, not 20
+		}
+		if sq, stop := qualifierAfter(src, end); units && q == "" && !plus && sq != "" {
+			v, end = sq+v, stop // "4行以内": within 4 lines
 		}
 		tok := Token{TypeNumber, v + unit}
 		add(tok)
@@ -699,6 +705,48 @@ func comparatorBefore(src []byte, a int) (string, int) {
 		return string(src[a-1]), a - 1
 	}
 	return "", a
+}
+
+// qualifierBefore returns a bound written in words before a number ("at most 2", "не более 5",
+// "최대 2", "不超过1000") and where it starts, or "" (see qualifierText). A Latin, Cyrillic or
+// Hangul bound is a whole word one space before the digits; a Chinese or Japanese one may be
+// glued to them.
+func qualifierBefore(src []byte, a int) (string, int) {
+	lo := max(0, a-40)
+	for lo > 0 && !utf8.RuneStart(src[lo]) {
+		lo--
+	}
+	head := strings.ToLower(string(src[lo:a]))
+	for _, e := range slex().qualBefore {
+		w := e.text
+		if e.lang != "cjk" {
+			w += " "
+		}
+		if !strings.HasSuffix(head, w) {
+			continue
+		}
+		at := len(head) - len(w)
+		if r, _ := utf8.DecodeLastRuneInString(head[:at]); e.lang == "cjk" || at == 0 || !unicode.IsLetter(r) {
+			return e.kind, lo + at
+		}
+	}
+	return "", a
+}
+
+// qualifierAfter returns a bound written after a number and its unit ("4行以内", "2단계 이하")
+// and where it ends, or "".
+func qualifierAfter(src []byte, end int) (string, int) {
+	rest := src[end:]
+	gap := 0
+	if len(rest) > 0 && rest[0] == ' ' {
+		gap = 1
+	}
+	for _, e := range slex().qualAfter {
+		if bytes.HasPrefix(rest[gap:], []byte(e.text)) {
+			return e.kind, end + gap + len(e.text)
+		}
+	}
+	return "", end
 }
 
 // currencyBefore returns a currency sign written directly before a number ("$5").

@@ -244,6 +244,26 @@ var antonymText = map[string]string{
 		"внутрен|внешн локальн|удалён",
 }
 
+// qualifierText gives, per language, the words that bound the number after them, with the
+// bound they state: "at most 2" is ≤2, as "≤ 2" is, and differs from 2. qualifierAfterText are
+// the bounds written after a number and its unit (4行以内, 2단계 이하). Words that also mean
+// "until" or "before" (bis, до, hasta, até) are left out.
+var (
+	qualifierText = map[string]string{
+		"en": "at_most=≤ up_to=≤ no_more_than=≤ not_more_than=≤ maximum=≤ max=≤ under=< below=< less_than=< fewer_than=< " +
+			"at_least=≥ minimum=≥ min=≥ no_less_than=≥ no_fewer_than=≥ more_than=> over=> above=>",
+		"de": "höchstens=≤ maximal=≤ bis_zu=≤ unter=< weniger_als=< mindestens=≥ minimal=≥ über=> mehr_als=>",
+		"fr": "au_plus=≤ au_maximum=≤ jusqu'à=≤ moins_de=< au_moins=≥ au_minimum=≥ plus_de=>",
+		"es": "como_máximo=≤ menos_de=< al_menos=≥ como_mínimo=≥ más_de=>",
+		"pt": "no_máximo=≤ menos_de=< pelo_menos=≥ no_mínimo=≥ mais_de=>",
+		"ru": "не_более=≤ не_больше=≤ максимум=≤ менее=< меньше=< не_менее=≥ не_меньше=≥ минимум=≥ более=> больше=>",
+		"ko": "최대=≤ 최소=≥",
+		"zh": "最多=≤ 至多=≤ 不超过=≤ 不多于=≤ 至少=≥ 最少=≥ 不少于=≥ 超过=> 多于=> 少于=<",
+		"ja": "最大=≤ 最小=≥ 最低=≥",
+	}
+	qualifierAfterText = "以内=≤ 以下=≤ 以上=≥ 未満=< 以内に=≤ 이내=≤ 이하=≤ 이상=≥ 미만=< 초과=>"
+)
+
 // numberText maps number and frequency words to the value they state; a frequency ("once",
 // "twice", 一次) is a count of times, "1x". Words that are also an article (ein, un, une, uno, um)
 // are left out: they would turn every article into a number.

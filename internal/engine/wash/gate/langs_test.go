@@ -231,3 +231,40 @@ func TestLexiconReasonsQuantitiesNegatedLists(t *testing.T) {
 		}
 	}
 }
+
+// TestLexiconQualifiers reads every bound of qualifierText before a number ("at most 5", "不超过5")
+// and of qualifierAfterText after one (5分以内), as part of the value: the bound is the value's
+// own, "≤ 5" says the same, and the bare number differs.
+func TestLexiconQualifiers(t *testing.T) {
+	for _, lang := range sortedLangs(qualifierText) {
+		for _, p := range strings.Fields(qualifierText[lang]) {
+			w, q, _ := strings.Cut(p, "=")
+			w = strings.ReplaceAll(w, "_", " ")
+			gap := " "
+			if lang == "zh" || lang == "ja" {
+				gap = ""
+			}
+			qualifiedValue(t, lang+" "+w, "keep "+w+gap+"5 replicas", "keep 5 replicas", q+"5")
+		}
+	}
+	for _, p := range strings.Fields(qualifierAfterText) {
+		w, q, _ := strings.Cut(p, "=")
+		qualifiedValue(t, w, "タイムアウトは5分"+w+"です", "タイムアウトは5分です", q+"5min")
+	}
+	same(t, "qualifier", "Keep at most 5 replicas.", "Keep ≤ 5 replicas.")
+	same(t, "qualifier", "Retry at most 2 times.", "Retry at most twice.")
+}
+
+func qualifiedValue(t *testing.T, name, text, bare, want string) {
+	t.Helper()
+	var got []Token
+	for _, tc := range inventory([]byte(text+"\n"), checks{}).Tokens() {
+		got = append(got, tc.Token)
+	}
+	if !containsTok(got, Token{TypeNumber, want}) {
+		t.Errorf("%s: %q reads %v, want number %s", name, text, got, want)
+	}
+	if d := Check([]byte(text+"\n"), []byte(bare+"\n")); !hasType(d, TypeNumber) {
+		t.Errorf("%s: %q → %q is no number drop: %v", name, text, bare, d)
+	}
+}
