@@ -615,30 +615,39 @@ func numbers(m []byte, vals []valuePos, add func(Token), units bool) []valuePos 
 		if hi != "" {
 			v += "-" + hi
 		}
-		q, qa := comparatorBefore(src, from)
-		if units && q == "" {
-			q, qa = qualifierBefore(src, from)
-		}
-		if units && q != "" {
-			v = q + v
-		}
-		plus := units && unit == "" && hi == "" && end < len(src) && src[end] == '+' && (end+1 == len(src) || !isDigit(src[end+1]))
-		if plus {
-			end++
-			unit = "+" // "Node 20+": 20 or later, not 20
-		}
-		if sq, stop := qualifierAfter(src, end); units && q == "" && !plus && sq != "" {
-			v, end = sq+v, stop // "4行以内": within 4 lines
+		at := from
+		if units {
+			var bound string
+			bound, at, unit, end = numberBounds(src, from, end, unit, hi)
+			v = bound + v
 		}
 		tok := Token{TypeNumber, v + unit}
 		add(tok)
 		vals = append(vals, valuePos{tok, from, end})
-		if units && q != "" {
-			from = qa
-		}
-		mask(m, from, end)
+		mask(m, at, end)
 	}
 	return vals
+}
+
+// numberBounds reads the bound of a number whose digits start at from and whose unit ends at
+// end: a comparison or bound word before it ("≥ 80%", "at most 2", 不超过5), a "+" after a
+// bare number ("Node 20+": 20 or later, not 20, a unit of its own) or a bound after its unit
+// (4行以内). It returns the bound, where the value's text starts, its unit and where it ends.
+func numberBounds(src []byte, from, end int, unit, hi string) (string, int, string, int) {
+	q, qa := comparatorBefore(src, from)
+	if q == "" {
+		q, qa = qualifierBefore(src, from)
+	}
+	if q != "" {
+		return q, qa, unit, end
+	}
+	if unit == "" && hi == "" && end < len(src) && src[end] == '+' && (end+1 == len(src) || !isDigit(src[end+1])) {
+		return "", from, "+", end + 1
+	}
+	if sq, stop := qualifierAfter(src, end); sq != "" {
+		return sq, from, unit, stop
+	}
+	return "", from, unit, end
 }
 
 // numberStart reads the sign of a number match starting at a and returns where its digits
