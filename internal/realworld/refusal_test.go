@@ -132,8 +132,13 @@ func yamlValid(t *testing.T, _ sweepFile, src []byte) string {
 	cmd := exec.CommandContext(t.Context(), py, "-c", "import sys, yaml\nlist(yaml.safe_load_all(sys.stdin.buffer.read()))")
 	cmd.Stdin = bytes.NewReader(src)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		return "invalid: PyYAML: " + lines[len(lines)-1]
+		msg := ""
+		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if strings.HasPrefix(l, "yaml.") || strings.Contains(l, "Error:") {
+				msg = l // the exception, last in the traceback
+			}
+		}
+		return "invalid: PyYAML: " + msg
 	}
 	return "valid"
 }

@@ -252,7 +252,7 @@ func shellParseVariant(src []byte, v syntax.LangVariant) ([]shComment, [][2]int,
 	for {
 		f, err := parseShellBounded(r.text, v, syntax.KeepComments(true))
 		if err != nil {
-			if v == syntax.LangZsh && repairs < maxZshRepairs && r.repairZsh(err) {
+			if repairs < maxZshRepairs && r.repair(v, err) {
 				repairs++
 				continue
 			}
@@ -262,7 +262,7 @@ func shellParseVariant(src []byte, v syntax.LangVariant) ([]shComment, [][2]int,
 		if len(joined) == 0 {
 			comments, hdocs = r.mapBack(comments, hdocs)
 			if repairs > 0 {
-				confirmZshComments(src, comments)
+				confirmComments(src, v, comments)
 			}
 			return comments, hdocs, nil
 		}

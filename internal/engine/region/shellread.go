@@ -79,11 +79,11 @@ func newShellReading(src []byte, v syntax.LangVariant) *shellReading {
 	return r
 }
 
-// confirmZshComments keeps a comment of a rewritten zsh reading as it is
-// only where shNester, reading the script itself with the shell's quoting,
-// also starts a comment; any other is runtime.
-func confirmZshComments(src []byte, comments []shComment) {
-	s := &shNester{src: src, wordStart: true, cmdPos: true, zsh: true, limit: maxShellNest, keepComments: true}
+// confirmComments keeps a comment of a rewritten reading as it is only
+// where shNester, reading the script itself with the shell's quoting, also
+// starts a comment; any other is runtime.
+func confirmComments(src []byte, v syntax.LangVariant, comments []shComment) {
+	s := &shNester{src: src, wordStart: true, cmdPos: true, zsh: v == syntax.LangZsh, limit: maxShellNest, keepComments: true}
 	for i := 0; i < len(src) && s.max <= s.limit; {
 		i = s.step(i)
 	}
@@ -93,7 +93,7 @@ func confirmZshComments(src []byte, comments []shComment) {
 	}
 	for i := range comments {
 		if !seen[comments[i].start] && comments[i].why == "" {
-			comments[i].why = "zsh comment the shell parser read only in a rewritten copy, unconfirmed"
+			comments[i].why = "comment the shell parser read only in a rewritten copy, unconfirmed"
 		}
 	}
 }
@@ -161,6 +161,25 @@ func (r *shellReading) mapErr(err error) error {
 	return err
 }
 
+// repair rewrites the copy where the parser stopped, if it can, and
+// reports whether it did: zsh's forms for zsh; for bash, a line holding
+// another dialect's feature (git's bash completion holds zsh's
+// "${(M)${(k)parameters[@]}:#...}" in a branch only zsh runs: bash checks
+// only that the braces of "${" match until it expands one, the parser
+// checks the whole expansion) is blanked.
+func (r *shellReading) repair(v syntax.LangVariant, err error) bool {
+	switch v {
+	case syntax.LangZsh:
+		return r.repairZsh(err)
+	case syntax.LangBash, syntax.LangBats:
+		var le syntax.LangError
+		if errors.As(err, &le) && int(le.Pos.Offset()) < len(r.text) {
+			return r.blankLine(int(le.Pos.Offset()))
+		}
+	}
+	return false
+}
+
 // repairZsh rewrites the zsh construct the parser stopped at, if it is one
 // it knows, and reports whether it did.
 func (r *shellReading) repairZsh(err error) bool {
@@ -185,7 +204,7 @@ func (r *shellReading) repairZsh(err error) bool {
 
 // blankLine is the last resort for a zsh form no rewrite knows (extended
 // glob flags such as "(#b)" in a pattern, a function named by an
-// expansion): the line the parser stopped on becomes blanks, so the rest
+// expansion): the line the parser stopped on becomes ":" and blanks, so the rest
 // of the script is still read. Its comments are lost (runtime), and the
 // comments found after it are kept only where shNester, reading the
 // script itself, sees them too (see confirmZshComments).
@@ -200,6 +219,8 @@ func (r *shellReading) blankLine(off int) bool {
 		return false
 	}
 	r.blank(start, end)
+	// A no-op command keeps a body the line was alone in ("then :").
+	r.set(skipBlanks(t, start), []byte{':'})
 	return true
 }
 

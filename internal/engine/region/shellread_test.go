@@ -291,3 +291,27 @@ func TestDParenSubshellRealScripts(t *testing.T) {
 		t.Errorf("bash compared %d of %d scripts", got, len(pairs))
 	}
 }
+
+// TestShellForeignDialectLine: bash checks only that a "${" closes until it
+// expands it, so a bash script may hold zsh's expansion flags in a branch
+// only zsh runs (git's bash completion does); the line is left runtime,
+// the rest read, and bash --pretty-print reads it the same with the prose
+// filled.
+func TestShellForeignDialectLine(t *testing.T) {
+	src := "# first\nif [[ -n ${ZSH_VERSION-} ]]; then\n\tunset ${(M)${(k)parameters[@]}:#__gitcomp_builtin_*} 2>/dev/null # gone\nelse\n\tunset $(compgen -v __gitcomp_builtin_) # kept\nfi\n"
+	m, err := Classify("git.bash", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		at   string
+		kind Kind
+	}{{"# first", Prose}, {"# gone", Runtime}, {"# kept", Prose}, {"#__git", Runtime}} {
+		if r := m.At(strings.Index(src, c.at)); r.Kind != c.kind {
+			t.Errorf("%q: %v (%s), want %v", c.at, r.Kind, r.Why, c.kind)
+		}
+	}
+	if got := checkBashInvariance(t, [][2][]byte{{[]byte(src), fillProse([]byte(src), m)}}); got != 1 {
+		t.Error("bash did not read the script the same with its prose filled")
+	}
+}
