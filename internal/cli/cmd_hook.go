@@ -31,9 +31,11 @@ const hookHelp = `Entry points for hooks; 'prosewash install' wires them up.
   prosewash hook cursor session-start|after-file-edit|after-shell-execution|stop
   prosewash hook copilot session-start|post-tool-use|agent-stop
   prosewash hook qwen session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop
-      the same for OpenAI Codex CLI, Gemini CLI, Cursor, GitHub Copilot CLI and
-      Qwen Code, each in its own protocol: the files the agent wrote are recorded
-      for its session, the end of a turn acts by mode, and any problem fails open.
+  prosewash hook opencode session-start|tool-before|tool-after|idle
+      the same for OpenAI Codex CLI, Gemini CLI, Cursor, GitHub Copilot CLI, Qwen
+      Code and opencode (called by the plugin install writes for it), each in
+      its own protocol: the files the agent wrote are recorded for its session, the
+      end of a turn acts by mode, and any problem fails open.
   prosewash hook git pre-commit [--session ID]
       cleans the staged files the session wrote (unchanged since); exits 1 listing
       them when it changed any, so you review and 'git add' them; reports carriers in

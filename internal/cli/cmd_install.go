@@ -27,7 +27,9 @@ const installHelp = `Puts prosewash into the tools this project uses. With no co
   --gemini      Gemini CLI hooks merged into .gemini/settings.json (SessionStart,
                 BeforeAgent, AfterTool for write_file and replace, AfterAgent).
   --cursor      Cursor hooks merged into .cursor/hooks.json (sessionStart, afterFileEdit,
-                stop). Built from Cursor's documented schema; not yet run against Cursor.
+                afterShellExecution, stop). Built from Cursor's documented schema; not yet
+                run against Cursor. Cursor also runs .claude/settings.json's hooks: those
+                read Cursor's payloads as these do, so a turn is still cleaned once.
   --copilot     GitHub Copilot CLI hooks in .github/hooks/prosewash.json (sessionStart,
                 postToolUse for create, edit, apply_patch and the shell, agentStop). The
                 CLI runs them only in a trusted folder (trustedFolders in its config.json):
@@ -36,6 +38,10 @@ const installHelp = `Puts prosewash into the tools this project uses. With no co
                 UserPromptSubmit, PreToolUse and PostToolUse for write_file, edit,
                 notebook_edit and run_shell_command, Stop). Qwen runs a project's hooks
                 only in a trusted folder when its folder trust is on (off by default).
+  --opencode    the opencode plugin .opencode/plugins/prosewash.js (opencode has no hook
+                configuration): it runs 'prosewash hook opencode' on tool.execute.before
+                and after for write, edit, apply_patch and bash, on session.created and
+                on session.idle, and asks the agent to go on with the next prompt.
   --alias       git config alias.clean-prose, so 'git clean-prose [PATH...]' cleans.
   --mode M      the Stop hook's mode: automatic, confirm or manual. There is no default:
                 on a terminal install asks, and that answer is the approval; automatic or
@@ -48,7 +54,7 @@ const installHelp = `Puts prosewash into the tools this project uses. With no co
 
 With no component flag, the agents whose configuration directory or instruction file
 the project has (.codex, .gemini or GEMINI.md, .cursor, .github/hooks or
-copilot-instructions.md, .qwen or QWEN.md) are offered one by one on a terminal, and
+copilot-instructions.md, .qwen or QWEN.md, .opencode or opencode.json) are offered one by one on a terminal, and
 named with their flag otherwise.
 
 The agents' files are meant to be committed: their hooks run 'prosewash' as found on PATH,
@@ -66,7 +72,8 @@ since install comes back byte for byte), the clean-prose alias when it is ours. 
 component flag it removes all of them and revokes the approval. .prosewash.toml is left
 as it is.
 
-  --git-hooks, --claude, --codex, --gemini, --cursor, --copilot, --qwen, --alias
+  --git-hooks, --claude, --codex, --gemini, --cursor, --copilot, --qwen, --opencode,
+  --alias
       remove only these; an agent's configuration file comes back byte for byte when
       it was not edited since install, else only prosewash's entries are taken out.
       --codex also takes prosewash's trust entries out of Codex's config.toml.`

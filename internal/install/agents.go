@@ -171,8 +171,12 @@ func (a Agent) merged(cur []byte, existed bool, add bool) (object, error) {
 	return mergeSpec(settings, a.spec(), add)
 }
 
-// holdsOurs reports whether a configuration holds any prosewash hook.
+// holdsOurs reports whether a configuration holds any prosewash hook, or
+// is prosewash's plugin.
 func (a Agent) holdsOurs(cur []byte) bool {
+	if a.Config.Plugin != "" {
+		return a.pluginOurs(cur)
+	}
 	o, err := parseObject(cur)
 	if err != nil {
 		return false
@@ -210,6 +214,9 @@ func (a Agent) PlanInstall(root, stateDir string) (*Change, error) {
 	if c.cur, c.existed, err = readConfig(c.path); err != nil {
 		return nil, err
 	}
+	if a.Config.Plugin != "" {
+		return c, c.planPlugin()
+	}
 	merged, err := a.merged(c.cur, c.existed, true)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v; not touched", c.path, err)
@@ -240,8 +247,16 @@ func (a Agent) PlanUninstall(root, stateDir string) (*Change, error) {
 	if c.cur, c.existed, err = readConfig(c.path); err != nil {
 		return nil, err
 	}
-	if !c.existed {
+	if !c.existed || (a.Config.Plugin != "" && !a.pluginOurs(c.cur)) {
+		// A plugin file that is not ours is the user's: left alone.
 		c.Action = Absent
+		return c, nil
+	}
+	if a.Config.Plugin != "" {
+		// Ours whole: the file goes, and the directories install made
+		// with it when it is still what install wrote.
+		c.Action = Removed
+		c.exact = c.k != nil && shaHex(c.cur) == c.k.Written && !c.k.Existed
 		return c, nil
 	}
 	if !a.holdsOurs(c.cur) {
@@ -267,6 +282,30 @@ func (a Agent) PlanUninstall(root, stateDir string) (*Change, error) {
 		}
 	}
 	return c, nil
+}
+
+// planPlugin plans writing the platform's plugin file: prosewash's own, so
+// an older version of it is replaced whole and a file of that name that is
+// not prosewash's is refused.
+func (c *Change) planPlugin() error {
+	c.data = []byte(c.a.Config.Plugin)
+	switch {
+	case !c.existed:
+		c.Action = Installed
+	case bytes.Equal(c.cur, c.data):
+		c.Action = Unchanged
+	case c.a.pluginOurs(c.cur):
+		c.Action = Updated
+	default:
+		return fmt.Errorf("%s: not prosewash's plugin; not touched", c.path)
+	}
+	return nil
+}
+
+// pluginOurs reports whether a plugin file is prosewash's: it runs
+// 'prosewash hook NAME'.
+func (a Agent) pluginOurs(cur []byte) bool {
+	return bytes.Contains(cur, []byte(`spawn("prosewash", ["hook", "`+a.Name+`"`))
 }
 
 // Apply writes what the change computed. An install keeps the original

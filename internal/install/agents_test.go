@@ -32,7 +32,7 @@ func commandsOf(t *testing.T, a Agent, path string) []string {
 }
 
 func TestAgentInstallFreshAndUninstallLeavesNothing(t *testing.T) {
-	for _, a := range Agents() {
+	for _, a := range hookAgents() {
 		t.Run(a.Name, func(t *testing.T) {
 			root, state := t.TempDir(), t.TempDir()
 			act, err := a.Install(root, state)
@@ -67,7 +67,7 @@ func TestAgentInstallFreshAndUninstallLeavesNothing(t *testing.T) {
 // command, committed by a teammate) gets today's entries in their place,
 // byte for byte what a fresh install writes, never beside them.
 func TestAgentInstallReplacesAnOlderProsewashsEntries(t *testing.T) {
-	for _, a := range Agents() {
+	for _, a := range hookAgents() {
 		t.Run(a.Name, func(t *testing.T) {
 			fresh, state := t.TempDir(), t.TempDir()
 			if _, err := a.Install(fresh, state); err != nil {
@@ -217,5 +217,74 @@ func TestCodexHookHashKnownValue(t *testing.T) {
 	b, _ := CodexHookHash("Stop", nil, "x", nil, false)
 	if a != b {
 		t.Errorf("Stop's matcher changed the hash")
+	}
+}
+
+// hookAgents are the platforms whose configuration holds hook commands;
+// a plugin platform's file is the plugin (TestPluginInstall).
+func hookAgents() []Agent {
+	var out []Agent
+	for _, a := range Agents() {
+		if a.Config.Plugin == "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// A plugin platform's file is prosewash's whole: install writes the
+// plugin, a second install leaves it, an older plugin of ours is replaced,
+// a file of that name that is not ours is refused and left as it is, and
+// uninstall removes the file and the directories install made (never a
+// file that is not ours).
+func TestPluginInstall(t *testing.T) {
+	a, ok := LookupAgent("opencode")
+	if !ok || a.Config.Plugin == "" {
+		t.Fatal("no opencode plugin platform")
+	}
+	root, state := t.TempDir(), t.TempDir()
+	p := filepath.Join(root, filepath.FromSlash(a.File()))
+	if act, err := a.Install(root, state); err != nil || act != Installed {
+		t.Fatalf("install: %s %v", act, err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != a.Config.Plugin {
+		t.Fatalf("install wrote %d bytes, not the plugin", len(got))
+	}
+	if act, err := a.Install(root, state); err != nil || act != Unchanged {
+		t.Fatalf("second install: %s %v", act, err)
+	}
+	if act, err := a.Uninstall(root, state); err != nil || act != Removed {
+		t.Fatalf("uninstall: %s %v", act, err)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Fatalf("uninstall left %v in the project", ents)
+	}
+	// An older plugin of ours (committed by a teammate) is replaced, and
+	// uninstall removes it, leaving the directory it was found in.
+	older := strings.Replace(a.Config.Plugin, "const writers", "// an older version\nconst writers", 1)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(older), 0o644)
+	if act, err := a.Install(root, state); err != nil || act != Updated {
+		t.Fatalf("install over an older plugin: %s %v", act, err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != a.Config.Plugin {
+		t.Fatalf("the older plugin was not replaced")
+	}
+	if act, err := a.Uninstall(root, state); err != nil || act != Removed {
+		t.Fatalf("uninstall: %s %v", act, err)
+	}
+	if _, err := os.Stat(p); !os.IsNotExist(err) {
+		t.Fatalf("uninstall left the plugin: %v", err)
+	}
+	foreign := "export const Mine = async () => ({})\n"
+	os.WriteFile(p, []byte(foreign), 0o644)
+	if act, err := a.Install(root, state); err == nil || !strings.Contains(err.Error(), "not prosewash's plugin") {
+		t.Fatalf("install over a foreign plugin: %s %v, want a refusal", act, err)
+	}
+	if act, err := a.Uninstall(root, state); err != nil || act != Absent {
+		t.Fatalf("uninstall with a foreign plugin: %s %v", act, err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != foreign {
+		t.Fatalf("the foreign plugin became %q", got)
 	}
 }

@@ -35,6 +35,8 @@ var recorded = []struct {
 	{"copilot", "copilot-1.0.102-confirm", []string{"notes.md", "shell.md"}, nil},
 	// write_file and edit write notes.md, run_shell_command's redirect shell.md.
 	{"qwen", "qwen-0.24.4", []string{"notes.md", "shell.md"}, []string{"InstructionsLoaded"}},
+	// The plugin's payloads: write and edit write notes.md, bash's redirect shell.md.
+	{"opencode", "opencode-1.18.33", []string{"notes.md", "shell.md"}, nil},
 }
 
 // TestRecordedPayloads feeds every payload a real CLI sent, event by event
@@ -293,14 +295,16 @@ func TestPlatformTable(t *testing.T) {
 			t.Errorf("%s: no-opinion answer %q is not JSON", p.Name, p.NoOpinion)
 		}
 		c := p.Config
-		if c.File == "" || c.Handler == nil || !json.Valid([]byte(c.Base)) || filepath.IsAbs(c.File) || strings.Contains(c.File, "..") {
+		// A plugin platform's file is the plugin itself: no handler, no base.
+		hooked := c.Plugin == "" && (c.Handler == nil || !json.Valid([]byte(c.Base)))
+		if c.File == "" || hooked || filepath.IsAbs(c.File) || strings.Contains(c.File, "..") {
 			t.Errorf("%s: configuration %+v", p.Name, c)
 		}
 		kinds := map[Kind]bool{}
 		args := map[string]bool{}
 		for _, ev := range p.Events {
 			repeated := kinds[ev.Kind] && ev.Kind != AfterWrite && ev.Kind != BeforeWrite
-			if ev.Arg == "" || ev.Name == "" || ev.Kind == Unknown || len(ev.Hooks) == 0 || args[ev.Arg] || repeated {
+			if ev.Arg == "" || ev.Name == "" || ev.Kind == Unknown || (len(ev.Hooks) == 0 && c.Plugin == "") || args[ev.Arg] || repeated {
 				t.Errorf("%s: event %+v is incomplete or repeats an argument or a kind", p.Name, ev)
 			}
 			args[ev.Arg], kinds[ev.Kind] = true, true

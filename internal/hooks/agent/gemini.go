@@ -60,6 +60,7 @@ const (
 	toolFile = iota + 1
 	toolNotebook
 	toolShell
+	toolPatch // an apply_patch envelope (opencode's patchText)
 )
 
 // fileToolDecoder reads the payloads of Gemini CLI and the CLIs that share
@@ -82,7 +83,7 @@ func fileToolDecoder(projectVar string, tools map[string]int) func([]byte, Kind,
 			if in.ToolName == "" {
 				return nil, errors.New("hook input has no tool_name")
 			}
-			ws, err := in.written(tools[in.ToolName])
+			ws, err := in.written(tools[in.ToolName], k == BeforeWrite)
 			if err != nil {
 				return nil, err
 			}
@@ -95,10 +96,12 @@ func fileToolDecoder(projectVar string, tools map[string]int) func([]byte, Kind,
 }
 
 // written is what a write tool wrote: tool_input.file_path (or
-// notebook_path), absolute as the CLI sends it (a relative one is taken
-// against cwd), or the literal redirect and tee targets of a shell
-// command; nothing for a tool that writes no file.
-func (in *geminiInput) written(what int) ([]session.Written, error) {
+// notebook_path, or opencode's filePath), absolute as the CLI sends it (a
+// relative one is taken against cwd), the literal redirect and tee targets
+// of a shell command (in its workdir, for opencode), or the files of a
+// patch envelope (with deletes, also those it deletes); nothing for a tool
+// that writes no file.
+func (in *geminiInput) written(what int, deletes bool) ([]session.Written, error) {
 	if what == 0 {
 		return nil, nil
 	}
@@ -106,17 +109,35 @@ func (in *geminiInput) written(what int) ([]session.Written, error) {
 		FilePath     string `json:"file_path"`
 		NotebookPath string `json:"notebook_path"`
 		Command      string `json:"command"`
+		// opencode's names for them, and where its shell command runs.
+		FilePathCamel string `json:"filePath"`
+		PatchText     string `json:"patchText"`
+		Workdir       string `json:"workdir"`
 	}
 	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
 		return nil, fmt.Errorf("%s hook input has no usable tool_input", in.ToolName)
 	}
-	if what == toolShell {
+	if what == toolShell || what == toolPatch {
 		if in.Cwd == "" || !filepath.IsAbs(in.Cwd) {
 			return nil, fmt.Errorf("%s hook input has no absolute cwd to resolve its command's paths against", in.ToolName)
 		}
-		return ShellPaths(ti.Command, in.Cwd), nil
+		dir := in.Cwd
+		if ti.Workdir != "" {
+			dir = abs(ti.Workdir, in.Cwd)
+		}
+		if what == toolShell {
+			return ShellPaths(ti.Command, dir), nil
+		}
+		ws := PatchPaths(ti.PatchText, dir)
+		if deletes {
+			ws = append(ws, PatchDeleted(ti.PatchText, dir)...)
+		}
+		return ws, nil
 	}
 	p := ti.FilePath
+	if p == "" {
+		p = ti.FilePathCamel
+	}
 	if what == toolNotebook && p == "" {
 		p = ti.NotebookPath
 	}

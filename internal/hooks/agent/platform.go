@@ -154,11 +154,15 @@ type Config struct {
 	Grouped bool
 	// Handler is the handler object for one entry, running command.
 	Handler func(ev Event, h Hook, command string) any
+	// Plugin, for a platform that loads plugins instead of hook commands
+	// (opencode), is File's whole content: a plugin that runs 'prosewash
+	// hook NAME EVENT' itself. Install writes it as it is.
+	Plugin string
 }
 
 // Platforms lists every agent platform, in the order install offers them.
 func Platforms() []Platform {
-	return []Platform{claude(), codex(), gemini(), cursor(), copilot(), qwen()}
+	return []Platform{claude(), codex(), gemini(), cursor(), copilot(), qwen(), opencodePlatform()}
 }
 
 // Lookup returns the platform named name.

@@ -29,6 +29,9 @@ const (
 	// dependency (@github/copilot-linux-x64 here).
 	CopilotPackage = "@github/copilot@1.0.102"
 	QwenPackage    = "@qwen-code/qwen-code@0.24.4"
+	// OpencodePackage's launcher picks a native binary from an optional
+	// dependency (opencode-linux-x64 here); the binary is run directly.
+	OpencodePackage = "opencode-ai@1.18.33"
 )
 
 // Codex returns the Codex CLI binary, installing the pinned package once:
@@ -78,6 +81,23 @@ func Qwen(t testing.TB) string {
 	return filepath.Join(testtool.NPM(t, QwenPackage), "node_modules", ".bin", "qwen")
 }
 
+// Opencode returns opencode's native binary, installing the pinned package
+// once (its launcher's postinstall, which npm is not allowed to run here,
+// only links that binary).
+func Opencode(t testing.TB) string {
+	t.Helper()
+	prefix := testtool.NPM(t, OpencodePackage)
+	arch := runtime.GOARCH
+	if arch == "amd64" {
+		arch = "x64"
+	}
+	native := filepath.Join(prefix, "node_modules", "opencode-"+runtime.GOOS+"-"+arch, "bin", "opencode")
+	if fi, err := os.Stat(native); err != nil || fi.Mode()&0o111 == 0 {
+		testtool.Missing(t, "npm", fmt.Sprintf("%s installed no native binary at %s", OpencodePackage, native))
+	}
+	return native
+}
+
 // Session is one CLI run.
 type Session struct {
 	ExitCode int
@@ -108,15 +128,21 @@ type Options struct {
 	ExtraPath []string
 	// Trace records the run's connect(2) calls with strace.
 	Trace bool
+	// Timeout bounds the run; 0 is five minutes.
+	Timeout time.Duration
 }
 
 var connectRE = regexp.MustCompile(`connect\(\d+, \{sa_family=(AF_INET6?), sin6?_port=htons\((\d+)\), (?:sin_addr=inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"[^}]*)`)
 
 func run(t testing.TB, bin string, o Options) *Session {
 	t.Helper()
-	// Five minutes: a real CLI session here takes 20-120 s, its exit after the
-	// last reply up to a minute more on a loaded 2-core machine.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// Five minutes by default: a real CLI session here takes 20-120 s, its
+	// exit after the last reply up to a minute more on a loaded 2-core
+	// machine.
+	if o.Timeout == 0 {
+		o.Timeout = 5 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
 	defer cancel()
 	argv := append([]string{bin}, o.Args...)
 	var trace string
@@ -316,5 +342,62 @@ func RunQwen(t testing.TB, bin, home, mockURL, prompt string, o Options) *Sessio
 	o.Env = append([]string{"HOME=" + home, "OPENAI_API_KEY=sk-mock", "OPENAI_BASE_URL=" + mockURL + "/v1", "OPENAI_MODEL=gpt-4.1",
 		"QWEN_CODE_SUPPRESS_YOLO_WARNING=1"}, o.Env...)
 	o.Args = append(append([]string{}, o.Args...), "--approval-mode", "yolo", "-o", "json", prompt)
+	return run(t, bin, o)
+}
+
+// OpencodeHome writes the HOME of an opencode run: its configuration
+// (HOME/opencode.json, named by OPENCODE_CONFIG) names the mock as
+// an OpenAI-compatible provider and its one model, with sharing, updates
+// and the models.dev fetch off, and every tool allowed (a headless run
+// cannot answer a permission prompt).
+func OpencodeHome(t testing.TB, mockURL string) string {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := map[string]any{
+		"$schema":     "https://opencode.ai/config.json",
+		"model":       "mock/gpt-4.1",
+		"small_model": "mock/gpt-4.1",
+		"autoupdate":  false,
+		"share":       "disabled",
+		"permission":  map[string]any{"edit": "allow", "bash": "allow", "webfetch": "deny"},
+		"provider": map[string]any{"mock": map[string]any{
+			"npm": "@ai-sdk/openai-compatible", "name": "Mock",
+			"options": map[string]any{"baseURL": mockURL + "/v1", "apiKey": "sk-mock"},
+			"models":  map[string]any{"gpt-4.1": map[string]any{"name": "gpt-4.1", "tool_call": true}},
+		}},
+	}
+	b, err := json.Marshal(cfg)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(home, "opencode.json"), b, 0o600)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+// RunOpencode runs 'opencode run' (headless) in o.Dir with home as HOME,
+// its data, cache and state under it and its configuration OpencodeHome's;
+// o.Args come before the prompt (-c continues the project's last session).
+// opencode starts slowly (its server, a snapshot repository, the plugins):
+// a run may take minutes on a loaded machine.
+func RunOpencode(t testing.TB, bin, home, prompt string, o Options) *Session {
+	t.Helper()
+	if o.Timeout == 0 {
+		o.Timeout = 6 * time.Minute
+	}
+	o.Env = append([]string{"HOME=" + home, "OPENCODE_CONFIG=" + filepath.Join(home, "opencode.json"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"), "XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
+		"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+		// opencode installs @opencode-ai/plugin into every .opencode/ it
+		// loads, in the background, a failure being only a warning; the
+		// prosewash plugin needs none of it, and the run stays offline
+		// with the registry a closed loopback port.
+		"npm_config_registry=http://127.0.0.1:9/"}, o.Env...)
+	o.Args = append(append([]string{"run"}, o.Args...), prompt)
 	return run(t, bin, o)
 }

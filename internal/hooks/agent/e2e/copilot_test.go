@@ -125,12 +125,7 @@ func TestE2ECopilotManualRecordsAndLeaves(t *testing.T) {
 	if id, files := recordedFiles(x.E2E); id == "" || id != x.copilotSession() || strings.Join(files, ",") != "notes.md" {
 		t.Errorf("recorded %v under %q, Copilot's session is %q", files, id, x.copilotSession())
 	}
-	if len(s.Connects) == 0 {
-		t.Errorf("the trace saw no connect at all; it cannot vouch for loopback")
-	}
-	if bad := s.NonLoopback(); len(bad) > 0 {
-		t.Errorf("connections outside loopback: %v", bad)
-	}
+	checkLoopbackOnly(t, s)
 }
 
 // Automatic mode cleans, at the end of the turn, what create, edit and a

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prosewash/prosewash/internal/testkit/agentharness"
 	"github.com/prosewash/prosewash/internal/testkit/hooktest"
 )
 
@@ -96,4 +97,16 @@ func recordedFiles(x *hooktest.E2E) (string, []string) {
 		rel = append(rel, f.Rel)
 	}
 	return r.Session, rel
+}
+
+// checkLoopbackOnly fails t unless the traced session connected, and only
+// to loopback addresses.
+func checkLoopbackOnly(t *testing.T, s *agentharness.Session) {
+	t.Helper()
+	if len(s.Connects) == 0 {
+		t.Errorf("the trace saw no connect at all; it cannot vouch for loopback")
+	}
+	if bad := s.NonLoopback(); len(bad) > 0 {
+		t.Errorf("connections outside loopback: %v", bad)
+	}
 }
