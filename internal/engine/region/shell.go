@@ -149,7 +149,11 @@ func classifyShell(path string, src []byte) (*Map, error) {
 	shell, variants := shellVariants(path, src)
 	comments, hdocs, err := shellParse(src, variants)
 	if err != nil {
-		return nil, shellRefusal(path, src, shell, err)
+		refusal := shellRefusal(path, src, shell, err)
+		if shell == "zsh" && isShellSyntaxError(err) {
+			return unreadZsh(src, refusal), nil
+		}
+		return nil, refusal
 	}
 	if bytes.IndexByte(src, '\r') >= 0 {
 		// bash's reading: \r is a word character.
@@ -191,6 +195,31 @@ func shellRefusal(path string, src []byte, shell string, err error) error {
 		pos = lineCol(src, off)
 	}
 	return &RefusedError{Path: path, Pos: pos, Reason: fmt.Sprintf("not valid %s for the shell parser: %s", shell, msg)}
+}
+
+// isShellSyntaxError reports a parse error of the shell parser (not a
+// bound of what it is given).
+func isShellSyntaxError(err error) bool {
+	switch err.(type) {
+	case syntax.ParseError, syntax.LangError:
+		return true
+	}
+	return false
+}
+
+// unreadZsh maps a zsh script the parser cannot read even with its zsh
+// forms rewritten (shellread.go) as runtime throughout: zsh's grammar has
+// more than the parser knows, so the script is kept and its carriers
+// reported rather than the whole file refused.
+func unreadZsh(src []byte, refusal error) *Map {
+	why := "zsh the shell parser cannot read"
+	var re *RefusedError
+	if errors.As(refusal, &re) {
+		why += " (" + re.Pos + ": " + re.Reason + ")"
+	}
+	b := NewBuilder(len(src))
+	b.Mark(0, len(src), Runtime, why+": kept as is, carriers reported")
+	return b.Map("shell")
 }
 
 // onlyCRLF reports whether every \r in src is followed by \n.

@@ -3,6 +3,7 @@ package region
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -313,5 +314,31 @@ func TestShellForeignDialectLine(t *testing.T) {
 	}
 	if got := checkBashInvariance(t, [][2][]byte{{[]byte(src), fillProse([]byte(src), m)}}); got != 1 {
 		t.Error("bash did not read the script the same with its prose filled")
+	}
+}
+
+// TestZshUnreadKeptRuntime: a zsh script zsh accepts but the parser cannot
+// read within the rewrites it is given (here 70 functions named by an
+// expansion, each line blanked in turn, past the bound) is kept runtime
+// throughout, not refused.
+func TestZshUnreadKeptRuntime(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# a comment\n")
+	for i := range 70 {
+		fmt.Fprintf(&b, "f_${n}%d() { :; }\n", i)
+	}
+	src := b.String()
+	zsh := testtool.LookPath(t, "zsh", "apt-get install zsh")
+	cmd := exec.Command(zsh, "-f", "-n")
+	cmd.Stdin = strings.NewReader(src)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("zsh -n rejects the script: %v %s", err, out)
+	}
+	m, err := Classify("a.zsh", []byte(src))
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if len(m.Regions) != 1 || m.Regions[0].Kind != Runtime || !strings.Contains(m.Regions[0].Why, "cannot read") {
+		t.Errorf("regions %v, want one runtime region naming why", m.Regions)
 	}
 }
