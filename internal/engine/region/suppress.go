@@ -89,6 +89,19 @@ var suppressions = [...]suppression{
 	// Prettier, every language it formats: "// prettier-ignore",
 	// "<!-- prettier-ignore-start -->", "# prettier-ignore".
 	{word: "prettier-ignore", at: atStart, why: "directive: prettier-ignore"},
+	// JSHint reads its options in any comment: "// jshint ignore:line",
+	// "/* jshint ignore:start */", "/* jshint esversion: 6 */".
+	{word: "jshint", at: atStart, wordEnd: true, why: "directive: jshint"},
+	// Flow lint suppressions: "// flowlint-next-line", "/* flowlint x:off */".
+	{word: "flowlint", at: atStart, why: "directive: flowlint (Flow)"},
+	// clang-format (C, C++, Java, JavaScript, TypeScript, proto):
+	// "// clang-format off" and "on".
+	{word: "clang-format o", at: atStart, why: "directive: clang-format off/on"},
+	// dprint: "// dprint-ignore", "// dprint-ignore-file".
+	{word: "dprint-ignore", at: atStart, why: "directive: dprint-ignore"},
+	// release-please's generic updater rewrites the version on a line
+	// holding "x-release-please-version" (and between -start/-end markers).
+	{word: "x-release-please-", at: anywhere, why: "directive: x-release-please (release-please)"},
 	// Trunk, any language: "// trunk-ignore(linter/rule)".
 	{word: "trunk-ignore", at: atWord, why: "directive: trunk-ignore"},
 	// Secret scanners: a line holding the marker is not reported.
