@@ -1,6 +1,9 @@
 package gate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // editClass is a one-statement edit of a class the held-out sets showed the gate missing or
 // falsely blocking, in the language it was seen in: block edits must be refused by a drop of
@@ -47,4 +50,22 @@ func TestHedgeBoundClasses(t *testing.T) {
 		{"if needed reworded", "", "Run the linters if needed.", "Run the linters if necessary."},
 		{"hedge left out", "", "Run the linters if needed.", "Run the linters."},
 	})
+}
+
+// TestBlockMessagesNameWhatChanged: a block names the original statement, the result statement
+// it is aligned with, and what changed in it: the condition's own words, the modality words,
+// the two operands whose order is reversed.
+func TestBlockMessagesNameWhatChanged(t *testing.T) {
+	for _, c := range []struct{ old, new, want string }{
+		{"- Run the deploy script only on macOS.", "- Run the deploy script.",
+			`line 1 "Run the deploy script only on macOS." → line 1 "Run the deploy script."; condition "only on macOS" missing`},
+		{"- You must run the tests before a commit.", "- You may run the tests before a commit.",
+			`line 1 "You must run the tests before a commit." → line 1 "You may run the tests before a commit."; "must" → "may"`},
+		{"1. Run `make build`, then run `make test`.", "1. Run `make test`, then run `make build`.",
+			"order of \"run `make build`\" and \"run `make test`\" reversed"},
+	} {
+		if got := Render(Check([]byte(c.old+"\n"), []byte(c.new+"\n"))); !strings.Contains(got, c.want) {
+			t.Errorf("%q → %q:\n%s\nwant it to say %s", c.old, c.new, got, c.want)
+		}
+	}
 }

@@ -827,10 +827,44 @@ func levelWord(cl clauseInfo) string {
 // condWordsText is what a message quotes of a condition: the clause from its condition word on.
 func condWordsText(cl clauseInfo, kind string) string {
 	t := cl.text
+	if p, ok := partOf(cl, kind); ok && p.at > p.from && p.from < len(cl.toks) {
+		// "only on macOS", not the whole clause: from the condition word to the next one
+		low := strings.ToLower(t)
+		if k := strings.Index(low, cl.toks[p.from].text); k >= 0 && len(low) == len(t) {
+			t = t[k:]
+			if e := nextPartAt(cl, p, low[k:]); e > 0 {
+				t = t[:e]
+			}
+			t = strings.TrimRight(strings.TrimSpace(t), ".,;:!?*")
+		}
+	}
 	if r := []rune(t); len(r) > 60 {
 		t = string(r[:57]) + "..."
 	}
 	return t
+}
+
+// partOf returns the clause's first condition of kind.
+func partOf(cl clauseInfo, kind string) (condPart, bool) {
+	for _, p := range cl.parts {
+		if p.kind == kind {
+			return p, true
+		}
+	}
+	return condPart{}, false
+}
+
+// nextPartAt returns where, in rest (the clause's lowercased text from p's word on), the
+// condition after p starts, or 0.
+func nextPartAt(cl clauseInfo, p condPart, rest string) int {
+	for _, q := range cl.parts {
+		if q.from > p.from && q.from < len(cl.toks) {
+			if k := strings.Index(rest[1:], cl.toks[q.from].text); k >= 0 {
+				return k + 1
+			}
+		}
+	}
+	return 0
 }
 
 // ruleKey is a rule drop's approval value: its clause's text, shortened.
@@ -1319,7 +1353,13 @@ func leadSegments(cls []clauseInfo) [][]string {
 // markedSegments returns the clauses marked first, then and last, in that order.
 func markedSegments(cls []clauseInfo) [][]string {
 	var marked []clauseInfo
-	for _, cl := range cls {
+	for i, cl := range cls {
+		if cl.seq == seqThen && i > 0 && cls[i-1].seq < 0 && cls[i-1].sentence == cl.sentence && len(cls[i-1].stems) > 0 {
+			// "Run A, then run B": the clause before the first "then" comes first
+			first := cls[i-1]
+			first.seq, first.seqSegs = seqFirst, [][]string{first.stems}
+			marked = append(marked, first)
+		}
 		if cl.seq >= 0 {
 			marked = append(marked, cl)
 		}
