@@ -60,7 +60,9 @@ func RealCaller() Caller {
 // seen in an exec_command's environment; CODEX_SANDBOX* under its
 // sandboxes), Gemini CLI 0.61.0 (GEMINI_CLI=1 in its shell tool's
 // environment, from its bundle), Copilot CLI 1.0.102 (COPILOT_CLI=1 and
-// COPILOT_AGENT_SESSION_ID seen in a shell command's environment). The
+// COPILOT_AGENT_SESSION_ID seen in a shell command's environment),
+// opencode 1.18.33 (OPENCODE=1, OPENCODE_PID and AGENT=1 seen in its bash
+// tool's environment; AGENT=1 is matched as a vendor-neutral marker). The
 // others come from third-party detectors (@vercel/detect-agent,
 // ascorbic/am-i-vibing at 39a2d13) and are not verified here: Cursor's
 // CURSOR_AGENT and CURSOR_CLI (its CLI agent) and CURSOR_TRACE_ID (every
@@ -93,6 +95,7 @@ func envMarkers() []envMarker {
 		{name: "OPENCODE", agent: "OpenCode"},
 		{name: "OPENCODE_BIN_PATH", agent: "OpenCode"},
 		{name: "OPENCODE_SERVER", agent: "OpenCode"},
+		{name: "OPENCODE_PID", agent: "OpenCode"},
 		{name: "ANTIGRAVITY_AGENT", agent: "Antigravity"},
 		{name: "AMP_CURRENT_THREAD_ID", agent: "Amp"},
 		{name: "AGENT", value: "amp", agent: "Amp"},
@@ -107,6 +110,7 @@ func envMarkers() []envMarker {
 		{name: "TERM_PROGRAM", value: "vscode", agent: "Copilot in VS Code", also: [2]string{"GIT_PAGER", "cat"}},
 		{name: "REPL_ID", agent: "Replit"},
 		{name: "AI_AGENT", agent: "an agent (AI_AGENT)"},
+		{name: "AGENT", value: "1", agent: "an agent (AGENT=1)"},
 	}
 }
 

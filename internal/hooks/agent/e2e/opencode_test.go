@@ -139,9 +139,15 @@ func TestE2EOpencodeAutomaticCleansWriteEditAndShell(t *testing.T) {
 	}
 }
 
-// Confirm mode asks once: the idle answer becomes the next prompt, and the
-// idle that follows it is marked and left alone.
-func TestE2EOpencodeConfirmAsksOnce(t *testing.T) {
+// Confirm mode under the real CLI changes no file and hands the end of
+// the turn to prosewash once. The ask itself goes to the agent as the next
+// prompt (client.session.prompt), which 'opencode run' never delivers: it
+// disposes of the instance at the first session.idle, as the run's log
+// shows ("exiting loop", "disposing instance" right after the idle). So
+// the continuation is not checked here; TestOpencodeConfirmContinuesOnce
+// checks prosewash's answer, and the TUI, which keeps the session open, is
+// not driven.
+func TestE2EOpencodeConfirmLeavesFiles(t *testing.T) {
 	x := newOpencodeE2E(t, "confirm", func(proj string) []agentharness.Call {
 		return []agentharness.Call{opencodeCall(proj, "write", "notes.md", notesMD), opencodeCall(proj, "edit", "notes.md", ""), opencodeCall(proj, "shell", "", "")}
 	})
@@ -149,17 +155,15 @@ func TestE2EOpencodeConfirmAsksOnce(t *testing.T) {
 	if got := x.File("notes.md"); got != notesEdited {
 		t.Errorf("confirm mode changed the file: %q", got)
 	}
-	cont := x.mock.Of(agentharness.KindContinuation)
-	if len(cont) != 1 {
-		t.Fatalf("continuations = %d, want exactly 1", len(cont))
+	if got := x.File("shell.md"); got != shellMD {
+		t.Errorf("confirm mode changed shell.md: %q", got)
 	}
-	id := x.opencodeSession()
-	if !cont[0].Mentions("prosewash clean --session " + id) {
-		t.Errorf("the continuation does not carry the ask for session %s", id)
+	if _, files := recordedFiles(x.E2E); strings.Join(files, ",") != "notes.md,shell.md" {
+		t.Errorf("recorded %v, want notes.md and shell.md", files)
 	}
 	idles := logged(x.logs, "session.idle")
-	if len(idles) != 2 || idles[0]["stop_hook_active"] != false || idles[1]["stop_hook_active"] != true {
-		t.Errorf("idle payloads: %v, want two, the second marked", idles)
+	if len(idles) != 1 || idles[0]["session_id"] != x.opencodeSession() || idles[0]["stop_hook_active"] != false {
+		t.Errorf("idle payloads: %v, want one for the session, unmarked", idles)
 	}
 }
 
