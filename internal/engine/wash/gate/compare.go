@@ -594,15 +594,7 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 		if len(cl.stems) == 0 || cl.modal == "" && conditionOnly(cl) {
 			continue // "Si los archivos ya tienen ediciones, ...": the rule is the next clause's
 		}
-		matches := overlapping(cl, uc)
-		if len(matches) == 0 && cl.modal != "" {
-			matches = sameRuleNearby(cl, uc)
-		}
-		if len(matches) == 0 && cl.modal != "" && len(oc) == len(uc) && uc[i].modal != "" && overlapping(uc[i], oc) == nil {
-			// "(do this every time)" said "(do this when in doubt)": the rule in its place,
-			// its few words changed with its rule word
-			matches = []clauseInfo{uc[i]}
-		}
+		matches := ruleCounterparts(i, cl, oc, uc)
 		if len(matches) == 0 {
 			// a permission or hedge left out ("if you want", "may") takes no rule away
 			if cl.level != 0 && cl.level != 1 && cl.modal != "" && !cl.reason && !c.ruleStatedElsewhere(cl, uc) {
@@ -610,20 +602,7 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			}
 			continue
 		}
-		lo := effLevel(cl.level)
-		kept, weaker := false, clauseInfo{}
-		flipped := true
-		for _, m := range matches {
-			lu := effLevel(m.level)
-			if sign(lu) == sign(lo) || m.mixed {
-				flipped = false
-				if strength(m) >= strength(cl) || m.mixed {
-					kept = true
-					break
-				}
-				weaker = m
-			}
-		}
+		kept, flipped, weaker := ruleMatched(cl, matches)
 		if m, ok := hedgeBound(cl, matches); kept && ok {
 			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(m)))
 			continue
@@ -649,6 +628,41 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(weaker)))
 		}
 	}
+}
+
+// ruleCounterparts returns the result clauses that state rule cl (the i-th of oc): those sharing
+// its words, else the same rule said nearby, else the clause in its place when only its few
+// words changed with its rule word ("(do this every time)" said "(do this when in doubt)").
+func ruleCounterparts(i int, cl clauseInfo, oc, uc []clauseInfo) []clauseInfo {
+	if matches := overlapping(cl, uc); len(matches) > 0 || cl.modal == "" {
+		return matches
+	}
+	if matches := sameRuleNearby(cl, uc); len(matches) > 0 {
+		return matches
+	}
+	if len(oc) == len(uc) && uc[i].modal != "" && overlapping(uc[i], oc) == nil {
+		return []clauseInfo{uc[i]}
+	}
+	return nil
+}
+
+// ruleMatched compares a rule with its counterpart clauses: kept when one states it in the same
+// direction at least as strongly (or mixes both directions, a merge), flipped when none states
+// it in its direction, else weaker names one stating it more weakly.
+func ruleMatched(cl clauseInfo, matches []clauseInfo) (kept, flipped bool, weaker clauseInfo) {
+	lo := effLevel(cl.level)
+	flipped = true
+	for _, m := range matches {
+		if sign(effLevel(m.level)) != sign(lo) && !m.mixed {
+			continue
+		}
+		flipped = false
+		if strength(m) >= strength(cl) || m.mixed {
+			return true, false, clauseInfo{}
+		}
+		weaker = m
+	}
+	return false, flipped, weaker
 }
 
 // hedgeBound reports a hedge or permission ("if needed", "may", 必要时, できれば) that the best
