@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/gitconfig"
 )
 
@@ -102,6 +103,12 @@ func isGitDir(d string) bool {
 // open builds go-git's storage over the git dir (and its common dir).
 // A repository format go-git does not know falls back to plain files.
 func (r *Repo) open() {
+	// go-git opens HEAD with a plain open, which waits for ever on a FIFO
+	// put there; the plain-file reading refuses one at once.
+	if fi, err := os.Stat(filepath.Join(r.gitDir, "HEAD")); err == nil && !fi.Mode().IsRegular() {
+		r.fallback = errors.New("HEAD is not a regular file")
+		return
+	}
 	if err := checkFormat(r.commonDir); err != nil {
 		r.fallback = err
 		return
@@ -174,7 +181,7 @@ func gitDirOf(top string) (string, error) {
 	if fi.IsDir() {
 		return dotgit, nil
 	}
-	b, err := os.ReadFile(dotgit)
+	b, err := fsx.ReadRegular(dotgit, 0, true)
 	if err != nil {
 		return "", err
 	}
@@ -214,7 +221,7 @@ func commonDirOf(gitDir string, getenv func(string) string) string {
 		}
 		return filepath.Clean(v)
 	}
-	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	b, err := fsx.ReadRegular(filepath.Join(gitDir, "commondir"), 0, true)
 	if err != nil {
 		return gitDir
 	}
@@ -288,7 +295,7 @@ func (r *Repo) Head() (Head, error) {
 // repository go-git refused to open. Symbolic chains are followed a few
 // steps, as git does.
 func (r *Repo) headFromFiles() (Head, error) {
-	b, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
+	b, err := fsx.ReadRegular(filepath.Join(r.gitDir, "HEAD"), 0, true)
 	if err != nil {
 		return Head{}, fmt.Errorf("read HEAD: %w", err)
 	}
@@ -327,12 +334,12 @@ func (r *Repo) readRef(name string) (string, bool, error) {
 		return "", false, fmt.Errorf("resolve HEAD: invalid ref name %q", name)
 	}
 	for _, dir := range []string{r.gitDir, r.commonDir} {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		b, err := fsx.ReadRegular(filepath.Join(dir, filepath.FromSlash(name)), 0, true)
 		if err == nil {
 			return strings.TrimSpace(string(b)), true, nil
 		}
 	}
-	f, err := os.Open(filepath.Join(r.commonDir, "packed-refs"))
+	f, _, err := fsx.OpenRegular(filepath.Join(r.commonDir, "packed-refs"), true)
 	if os.IsNotExist(err) {
 		return "", false, nil
 	}
