@@ -50,27 +50,29 @@
 //
 // # Comparison
 //
-// Values are counted per section, a section being the lines under one heading path: in each
-// section a value counts its most occurrences on one line, and a file's count is the sum over its
-// sections. A summary may say a value fewer times within a section; a value left in fewer sections
-// (or fewer times on one line) is a drop, unless every line that carried it survives verbatim as
-// often as before (sections merged around unchanged statements). A value said less often while a
-// new value of its kind appears in the same section (a unit or the digits of a number, else the
-// type) is a substitution, and a drop: "every ~30 min" becoming "every ~3 min" beside another "30
-// minutes". Set classes (code lines, front matter) compare presence.
+// The gate compares statements, not sections (stmt.go): a statement is a paragraph, a list item
+// with its wrapped lines, a table row or a heading. Each statement of the original is aligned
+// with the result statement or statements that carry its content (align.go): its exact copy
+// (in its own section first, a statement repeated under two headings saying something under
+// each), else the result statement sharing most of its content stems, both halves of a split,
+// or the one statement several were merged into. An exact repeat removed within a section is
+// free. Each aligned statement is then compared with its counterparts by passes (compare.go):
+// its values with their units and bounds ("at most 2", "Node 20+"; equivalences that are facts
+// allowed, equiv.go: 60 s = 1 min = every minute, number words, language names across scripts,
+// an alias the original defines) and its names must be there; each clause's rule keeps its
+// direction and strength (must > should > may; always > usually > if needed; never > avoid)
+// and every condition it carries ("only on macOS", "unless ...", 除非, если); no word is
+// exchanged for its antonym; what a sequence or a rank puts first stays first; the same words
+// and operands paired differently are a swap. A statement with no counterpart was dropped: each
+// of its facts and rules must be stated by another statement of the result. Order is a fact
+// only where the text makes it one: a numbered list, a first/then/before/after/priority lead.
+// Set classes (code lines, front matter) compare presence, and a fence the result leaves stray
+// beyond those the original had is a drop.
 //
-// A rule of the original is kept by a result rule of the same class whose sentence carries at
-// least two thirds of its words (so rewording passes and flipping "never" to "always" does not),
-// and lost anyway when the result restates its words in more clauses without its class than the
-// original did ("never silently ignore" becoming "silently ignore when harmless" while the
-// sentence keeps another prohibition). An ordered pair is lost when the result states it the
-// other way round. A fence the result leaves stray beyond those the original had is a drop.
-//
-// A binding check pairs every number, date and version on a line with the nearest content word
-// before it; a result line with an original line's values and subject words but a different
-// pairing is a binding-swap ("pass 878 / fail 0" becoming "pass 0 / fail 878"). So is a span
-// bound to another of the original's places ("`a` in `afterEach`" where the original had `a`
-// in `beforeEach` and `b` in `afterEach`).
+// A drop names the original statement, the result statement it was compared with and what
+// changed ("condition \"only on macOS\" missing", "must → may", "order of `a`, `b` reversed"),
+// so a person can act on it. An ordered pair stated the other way round, and a value pairing on
+// a line swapped ("pass 878 / fail 0" become "pass 0 / fail 878"), are drops too.
 //
 // [CheckSet] gates a whole transaction: merges against the union of their sources, verbatim
 // line moves between files, and deleted files whose tokens must reappear or be approved.
