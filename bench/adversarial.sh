@@ -13,6 +13,10 @@
 #   shell-oneline.sh   one line of `echo a;` commands, size bytes long
 #   bundle.min.js      one line of minified-style JavaScript (regexes after
 #                      return, divisions, templates, object literals)
+#   md-*.md            the Markdown shapes of
+#                      internal/engine/region/testdata/adversarial/markdown.jsonl
+#                      (nested list markers, block quotes, brackets, emphasis
+#                      and backtick runs), one file each, the carrier in it
 # Each runs alone at size/4 and at size; reported are the median wall time
 # per MB at both, their ratio (1.0 is linear; a quadratic classifier would
 # show 4), the peak RSS (/usr/bin/time %M) and what it adds over check on
@@ -47,10 +51,10 @@ trap 'rm -rf "$tmp"' EXIT
 (cd "$root" && CGO_ENABLED=0 go build -o "$tmp/prosewash" ./cmd/prosewash)
 pw=$tmp/prosewash
 
-# gen DIR BYTES: writes the four inputs, each about BYTES long, into DIR.
+# gen DIR BYTES: writes the inputs, each about BYTES long, into DIR.
 gen() {
 	mkdir -p "$1"
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$1" "$2" "$root/internal/engine/region/testdata/adversarial/markdown.jsonl" <<'PY'
 import os, sys
 d, size = sys.argv[1], int(sys.argv[2])
 zwsp = "\u200b"
@@ -74,6 +78,14 @@ while total < size:
          f"for(var i=0;i<a.length;i++)b+=a[i]<<2;return b}}var o{i}={{a:1,b:function(){{return this.a/2}},c:/*#__PURE__*/g(/re/)}};")
     parts.append(p); total += len(p); i += 1
 write("bundle.min.js", "".join(parts) + "/* end" + zwsp + " */\n")
+import json
+with open(sys.argv[3], encoding="utf-8") as shapes:
+    for line in shapes:
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, head, unit, middle, tail = json.loads(line)
+        k = max(size - len(head) - len(middle), 0) // (len(unit) + len(tail))
+        write("md-" + name.replace(" ", "-") + ".md", head + unit * k + middle + tail * k)
 print(n, file=sys.stderr)
 PY
 }
@@ -107,7 +119,7 @@ measure() {
 
 # what PATH: the region and action check gives the one carrier of PATH.
 what() {
-	"$pw" check "$1" 2>/dev/null | awk '{print $(NF - 2), $(NF - 1)}' | head -1
+	"$pw" check "$1" 2>/dev/null | awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^(remove|replace|report|keep)$/) { print $(i - 1), $i; exit } }' 
 }
 
 read -r _ base < <(measure "$tmp/empty")
@@ -115,8 +127,8 @@ echo "prosewash check on adversarial input: $rounds rounds each, median; $(nproc
 echo "baseline: check on an empty directory peaks at $((base / 1024)) MB RSS"
 echo "yaml-anchors.yaml at full size holds $anchors anchors"
 echo
-printf '| %-18s | %-17s | %9s | %9s | %6s | %11s | %-15s |\n' input sizes "s/MB" "s/MB" growth "RSS - base" "carrier"
-printf '|%s|%s|%s|%s|%s|%s|%s|\n' "--------------------" "-------------------" "-----------" "-----------" "--------" "-------------" "-----------------"
+printf '| %-26s | %-17s | %9s | %9s | %6s | %11s | %-15s |\n' input sizes "s/MB" "s/MB" growth "RSS - base" "carrier"
+printf '|%s|%s|%s|%s|%s|%s|%s|\n' "----------------------------" "-------------------" "-----------" "-----------" "--------" "-------------" "-----------------"
 largest_rss=0
 for f in "$tmp"/large/*; do
 	name=$(basename "$f")
@@ -127,7 +139,7 @@ for f in "$tmp"/large/*; do
 	[ "$lr" -gt "$largest_rss" ] && largest_rss=$lr
 	awk -v n="$name" -v sb="$sb" -v lb="$lb" -v sw="$sw" -v lw="$lw" -v lr="$lr" -v base="$base" -v w="$(what "$f")" 'BEGIN {
 		a = sw / (sb / 1e6); b = lw / (lb / 1e6)
-		printf "| %-18s | %5.2f -> %5.2f MB | %9.4f | %9.4f | %5.2fx | %+6.1f MB    | %-15s |\n", n, sb / 1e6, lb / 1e6, a, b, b / a, (lr - base) / 1024, w
+		printf "| %-26s | %5.2f -> %5.2f MB | %9.4f | %9.4f | %5.2fx | %+6.1f MB    | %-15s |\n", n, sb / 1e6, lb / 1e6, a, b, b / a, (lr - base) / 1024, w
 	}'
 done
 read -r tw tr < <(measure "$tmp/tree")

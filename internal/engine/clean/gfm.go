@@ -310,3 +310,150 @@ func clip(s string) string {
 	}
 	return s[:k] + "..."
 }
+
+// maxGFMNesting bounds the block quotes and list items one line may open
+// for goldmark to read it. goldmark asks at every container of a line
+// whether the rest of the line is a thematic break and counts the column
+// from the line's start, so a line nesting d containers costs it d times
+// the line: "- - - ... x" 25 KB long took 5.8 s, 100 KB 57 s. The
+// classifier reads such a line in linear time; the structure proof cannot,
+// so where a line nests deeper its file's carriers are kept. markdown-it
+// stops nesting at 100 for the same reason.
+const maxGFMNesting = 64
+
+// maxGFMRuns bounds the emphasis delimiter runs ('*', '_', '~') and the
+// link openers ('[') one block of lines may hold for goldmark to read it:
+// goldmark matches each closer against every opener before it (mixed
+// "*a_ " runs: 5 KB took 9 ms, 20 KB 440 ms) and looks through every
+// bracket nested in a link text ("[[[...x]]]": 40 KB 0.5 s, 200 KB 7 s).
+// Lines count as one block up to a blank line or a line that starts a
+// list item or a heading, which ends any paragraph: a paragraph may only
+// be shorter than that.
+const maxGFMRuns = 1024
+
+// gfmUnreadable returns why goldmark cannot read src in time linear in its
+// size (a line nesting more than maxGFMNesting containers, a block of
+// lines with more than maxGFMRuns delimiter runs or brackets), or "".
+func gfmUnreadable(src []byte) string {
+	line := 1
+	runs, brackets, from := 0, 0, 1
+	for start := 0; start < len(src); line++ {
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		l := src[start:end]
+		if d := lineNesting(l); d > maxGFMNesting {
+			return fmt.Sprintf("line %d opens %d block quotes and list items, more than the %d goldmark reads in linear time", line, d, maxGFMNesting)
+		}
+		if endsParagraph(l) {
+			runs, brackets, from = 0, 0, line
+		}
+		r, b := inlineRuns(l)
+		runs, brackets = runs+r, brackets+b
+		if runs > maxGFMRuns || brackets > maxGFMRuns {
+			return fmt.Sprintf("lines %d-%d hold more than %d emphasis runs or brackets, more than goldmark reads in linear time", from, line, maxGFMRuns)
+		}
+		start = end + 1
+	}
+	return ""
+}
+
+// inlineRuns counts the runs of '*', '_' and '~' and the '[' of a line.
+func inlineRuns(l []byte) (runs, brackets int) {
+	for i, c := range l {
+		switch c {
+		case '[':
+			brackets++
+		case '*', '_', '~':
+			if i == 0 || l[i-1] != c {
+				runs++
+			}
+		}
+	}
+	return runs, brackets
+}
+
+// lineNesting counts the container markers a line starts with ('>', a
+// bullet or an ordered list number followed by a blank or the end of the
+// line), blanks between them: no line opens more containers than that.
+// A thematic break ("* * * *") opens none.
+func lineNesting(l []byte) int {
+	n, i := 0, 0
+	for {
+		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+			i++
+		}
+		j := listMarkerEnd(l, i)
+		if i < len(l) && l[i] == '>' {
+			j = i + 1
+		} else if j < 0 || j < len(l) && l[j] != ' ' && l[j] != '\t' && l[j] != '\r' {
+			break
+		}
+		n++
+		i = j
+	}
+	if n > maxGFMNesting && isBreakLine(l) {
+		return 0
+	}
+	return n
+}
+
+// endsParagraph reports a line before which no paragraph goes on: a blank
+// line, or one that starts, indented by at most three spaces, a list item
+// with content (a bullet, 1. or 1): another number cannot interrupt a
+// paragraph), an ATX heading or a thematic break.
+func endsParagraph(l []byte) bool {
+	rest := bytes.TrimLeft(l, " ")
+	if len(bytes.TrimSpace(rest)) == 0 || isBreakLine(rest) {
+		return true
+	}
+	if len(l)-len(rest) > 3 {
+		return false
+	}
+	if h := len(rest) - len(bytes.TrimLeft(rest, "#")); h >= 1 && h <= 6 {
+		return h == len(rest) || rest[h] == ' ' || rest[h] == '\t' || rest[h] == '\r'
+	}
+	j := listMarkerEnd(rest, 0)
+	if j < 0 || j > 2 || j == 2 && rest[0] != '1' || j >= len(rest) || rest[j] != ' ' && rest[j] != '\t' {
+		return false
+	}
+	return len(bytes.TrimSpace(rest[j:])) > 0
+}
+
+// listMarkerEnd returns the end of the list marker at l[i] ("-", "*",
+// "+", up to nine digits and "." or ")"), or -1 when there is none.
+func listMarkerEnd(l []byte, i int) int {
+	if i >= len(l) {
+		return -1
+	}
+	switch l[i] {
+	case '-', '*', '+':
+		return i + 1
+	}
+	j := i
+	for j < len(l) && j-i < 9 && l[j] >= '0' && l[j] <= '9' {
+		j++
+	}
+	if j == i || j >= len(l) || l[j] != '.' && l[j] != ')' {
+		return -1
+	}
+	return j + 1
+}
+
+// isBreakLine reports a line of one of '*', '-' and '_' and blanks only.
+func isBreakLine(l []byte) bool {
+	mark := byte(0)
+	for _, c := range l {
+		switch {
+		case c == ' ' || c == '\t' || c == '\r':
+		case mark == 0 && (c == '*' || c == '-' || c == '_'):
+			mark = c
+		case c != mark:
+			return false
+		}
+	}
+	return mark != 0
+}

@@ -371,6 +371,9 @@ func transformTexts(s *sent, got []*provider.RegionReply) (texts [][]byte, moves
 // the carriers that cause the difference and asks for another round
 // (retry); otherwise the file is refused.
 func keepForStructure(s *sent, d *structDiff, moves []move, explained bool) (retry bool, err error) {
+	if d.unproved != "" {
+		return keepUnproved(s, d, moves, explained)
+	}
 	if !explained {
 		return false, fmt.Errorf("cleaning would change the file's structure: %s; left untouched, clean it by hand", d.describe(s.in))
 	}
@@ -390,6 +393,22 @@ func keepForStructure(s *sent, d *structDiff, moves []move, explained bool) (ret
 	t := &trial{path: s.file.Path, in: s.in, m: s.m}
 	for i, reason := range t.culprits(moves, d) {
 		s.keep[moves[i].start] = keepWhy{why: reason}
+	}
+	return true, nil
+}
+
+// keepUnproved answers a candidate whose structure could not be compared:
+// no carrier is to blame, so each one the answer acted on is kept (a
+// rewrite is refused) without a search that could only fail every trial.
+func keepUnproved(s *sent, d *structDiff, moves []move, explained bool) (retry bool, err error) {
+	if !explained {
+		return false, fmt.Errorf("%s; left untouched", d.unproved)
+	}
+	if s.keep == nil {
+		s.keep = map[int]keepWhy{}
+	}
+	for _, m := range moves {
+		s.keep[m.start] = keepWhy{why: "kept: " + d.unproved}
 	}
 	return true, nil
 }

@@ -31,6 +31,11 @@ func proveStructure(path string, in []byte, m *region.Map, cand []byte, edits []
 		return d
 	}
 	if m.Lang == "markdown" {
+		for _, src := range [][]byte{in, cand} {
+			if why := gfmUnreadable(src); why != "" {
+				return &structDiff{unproved: "GFM's reading is not proved: " + why}
+			}
+		}
 		return compareGFM(gfmParser(), in, cand, carriersOnly)
 	}
 	return nil
@@ -41,10 +46,16 @@ func proveStructure(path string, in []byte, m *region.Map, cand []byte, edits []
 type structDiff struct {
 	in       int // offset in the input the difference maps back to
 	was, now region.Region
+	// unproved says why the structure could not be compared at all: no
+	// edit is to blame, so every carrier is kept.
+	unproved string
 }
 
 // describe says what the difference is, with the input's line and column.
 func (d *structDiff) describe(in []byte) string {
+	if d.unproved != "" {
+		return d.unproved
+	}
 	line, col := textpos.LineCol(in, d.in)
 	return fmt.Sprintf("%d:%d would be %s (%s) instead of %s (%s)", line, col, d.now.Kind, d.now.Why, d.was.Kind, d.was.Why)
 }

@@ -281,3 +281,25 @@ func genSeed() int64 {
 	}
 	return 1
 }
+
+// FuzzMarkdownDeepNesting reads one unit repeated up to 400 times, then a
+// tail, against goldmark: containers and inline runs nested far deeper
+// than people write, where the scanner skips goldmark's thematic break
+// test by what it remembers of the line.
+func FuzzMarkdownDeepNesting(f *testing.F) {
+	for _, s := range [][2]string{
+		{"- ", "x"}, {"> ", "- - -"}, {"* ", "* * *"}, {"-\t", " - x"}, {"1. ", "x"}, {"[", "x]"},
+		{"*a_ ", "x"}, {">", "___"}, {"- ", "_ _ _\n- - x"}, {"+ ", "-- -\n"}, {" - ", "***"}, {"- ", "  -\t-\r\n- _"},
+	} {
+		f.Add(s[0], uint16(200), s[1]+"\u200b\n")
+	}
+	f.Fuzz(func(t *testing.T, unit string, depth uint16, tail string) {
+		if unit == "" || len(unit) > 8 || len(tail) > 64 {
+			return
+		}
+		src := []byte(strings.Repeat(unit, int(depth%400)) + tail)
+		if msg, _, _ := neverBolder(t, src); msg != "" {
+			t.Fatal(msg)
+		}
+	})
+}

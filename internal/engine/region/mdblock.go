@@ -86,10 +86,13 @@ type mdParser struct {
 	skipList                 bool
 	emptyItemBlank           bool
 	tbPos                    int
-	fenceChar                byte
-	fenceIndent, fenceLen    int
-	fenceNode                int32
-	tmpPara                  int32
+	// breakLine and breakTail remember, for the line ending at breakLine,
+	// where its longest tail that could be a thematic break starts.
+	breakLine, breakTail  int
+	fenceChar             byte
+	fenceIndent, fenceLen int
+	fenceNode             int32
+	tmpPara               int32
 	// Document-wide memory of inline HTML scans that found no closer, as
 	// goldmark keeps it (a later opener before that point fails at once).
 	commentCache, piCache, declCache, cdataCache int
@@ -172,7 +175,7 @@ func (p *mdParser) parentOf(n int32) int32 { return p.nodes[n].parent }
 // parseMarkdownBlocks builds the block tree of src (line breaks are \n or
 // \r\n only).
 func parseMarkdownBlocks(src []byte) *mdParser {
-	p := &mdParser{src: src, r: newDocReader(src), tmpPara: -1, fenceNode: -1}
+	p := &mdParser{src: src, r: newDocReader(src), tmpPara: -1, fenceNode: -1, breakLine: -1}
 	p.nodes = make([]mdNode, 0, bytes.Count(src, []byte("\n"))/2+16)
 	root := p.newNode(mkDocument, bpNone)
 	p.parseBlocks(root)
@@ -373,8 +376,8 @@ func (p *mdParser) openBlock(bp mdBP, parent int32) (int32, mdState) {
 	case bpSetext:
 		return p.openSetext(parent)
 	case bpThematic:
-		line, _ := p.r.peekLine()
-		if isThematicBreak(line, p.r.offset()) {
+		line, seg := p.r.peekLine()
+		if seg.start >= p.breakTailOf(seg.stop) && isThematicBreak(line, p.r.offset()) {
 			p.r.advanceToEOL()
 			return p.newNode(mkThematic, bp), stNoChildren
 		}
@@ -505,6 +508,34 @@ func (p *mdParser) blockquote() bool {
 		p.r.advanceAndSetPadding(1, padding)
 	}
 	return true
+}
+
+// breakTailOf returns where the longest tail of the line ending at stop
+// that holds only blanks and one of '*', '-' and '_' starts (stop + 1 when
+// there is none). Only a rest of the line starting there or later can be a
+// thematic break: asking isThematicBreak only then keeps a line of nested
+// containers ("- - - ... x", goldmark asks at every level) linear.
+func (p *mdParser) breakTailOf(stop int) int {
+	if p.breakLine == stop {
+		return p.breakTail
+	}
+	i := stop
+	if i > 0 && p.src[i-1] == '\n' {
+		i--
+	}
+	for i > 0 && mdSpace(p.src[i-1]) && p.src[i-1] != '\n' {
+		i--
+	}
+	tail := stop + 1
+	if i > 0 && (p.src[i-1] == '*' || p.src[i-1] == '-' || p.src[i-1] == '_') {
+		mark := p.src[i-1]
+		for i > 0 && (p.src[i-1] == mark || mdSpace(p.src[i-1]) && p.src[i-1] != '\n') {
+			i--
+		}
+		tail = i
+	}
+	p.breakLine, p.breakTail = stop, tail
+	return tail
 }
 
 func isThematicBreak(line []byte, offset int) bool {
