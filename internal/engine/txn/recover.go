@@ -213,9 +213,13 @@ func restoreOne(stateDir string, e *entry, sw fsx.Swap, track func(suffix string
 // cleanLeftovers removes the temporary files a killed swap left beside the
 // entry's file. The one the journal names (Temp) is ours by name: it goes
 // when it is empty (created, not yet written) or holds the original (backed
-// up) or the candidate (ours). Any other temporary file of the pattern goes
-// only when it holds the original or the candidate. Whatever holds other
-// content may be someone's work and stays: it is returned, to be reported.
+// up) or the candidate (ours), or when the entry's file still holds its
+// original (see neverExchanged): then the temporary file was never swapped
+// with anything, and what it holds is a write of ours a kill cut short. Any
+// other temporary file of the pattern goes only when it holds the original
+// or the candidate. Whatever holds other content may be someone's work (a
+// compare-and-swap exchanges the file out to the temporary name before it
+// checks it) and stays: it is returned, to be reported.
 func cleanLeftovers(e *entry, names func(dir string) []string) (kept []string) {
 	ours := func(p string, tracked bool) (remove, report bool) {
 		fi, err := os.Lstat(p)
@@ -230,6 +234,9 @@ func cleanLeftovers(e *entry, names func(dir string) []string) (kept []string) {
 			return false, tracked
 		}
 		if (!e.Original.IsZero() && h == e.Original) || (!e.Candidate.IsZero() && h == e.Candidate) || (tracked && fi.Size() == 0) {
+			return true, false
+		}
+		if tracked && neverExchanged(e) {
 			return true, false
 		}
 		return false, tracked
@@ -253,6 +260,23 @@ func cleanLeftovers(e *entry, names func(dir string) []string) (kept []string) {
 		}
 	}
 	return kept
+}
+
+// neverExchanged reports an entry whose file still holds its original (for a
+// create: is still absent), so its journalled temporary file was never
+// exchanged with it: an exchange leaves the candidate at the path, and an
+// exchange undone leaves the candidate at the temporary name. A kill while
+// the candidate was being written leaves the temporary file holding a prefix
+// of it, which is neither hash.
+func neverExchanged(e *entry) bool {
+	cur, present, err := fsx.HashFile(e.Path)
+	if err != nil {
+		return false
+	}
+	if e.Op == Create {
+		return !present
+	}
+	return present && !e.Original.IsZero() && cur == e.Original
 }
 
 func anyKept(j *journal) bool {

@@ -535,3 +535,61 @@ func TestRecoverReadsVersion1Backups(t *testing.T) {
 	w.originals()
 	w.noTrace()
 }
+
+// TestCleanLeftoversTellsACutWriteFromAnExchange: a kill while the candidate
+// was being written leaves the journalled temporary file holding a prefix of
+// it, neither hash; while the entry's file still holds its original (or, for a
+// create, is absent) nothing was ever exchanged, so the prefix is ours and
+// goes. Once the file holds the candidate, the temporary name holds what the
+// exchange took out of it, which may be a person's edit: it stays, reported.
+func TestCleanLeftoversTellsACutWriteFromAnExchange(t *testing.T) {
+	dir := t.TempDir()
+	hash := func(s string) fsx.Hash {
+		h, err := fsx.HashReader(strings.NewReader(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	const orig, cand = "original text\n", "candidate text, longer than its prefix\n"
+	for _, c := range []struct {
+		name     string
+		op       OpKind
+		at       string // what the entry's file holds; "" for absent
+		temp     string
+		wantGone bool
+	}{
+		{"replace cut short", Replace, orig, cand[:9], true},
+		{"create cut short", Create, "", cand[:9], true},
+		{"exchanged out a person's edit", Replace, cand, "a person's edit\n", false},
+		{"created where a person's file appeared", Create, "their file\n", "a person's edit\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".md")
+			if c.at != "" {
+				if err := os.WriteFile(path, []byte(c.at), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tmp, err := fsx.TempName(path, "tmp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(tmp, []byte(c.temp), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			e := &entry{Path: path, Op: c.op, Candidate: hash(cand), Temp: tmp}
+			if c.op != Create {
+				e.Original = hash(orig)
+			}
+			kept := cleanLeftovers(e, dirLister())
+			_, err = os.Stat(tmp)
+			if gone := os.IsNotExist(err); gone != c.wantGone {
+				t.Fatalf("temporary file gone=%v, want %v (kept %v)", gone, c.wantGone, kept)
+			}
+			if !c.wantGone && (len(kept) != 1 || kept[0] != tmp) {
+				t.Fatalf("kept = %v, want the temporary file reported", kept)
+			}
+		})
+	}
+}
