@@ -118,6 +118,12 @@ func parseCheckFlags(args []string) (checkFlags, []string, error) {
 	if (len(paths) > 1 && containsString(paths, "-")) || (cf.stdinName != "" && paths[0] != "-") {
 		return cf, nil, usagef("standard input is read alone: 'prosewash check [--stdin-filename NAME] -'")
 	}
+	if n := filepath.ToSlash(filepath.Clean(cf.stdinName)); cf.stdinName != "" && (n == ".." || strings.HasPrefix(n, "../")) {
+		// The name is what every report (a SARIF URI relative to the
+		// project) calls the input: one outside the project would point
+		// code scanning at another file, or at none.
+		return cf, nil, usagef("--stdin-filename %s: name standard input as a path inside the project, not above it", report.Quote(cf.stdinName))
+	}
 	return cf, paths, nil
 }
 
