@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -403,7 +404,7 @@ func sweep(stateDir string) ([]string, error) {
 		if !d.IsDir() && strings.HasPrefix(name, ".") && strings.Contains(name, ".prosewash-") {
 			_ = os.Remove(filepath.Join(dir, name))
 		}
-		if d.IsDir() && validRunID(name) && !exists(journalPath(stateDir, name)) && holdsNoBackup(filepath.Join(dir, name)) {
+		if d.IsDir() && validRunID(name) && !exists(journalPath(stateDir, name)) && (holdsNoBackup(filepath.Join(dir, name)) || backupsAtTheirPaths(filepath.Join(dir, name))) {
 			_ = os.RemoveAll(filepath.Join(dir, name))
 		}
 	}
@@ -429,6 +430,61 @@ func holdsNoBackup(dir string) bool {
 		}
 	}
 	return true
+}
+
+// backupsAtTheirPaths reports a run's backup directory without a journal
+// whose every backup is what its file holds now: each one read back hashes to
+// the original its index names, and so does the file at its path. A prepare
+// killed after its backups and before its journal (the backed-up failpoint)
+// changed no file, and such a directory holds nothing the files do not; left,
+// it made every later recover exit 1 asking a person to compare backups with
+// files identical to them. Anything else in the directory, an index that does
+// not parse, or one file that differs keeps the whole directory an orphan.
+func backupsAtTheirPaths(dir string) bool {
+	b, err := fsx.ReadRegular(filepath.Join(dir, indexName), maxJournal, false)
+	var items []backupIndexItem
+	if err != nil || json.Unmarshal(b, &items) != nil || len(items) == 0 {
+		return false
+	}
+	known := map[string]bool{indexName: true}
+	for _, it := range items {
+		known[it.Backup] = true
+	}
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, f := range files {
+		if !known[f.Name()] || !f.Type().IsRegular() {
+			return false
+		}
+	}
+	for _, it := range items {
+		if !filepath.IsAbs(it.Path) || it.Original.IsZero() || strings.ContainsRune(it.Backup, '/') {
+			return false
+		}
+		if cur, ok, err := fsx.HashFile(it.Path); err != nil || !ok || cur != it.Original {
+			return false
+		}
+		if h, err := backupHash(filepath.Join(dir, it.Backup), it); err != nil || h != it.Original {
+			return false
+		}
+	}
+	return true
+}
+
+// backupHash hashes one backup of an index: its slice of the pack, or a
+// version 1 backup file whole.
+func backupHash(p string, it backupIndexItem) (fsx.Hash, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return fsx.Hash{}, err
+	}
+	defer f.Close()
+	if it.Backup != packName {
+		return fsx.HashReader(f)
+	}
+	return fsx.HashReader(io.NewSectionReader(f, it.Offset, it.Size))
 }
 
 // Orphan is a run's backup directory without a journal.
