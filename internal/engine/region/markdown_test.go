@@ -2,14 +2,8 @@ package region
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // mdKinds returns the kinds of the bytes of needle's first occurrence.
@@ -123,14 +117,7 @@ func TestMarkdownRegions(t *testing.T) {
 // goldmark through the classifier: no panic, a valid partition, no line
 // break in prose, and no prose inside what the spec renders as code.
 func TestMarkdownSpecCorpus(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/yuin/goldmark").Output()
-	if err != nil {
-		testtool.Missing(t, "go", fmt.Sprintf("go list cannot locate goldmark's source: %v", err))
-	}
-	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "_test", "spec.json"))
-	if err != nil {
-		testtool.Missing(t, "go-module-proxy", fmt.Sprintf("goldmark's CommonMark spec examples are not in the module cache: %v", err))
-	}
+	data := goldmarkSpecJSON(t)
 	var examples []struct {
 		Markdown string `json:"markdown"`
 		HTML     string `json:"html"`

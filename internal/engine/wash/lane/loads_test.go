@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prosewash/prosewash/internal/engine/wash/gate"
 )
 
 const aiwg = `# AIWG framework
@@ -99,12 +101,14 @@ func TestApprovalIsByPlace(t *testing.T) {
 			t.Errorf("the approved drop still blocks: %+v", d)
 		}
 	}
+	// The same value lost from line 4 is its own drop: line 4 loses other
+	// facts too, so only this drop shows the approval did not spread.
 	atFour := false
 	for _, d := range be.Drops {
-		atFour = atFour || d.Line == 4
+		atFour = atFour || (d.Line == 4 && d.Key() == "number:1")
 	}
 	if !atFour {
-		t.Fatalf("line 4's drops are not reported: %+v", be.Drops)
+		t.Fatalf("line 4's number:1 is not reported: %+v", be.Drops)
 	}
 	// A value-wide approval is refused outright.
 	b := []byte(`{"version":1,"judge":"x","approvedDrops":["number:1"],"actions":[{"type":"delete","path":"a","reason":"r"}]}`)
@@ -260,5 +264,26 @@ func TestPlanPushingASubdirectoryPastTheCodexBudget(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("the port pushed past the budget is not a drop for codex: %+v", be.Drops)
+	}
+}
+
+// TestSettleCoversOnlyTheApprovedPlace: a gate that names one line for a value
+// lost from two (its first) is settled line by line: the approval at line 3
+// lets line 3's loss go and moves the drop to line 4, where the same value is
+// lost unapproved. TestApprovalIsByPlace cannot show this on its own: the gate
+// names each line's loss there, and line 4 loses other facts too.
+func TestSettleCoversOnlyTheApprovedPlace(t *testing.T) {
+	orig := "# Limits\n\n- Retry 1 time on a 503.\n- Invites: 1 per org.\n"
+	result := "# Limits\n\n- Retry on a 503.\n- Invites are capped per org.\n"
+	changes := []gate.Change{{Path: "CLAUDE.md", Kind: gate.Rewrite, Orig: []byte(orig), Result: []byte(result)}}
+	one := gate.Drop{Token: gate.Token{Type: "number", Value: "1"}, Line: 3, Source: "CLAUDE.md"}
+	a := approvals{place: map[string]bool{"number:1@CLAUDE.md:3": true}}
+	blocking, approved := a.settle(changes, []gate.Drop{one})
+	if len(blocking) != 1 || blocking[0].Line != 4 {
+		t.Fatalf("blocking %+v (approved %v): want number:1 still blocking at line 4", blocking, approved)
+	}
+	a.place["number:1@CLAUDE.md:4"] = true
+	if blocking, _ := a.settle(changes, []gate.Drop{one}); len(blocking) != 0 {
+		t.Fatalf("both places approved, still blocking: %+v", blocking)
 	}
 }
