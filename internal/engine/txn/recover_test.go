@@ -562,6 +562,9 @@ func TestCleanLeftoversTellsACutWriteFromAnExchange(t *testing.T) {
 		{"replace cut short", Replace, orig, cand[:9], true},
 		{"create cut short", Create, "", cand[:9], true},
 		{"exchanged out a person's edit", Replace, cand, "a person's edit\n", false},
+		// Created, nothing written yet, and the file edited since: an empty
+		// file holds nothing of anyone's.
+		{"empty after the file was edited", Replace, "edited by hand\n", "", true},
 		{"created where a person's file appeared", Create, "their file\n", "a person's edit\n", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
