@@ -361,19 +361,35 @@ func gfmUnreadable(src []byte) string {
 	return ""
 }
 
-// inlineRuns counts the runs of '*', '_' and '~' and the '[' of a line.
+// inlineRuns counts the runs of '*', '_' and '~' that can open or close
+// emphasis or strikethrough, and the '[' of a line. A '_' run between two
+// letters or digits can do neither (CommonMark's intraword rule for '_'):
+// snake_case names and the URLs of a table of links hold hundreds of them.
 func inlineRuns(l []byte) (runs, brackets int) {
-	for i, c := range l {
+	for i := 0; i < len(l); i++ {
+		c := l[i]
 		switch c {
 		case '[':
 			brackets++
 		case '*', '_', '~':
-			if i == 0 || l[i-1] != c {
+			j := i
+			for j+1 < len(l) && l[j+1] == c {
+				j++
+			}
+			if c != '_' || i == 0 || j+1 == len(l) || !isAlnum(l[i-1]) || !isAlnum(l[j+1]) {
 				runs++
 			}
+			i = j
 		}
 	}
 	return runs, brackets
+}
+
+// isAlnum reports an ASCII letter or digit, or a byte of a multi-byte UTF-8
+// character (a letter of another script, as CommonMark's flanking rules
+// count most of them).
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' || c >= 0x80
 }
 
 // lineNesting counts the container markers a line starts with ('>', a

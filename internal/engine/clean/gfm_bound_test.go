@@ -32,6 +32,10 @@ func TestGFMUnreadable(t *testing.T) {
 		{"not headings", "p\n" + rep("#x *a_ *a_\n", 300), "lines 1-"},
 		{"empty items", "p\n" + rep("- *a*\n-\n", 1), ""},
 		{"quoted paragraph", rep("> *a_ *a_\n", 300), "lines 1-"},
+		// ansible's vmware_rest README: a table of 108 links to snake_case
+		// module pages, no blank line; an intraword '_' is no delimiter.
+		{"table of snake_case links", "Name | Description\n--- | ---\n" + rep("[vmware.appliance_access_consolecli_info](https://x.y/docs/appliance_access_consolecli_info_module.rst)|Get the state\n", 200), ""},
+		{"intraword runs beside real ones", rep("*a_ snake_case_name\n", 513), "lines 1-"},
 	} {
 		got := gfmUnreadable([]byte(tc.src))
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
