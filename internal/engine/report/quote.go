@@ -14,33 +14,88 @@ import (
 // double quotes with C-style escapes, the way git quotes paths; any other
 // name is returned as it is. JSON output never needs this.
 func Quote(name string) string {
-	if !needsQuote(name) {
+	q, changed := Escape(name, func(r rune) bool { return r == '"' || r == '\\' }, cEscape)
+	if !changed {
 		return name
 	}
+	return `"` + q + `"`
+}
+
+// Escape is the one place that decides what must not reach a terminal or a
+// log raw: every rune Unsafe reports, every byte of invalid UTF-8 (passed
+// as utf8.RuneError with its one raw byte) and every rune also reports is
+// written by esc, in the escape syntax of the output at hand (Quote's
+// C-style escapes, the percent escapes of GitHub's workflow commands, JSON's
+// \u); the rest is copied. changed is false, and s returned as it is, when
+// nothing needed escaping.
+func Escape(s string, also func(rune) bool, esc func(b *strings.Builder, r rune, raw string)) (out string, changed bool) {
+	first := escapeIndex(s, also)
+	if first < 0 {
+		return s, false
+	}
 	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(name); {
-		r, n := utf8.DecodeRuneInString(name[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\%03o`, name[i])
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case shortEscape(r) != 0:
-			b.WriteByte('\\')
-			b.WriteByte(shortEscape(r))
-		case unsafeRune(r):
-			for j := 0; j < n; j++ {
-				fmt.Fprintf(&b, `\%03o`, name[i+j])
-			}
-		default:
-			b.WriteString(name[i : i+n])
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:first])
+	for i := first; i < len(s); {
+		r, n := decode(s[i:])
+		if needsEscape(r, n, also) {
+			esc(&b, r, s[i:i+n])
+		} else {
+			b.WriteString(s[i : i+n])
 		}
 		i += n
 	}
-	b.WriteByte('"')
-	return b.String()
+	return b.String(), true
+}
+
+// escapeIndex returns the offset of the first rune Escape must escape, or
+// -1; plain ASCII is passed over a byte at a time.
+func escapeIndex(s string, also func(rune) bool) int {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f || (also != nil && also(rune(c))) {
+				return i
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if needsEscape(r, n, also) {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// decode is utf8.DecodeRuneInString with a fast path for ASCII.
+func decode(s string) (rune, int) {
+	if s[0] < utf8.RuneSelf {
+		return rune(s[0]), 1
+	}
+	return utf8.DecodeRuneInString(s)
+}
+
+func needsEscape(r rune, n int, also func(rune) bool) bool {
+	return (r == utf8.RuneError && n <= 1) || Unsafe(r) || (also != nil && also(r))
+}
+
+// cEscape writes one rune as git's path quoting does: a backslash before
+// '"' and '\', git's short form for the common controls, and octal bytes
+// for the rest.
+func cEscape(b *strings.Builder, r rune, raw string) {
+	switch {
+	case r == '"' || r == '\\':
+		b.WriteByte('\\')
+		b.WriteRune(r)
+	case len(raw) == 1 && shortEscape(r) != 0:
+		b.WriteByte('\\')
+		b.WriteByte(shortEscape(r))
+	default:
+		for j := 0; j < len(raw); j++ {
+			fmt.Fprintf(b, `\%03o`, raw[j])
+		}
+	}
 }
 
 // shortEscape returns git's short form for a control character, or 0.
@@ -64,28 +119,12 @@ func shortEscape(r rune) byte {
 	return 0
 }
 
-func needsQuote(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f || c == '"' || c == '\\' {
-				return true
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && n <= 1) || unsafeRune(r) {
-			return true
-		}
-		i += n
+// Unsafe reports runes that must not reach a terminal raw: controls (C0,
+// DEL, C1), format characters (bidi controls, zero-width characters, tags)
+// and line or paragraph separators.
+func Unsafe(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r < 0x20 || r == 0x7f
 	}
-	return false
-}
-
-// unsafeRune reports runes that must not reach a terminal raw: controls
-// (C0, DEL, C1), format characters (bidi controls, zero-width characters,
-// tags) and line or paragraph separators.
-func unsafeRune(r rune) bool {
-	return r < 0x20 || (r >= 0x7f && r < 0xa0) || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
+	return r < 0xa0 || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/prosewash/prosewash/internal/engine/report"
 )
 
 // GitHub writes GitHub Actions workflow commands: one annotation per
@@ -44,13 +46,28 @@ func skipText(s Skipped) string {
 }
 
 // ghData escapes a workflow command's message as GitHub's runner reads it
-// back: '%', CR and LF.
+// back: '%', CR and LF as %25, %0D and %0A, which the runner turns back
+// into themselves, and every other byte report.Escape holds unsafe (ESC,
+// BEL, C1, bidi controls, invalid UTF-8) as a %XX the runner leaves as it
+// is, so it shows instead of acting on the terminal or the log.
 func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	out, _ := report.Escape(s, func(r rune) bool { return r == '%' }, percentEscape)
+	return out
 }
 
 // ghProperty escapes a property value (a file name, a title): the data
 // escapes plus ':' and ',', which end a property.
 func ghProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	out, _ := report.Escape(s, func(r rune) bool { return r == '%' || r == ':' || r == ',' }, percentEscape)
+	return out
+}
+
+// percentEscape writes each byte of a rune as %XX.
+func percentEscape(b *strings.Builder, _ rune, raw string) {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(raw); i++ {
+		b.WriteByte('%')
+		b.WriteByte(hex[raw[i]>>4])
+		b.WriteByte(hex[raw[i]&0xf])
+	}
 }

@@ -68,7 +68,7 @@ func TestAppendIndentedIsJSONIndent(t *testing.T) {
 }
 
 // BenchmarkJSONIndent indents a report of 2,000 findings-like objects with
-// appendIndented and with json.Indent.
+// appendIndented and with json.Indent, and makes it terminal-safe.
 func BenchmarkJSONIndent(b *testing.B) {
 	var doc []map[string]any
 	for i := range 2000 {
@@ -79,6 +79,14 @@ func BenchmarkJSONIndent(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		for b.Loop() {
 			appendIndented(nil, src, "  ")
+		}
+	})
+	// The terminal-safety pass over the same document, which JSON output
+	// makes before indenting, against appendIndented.
+	b.Run("terminalSafe", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			terminalSafe(src)
 		}
 	})
 	b.Run("json.Indent", func(b *testing.B) {

@@ -1,6 +1,7 @@
 package checkreport
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -122,14 +123,17 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 		"results":     sarifResults(r),
 		"invocations": []any{map[string]any{"executionSuccessful": true, "toolExecutionNotifications": sarifNotifications(r)}},
 	}
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{
+	if err := enc.Encode(map[string]any{
 		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
 		"version": "2.1.0",
 		"runs":    []any{run},
-	})
+	}); err != nil {
+		return err
+	}
+	return writeIndented(w, bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
 func sarifRules() []map[string]any {
@@ -228,7 +232,6 @@ func artifactLocation(p string) map[string]string {
 // they are, so '?', '#', '%', ':', spaces and non-ASCII bytes can neither end
 // the path nor make its first segment read as a scheme.
 func EscapePath(p string) string {
-	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -237,9 +240,7 @@ func EscapePath(p string) string {
 			b.WriteByte(c)
 			continue
 		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
+		percentEscape(&b, 0, p[i:i+1])
 	}
 	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/prosewash/prosewash/internal/engine/check"
+	"github.com/prosewash/prosewash/internal/engine/report"
 	"github.com/prosewash/prosewash/internal/testtool"
 )
 
@@ -223,5 +224,32 @@ func TestSARIFWriter(t *testing.T) {
 	}
 	if kept != 1 {
 		t.Errorf("%d suppressed results, want 1", kept)
+	}
+}
+
+// TestJSONWritersEscapeWhatATerminalActsOn: a path holding DEL, a C1
+// control, a bidi override and a tag character never comes out of the JSON
+// and SARIF writers raw; JSON writes it as \u escapes that decode back to it
+// (SARIF quotes it in messages and percent-encodes it in URIs).
+func TestJSONWritersEscapeWhatATerminalActsOn(t *testing.T) {
+	hostile := "d\x7f c1\u009b rlo\u202e tag\U000E0041 esc\x1b.md"
+	r := &Report{Version: "1.2.3", Files: 1, Skipped: []Skipped{{Path: hostile, Reason: "binary"}}}
+	for name, w := range map[string]Writer{"json": JSON{}, "sarif": SARIF{}} {
+		out := write(t, w, r)
+		for _, c := range out {
+			if c != '\n' && report.Unsafe(c) {
+				t.Errorf("%s: %U reached the output raw:\n%s", name, c, out)
+			}
+		}
+		if name == "json" && (!strings.Contains(out, `\u007f`) || !strings.Contains(out, `\udb40\udc41`)) {
+			t.Errorf("%s: no \\u escapes of DEL and the tag character:\n%s", name, out)
+		}
+		if !json.Valid([]byte(out)) {
+			t.Fatalf("%s: not JSON:\n%s", name, out)
+		}
+	}
+	var doc struct{ Skipped []Skipped }
+	if err := json.Unmarshal([]byte(write(t, JSON{}, r)), &doc); err != nil || len(doc.Skipped) != 1 || doc.Skipped[0].Path != hostile {
+		t.Errorf("json decodes to %+v (%v), want the path %q", doc.Skipped, err, hostile)
 	}
 }
