@@ -1,2 +1,2 @@
-// Package gitstate reads repository state through go-git (HEAD, in-progress operations) without ever writing to it.
+// Package gitstate reads repository state from git's files (HEAD and the refs it names, in-progress operations) without ever writing to it.
 package gitstate

@@ -1,20 +1,12 @@
 package gitstate
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-billy/v5"
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/storer"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/gitconfig"
 )
@@ -24,25 +16,25 @@ import (
 // repository, says "not in a repository": then HEAD is unknown and the
 // guard checks nothing.
 //
-// It uses go-git's storage layer (references, packed-refs, the common dir
-// of linked worktrees), not go-git's Repository type: the root package
-// links transports, SSH and OpenPGP whose package initialisers every
-// prosewash process, each hook included, would pay for at start-up.
+// It reads HEAD and the refs it names from git's files (loose refs and
+// packed-refs, refs.go), as git's files backend lays them out: a library
+// such as go-git would cost every prosewash process, each hook included,
+// about a million instructions of package initialisation (its URL regexps,
+// encoding/gob through its config parser) for the two or three small files
+// a HEAD takes.
 type Repo struct {
-	refs      storer.ReferenceStorer // nil outside a repository or in fallback mode
-	gitDir    string                 // per-worktree git dir: HEAD and in-progress markers
-	commonDir string                 // shared git dir: refs, packed-refs, objects
-	workTree  string                 // "" for a bare repository
-	// fallback is why go-git's storage could not be used (an extension it
-	// does not know, such as partialClone or worktreeConfig with format 1);
-	// HEAD is then read from the ref files directly.
-	fallback error
+	gitDir    string // per-worktree git dir: HEAD and in-progress markers
+	commonDir string // shared git dir: refs, packed-refs, objects
+	workTree  string // "" for a bare repository
+	// unreadable is why the refs cannot be read as files (a reftable
+	// repository); Head then reports it rather than guess.
+	unreadable error
 }
 
 // Open finds the repository that contains dir, as git would: GIT_DIR,
-// GIT_WORK_TREE and GIT_COMMON_DIR from getenv are honoured (go-git ignores
-// them; a relative value is taken relative to dir, which should be the
-// process's working directory), otherwise the parents of dir are searched
+// GIT_WORK_TREE and GIT_COMMON_DIR from getenv are honoured (a relative
+// value is taken relative to dir, which should be the process's working
+// directory), otherwise the parents of dir are searched
 // for .git (a directory, or a "gitdir:" file for linked worktrees and
 // submodules), and linked worktrees resolve through their commondir.
 // Outside a repository it returns a Repo whose InRepo is false and a nil
@@ -100,31 +92,17 @@ func isGitDir(d string) bool {
 	return true
 }
 
-// open builds go-git's storage over the git dir (and its common dir).
-// A repository format go-git does not know falls back to plain files.
+// open checks that the refs can be read as files.
 func (r *Repo) open() {
-	// go-git opens HEAD with a plain open, which waits for ever on a FIFO
-	// put there; the plain-file reading refuses one at once.
-	if fi, err := os.Stat(filepath.Join(r.gitDir, "HEAD")); err == nil && !fi.Mode().IsRegular() {
-		r.fallback = errors.New("HEAD is not a regular file")
-		return
-	}
-	if err := checkFormat(r.commonDir); err != nil {
-		r.fallback = err
-		return
-	}
-	var fs billy.Filesystem = osfs.New(r.gitDir)
-	if r.commonDir != r.gitDir {
-		fs = dotgit.NewRepositoryFilesystem(osfs.New(r.gitDir), osfs.New(r.commonDir))
-	}
-	r.refs = filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
+	r.unreadable = checkFormat(r.commonDir)
 }
 
-// checkFormat refuses, for go-git's storage, a repository whose refs are
-// not loose files and packed-refs (extensions.refStorage = reftable).
+// checkFormat refuses a repository whose refs are not loose files and
+// packed-refs (extensions.refStorage = reftable): git that does not know
+// the extension refuses it too, and git that does keeps HEAD in a table.
 func checkFormat(commonDir string) error {
 	if v := configValue(filepath.Join(commonDir, "config"), "extensions", "refstorage"); v != "" && !strings.EqualFold(v, "files") {
-		return fmt.Errorf("refs are stored as %s, which go-git cannot read", v)
+		return fmt.Errorf("refs are stored as %s, which prosewash cannot read", v)
 	}
 	return nil
 }
@@ -265,107 +243,15 @@ func short(h string) string {
 // ErrNoRepository is returned by Head outside a repository.
 var ErrNoRepository = errors.New("not in a git repository")
 
-// Head reads HEAD from disk (never cached), so two calls tell whether it moved.
+// Head reads HEAD from disk (never cached), so two calls tell whether it
+// moved. Ref is where the chain of symbolic refs ends, as `git
+// symbolic-ref HEAD` prints it.
 func (r *Repo) Head() (Head, error) {
 	if !r.InRepo() {
 		return Head{}, ErrNoRepository
 	}
-	if r.refs == nil {
-		return r.headFromFiles()
+	if r.unreadable != nil {
+		return Head{}, fmt.Errorf("read HEAD: %w", r.unreadable)
 	}
-	ref, err := r.refs.Reference(plumbing.HEAD)
-	if err != nil {
-		return Head{}, fmt.Errorf("read HEAD: %w", err)
-	}
-	if ref.Type() != plumbing.SymbolicReference {
-		return Head{Hash: ref.Hash().String(), Detached: true}, nil
-	}
-	target := ref.Target()
-	res, err := storer.ResolveReference(r.refs, target)
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return Head{Ref: target.String(), Unborn: true}, nil
-	}
-	if err != nil {
-		return Head{}, fmt.Errorf("resolve HEAD: %w", err)
-	}
-	return Head{Ref: target.String(), Hash: res.Hash().String()}, nil
-}
-
-// headFromFiles resolves HEAD through loose refs and packed-refs for a
-// repository go-git refused to open. Symbolic chains are followed a few
-// steps, as git does.
-func (r *Repo) headFromFiles() (Head, error) {
-	b, err := fsx.ReadRegular(filepath.Join(r.gitDir, "HEAD"), 0, true)
-	if err != nil {
-		return Head{}, fmt.Errorf("read HEAD: %w", err)
-	}
-	content := strings.TrimSpace(string(b))
-	target, symbolic := strings.CutPrefix(content, "ref:")
-	if !symbolic {
-		if !isHex(content) {
-			return Head{}, fmt.Errorf("read HEAD: unexpected content")
-		}
-		return Head{Hash: content, Detached: true}, nil
-	}
-	head := Head{Ref: strings.TrimSpace(target)}
-	name := head.Ref
-	for range 5 {
-		v, ok, err := r.readRef(name)
-		if err != nil {
-			return Head{}, err
-		}
-		if !ok {
-			head.Unborn = true
-			return head, nil
-		}
-		next, sym := strings.CutPrefix(v, "ref:")
-		if !sym {
-			head.Hash = v
-			return head, nil
-		}
-		name = strings.TrimSpace(next)
-	}
-	return Head{}, fmt.Errorf("resolve HEAD: symbolic refs nested too deep")
-}
-
-// readRef returns a loose ref's content or its packed-refs entry.
-func (r *Repo) readRef(name string) (string, bool, error) {
-	if !strings.HasPrefix(name, "refs/") || strings.Contains(name, "..") {
-		return "", false, fmt.Errorf("resolve HEAD: invalid ref name %q", name)
-	}
-	for _, dir := range []string{r.gitDir, r.commonDir} {
-		b, err := fsx.ReadRegular(filepath.Join(dir, filepath.FromSlash(name)), 0, true)
-		if err == nil {
-			return strings.TrimSpace(string(b)), true, nil
-		}
-	}
-	f, _, err := fsx.OpenRegular(filepath.Join(r.commonDir, "packed-refs"), true)
-	if os.IsNotExist(err) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, fmt.Errorf("read packed-refs: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		hash, ref, ok := strings.Cut(sc.Text(), " ")
-		if ok && ref == name && isHex(hash) {
-			return hash, true, nil
-		}
-	}
-	return "", false, sc.Err()
-}
-
-func isHex(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	return r.resolveHead()
 }

@@ -143,9 +143,6 @@ func TestHeadStates(t *testing.T) {
 		if real(t, r.workTree) != real(t, f.dir) || real(t, r.gitDir) != real(t, filepath.Join(f.dir, ".git")) {
 			t.Fatalf("worktree %s gitdir %s", r.workTree, r.gitDir)
 		}
-		if r.fallback != nil {
-			t.Fatalf("unexpected fallback: %v", r.fallback)
-		}
 	})
 	t.Run("packed refs", func(t *testing.T) {
 		f := newRepo(t)
@@ -267,27 +264,16 @@ func TestGitDirEnvironment(t *testing.T) {
 	}
 }
 
-// TestFallbackReader covers repositories go-git v5 refuses to open
-// (extensions it does not know): HEAD is then read from the ref files.
-func TestFallbackReader(t *testing.T) {
+// TestExtensionsRepository covers a repository of format version 1 with an
+// extension that leaves the refs as files (worktreeConfig): HEAD is read,
+// packed or loose, and the guard sees it move.
+func TestExtensionsRepository(t *testing.T) {
 	f := newRepo(t)
 	first := f.commit("a.txt", "a\n", "one")
 	f.git("config", "core.repositoryformatversion", "1")
 	f.git("config", "extensions.worktreeConfig", "true")
 	r := open(t, f.dir, noEnv)
-	// go-git's storage reads this repository; force the plain-file reader
-	// (used for ref formats go-git cannot read) and hold it to the same
-	// answers.
-	viaGoGit, err := r.Head()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.refs, r.fallback = nil, errors.New("forced for the test")
-	h, err := r.Head()
-	if err != nil || h != viaGoGit {
-		t.Fatalf("fallback Head = %+v, %v; go-git says %+v", h, err, viaGoGit)
-	}
-	if err != nil || h != (Head{Ref: "refs/heads/main", Hash: first}) {
+	if h, err := r.Head(); err != nil || h != (Head{Ref: "refs/heads/main", Hash: first}) {
 		t.Fatalf("Head = %+v, %v", h, err)
 	}
 	f.git("pack-refs", "--all")
@@ -306,7 +292,7 @@ func TestFallbackReader(t *testing.T) {
 	}
 	f.git("checkout", "-q", "--orphan", "fresh")
 	if h, err := r.Head(); err != nil || !h.Unborn || h.Ref != "refs/heads/fresh" {
-		t.Fatalf("unborn via fallback: %+v, %v", h, err)
+		t.Fatalf("unborn: %+v, %v", h, err)
 	}
 }
 
