@@ -1,5 +1,7 @@
 package region
 
+import "math/bits"
+
 // The suppression comments below are read by tools that work across
 // languages: a scanner that finds "nosemgrep" in a Python comment finds it
 // in a Go, JavaScript, CSS or HTML comment too. Every classifier consults
@@ -160,18 +162,80 @@ var suppressions = [...]suppression{
 // suppressionDirective reports the first entry of the vocabulary that t,
 // a comment's text (markers included or not), holds; in says which
 // syntax the comment is written in (inAnyComment for every one that is not
-// an HTML comment).
+// an HTML comment). The entries read at any word start or anywhere are
+// matched in one pass over t (scanSuppressions); the others look at a few
+// places each (the first word, after a ';', the whole text), in order.
 func suppressionDirective(t []byte, in suppressScope) (string, bool) {
-	for i := range suppressions {
+	first := scanSuppressions(t)
+	for i := range suppressions[:first] {
 		s := &suppressions[i]
-		if s.scope != inAnyComment && s.scope != in && !(s.scope == inHTML && in == inMarkdownHTML) {
+		if scanned(i) || s.scope != inAnyComment && s.scope != in && !(s.scope == inHTML && in == inMarkdownHTML) {
 			continue
 		}
 		if s.holds(t) {
 			return s.why, true
 		}
 	}
+	if first < len(suppressions) {
+		return suppressions[first].why, true
+	}
 	return "", false
+}
+
+// scanned reports whether entry i is matched by scanSuppressions: read at
+// any word start or anywhere, in every comment syntax, and among the first
+// 64 entries (a bit of a uint64 each); the others are matched one by one.
+func scanned(i int) bool {
+	s := &suppressions[i]
+	return i < 64 && (s.at == atWord || s.at == anywhere) && s.scope == inAnyComment
+}
+
+// suppressionStarts maps a lower-case byte to the scanned entries whose
+// word starts with it, one bit each, bit b for suppressions[b]. A comment
+// of n bytes then costs one table look-up a byte and a prefix comparison
+// only where a word could start, where matching every entry at every
+// offset cost n times the vocabulary (41M instructions over the 5,635
+// comments of the js/ts benchmark corpus).
+var suppressionStarts = indexSuppressions()
+
+func indexSuppressions() (idx [256]uint64) {
+	for i := range suppressions {
+		if s := &suppressions[i]; scanned(i) {
+			idx[s.word[0]] |= 1 << uint(i)
+			idx[upperASCII(s.word[0])] |= 1 << uint(i)
+		}
+	}
+	return idx
+}
+
+func upperASCII(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+// scanSuppressions returns the index of the first scanned entry that t
+// holds, or len(suppressions).
+func scanSuppressions(t []byte) int {
+	first := len(suppressions)
+	for k, c := range t {
+		for m := suppressionStarts[c]; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			if i >= first {
+				break
+			}
+			s := &suppressions[i]
+			if s.at == atWord && k > 0 && (isAlnum(t[k-1]) || t[k-1] == '_') {
+				continue
+			}
+			if s.matchAt(t, k) {
+				first = i
+				break
+			}
+		}
+	}
+	return first
 }
 
 // holds reports whether t holds the suppression where it counts.

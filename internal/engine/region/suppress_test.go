@@ -1,8 +1,11 @@
 package region
 
 import (
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/testtool"
 )
 
 // commentSyntax is one way of writing a comment in one language: the file
@@ -168,5 +171,61 @@ func TestSuppressionNearMisses(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("suppressionDirective(%q) = %v, want %v", tc.text, got, tc.want)
 		}
+	}
+}
+
+// naiveSuppressionDirective is the vocabulary read the obvious way, every
+// entry in order over the whole text: the oracle scanSuppressions must
+// agree with.
+func naiveSuppressionDirective(t []byte, in suppressScope) (string, bool) {
+	for i := range suppressions {
+		s := &suppressions[i]
+		if applies(s.scope, in) && s.holds(t) {
+			return s.why, true
+		}
+	}
+	return "", false
+}
+
+// TestSuppressionScanAgreesWithEveryEntry holds the one-pass match to the
+// entry-by-entry reading on every entry's example, spelled in upper case,
+// run together with other entries and glued to word bytes on either
+// side, and on every line of real Go, Python and JavaScript sources, in
+// each comment syntax's scope.
+func TestSuppressionScanAgreesWithEveryEntry(t *testing.T) {
+	var texts []string
+	for i := range suppressions {
+		ex := suppressions[i].example()
+		for j := range suppressions {
+			other := suppressions[j].example()
+			texts = append(texts, ex, strings.ToUpper(ex), "x"+ex, ex+"x", "_"+suppressions[i].word,
+				ex+"; "+other, other+" "+ex, "//"+suppressions[i].word+suppressions[j].word)
+		}
+	}
+	root := testtool.GOROOT(t)
+	for _, p := range testtool.Files(t, root, 150, ".go", ".py", ".js") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, strings.Split(string(data), "\n")...)
+	}
+	hits := 0
+	for _, text := range texts {
+		for _, in := range []suppressScope{inAnyComment, inHTML, inMarkdownHTML} {
+			want, wantOK := naiveSuppressionDirective([]byte(text), in)
+			got, ok := suppressionDirective([]byte(text), in)
+			if got != want || ok != wantOK {
+				t.Fatalf("suppressionDirective(%q, %d) = %q, %v; entry by entry %q, %v", text, in, got, ok, want, wantOK)
+			}
+			if ok {
+				hits++
+			}
+		}
+	}
+	// Most texts hold an entry, so the agreement covers the answers, not
+	// only the misses.
+	if hits < len(texts)/2 {
+		t.Errorf("only %d of %d texts hold an entry", hits, 3*len(texts))
 	}
 }
