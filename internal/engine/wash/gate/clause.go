@@ -141,48 +141,112 @@ func buildStmtLexicon() *stmtLexicon {
 		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), listNeg: set(listNegText), perWord: set(perText), allWord: set(allText), pronoun: set(pronounText), antonymStem: map[string][]antonym{}, reason: phrases(reasonText), quantity: set(quantityText), descriptive: set(descriptiveText),
 		always: phrases(alwaysText),
 	}
-	phrase := func(w string) string { return strings.ReplaceAll(w, "_", " ") }
-	addWords := func(w string) {
-		if n := strings.Count(w, "_") + 1; n > x.maxWords {
-			x.maxWords = n
+	x.addModal()
+	x.addConditions()
+	x.addSequence()
+	x.addPreferences()
+	for _, words := range seqLeadText {
+		for _, w := range strings.Fields(words) {
+			x.lead[w] = true
 		}
 	}
+	x.addAntonyms()
+	x.addNumbers()
+	x.qualBefore, x.qualAfter = buildQualifiers()
+	x.addUnits()
+	x.addLanguageNames()
+	x.addStopWords()
+	x.deMark, x.deArticle = set(germanMarkText), set(germanArticleText)
+	x.deNounEnd = strings.Fields(germanNounEndText)
+	x.jaModal, x.zhModal = map[string]bool{}, map[string]bool{}
+	for _, e := range x.cjkModal {
+		if e.lang == "ja" {
+			x.jaModal[e.text] = true
+		} else {
+			x.zhModal[e.text] = true
+		}
+	}
+	for _, l := range []*[]cjkEntry{&x.cjkModal, &x.cjkCond, &x.cjkSeq, &x.cjkNumber, &x.cjkPref, &x.scriptUnits} {
+		longestFirst(*l)
+	}
+	return x
+}
+
+// longestFirst sorts entries longest first, then by text, so a longer entry is read before
+// a shorter one it starts with.
+func longestFirst(e []cjkEntry) {
+	sort.SliceStable(e, func(i, j int) bool {
+		if len(e[i].text) != len(e[j].text) {
+			return len(e[i].text) > len(e[j].text)
+		}
+		return e[i].text < e[j].text
+	})
+}
+
+// phrase turns a lexicon entry into the phrase it matches: "_" joins the words of a phrase.
+func phrase(w string) string { return strings.ReplaceAll(w, "_", " ") }
+
+// isCJKLang reports the languages written without spaces, whose entries are matched inside a
+// run of text rather than by word.
+func isCJKLang(lang string) bool { return lang == "zh" || lang == "ja" }
+
+// addWords notes the length in words of a phrase entry: the clause reader looks that far ahead.
+func (x *stmtLexicon) addWords(w string) {
+	if n := strings.Count(w, "_") + 1; n > x.maxWords {
+		x.maxWords = n
+	}
+}
+
+// addModal reads modalText: a level per phrase.
+func (x *stmtLexicon) addModal() {
 	for lang, levels := range modalText {
 		for level, words := range levels {
 			for _, w := range strings.Fields(words) {
-				if lang == "zh" || lang == "ja" {
+				if isCJKLang(lang) {
 					x.cjkModal = append(x.cjkModal, cjkEntry{text: w, level: level, lang: lang})
 					continue
 				}
 				x.modal[phrase(w)] = level
-				addWords(w)
+				x.addWords(w)
 			}
 		}
 	}
+}
+
+// addConditions reads condText: a condition kind per phrase.
+func (x *stmtLexicon) addConditions() {
 	for lang, kinds := range condText {
 		for kind, words := range kinds {
 			for _, w := range strings.Fields(words) {
-				if lang == "zh" || lang == "ja" {
+				if isCJKLang(lang) {
 					x.cjkCond = append(x.cjkCond, cjkEntry{text: w, kind: kind, lang: lang})
 					continue
 				}
 				x.cond[phrase(w)] = kind
-				addWords(w)
+				x.addWords(w)
 			}
 		}
 	}
+}
+
+// addSequence reads seqText: a rank (first, then, last) per phrase.
+func (x *stmtLexicon) addSequence() {
 	for lang, ranks := range seqText {
 		for rank, words := range ranks {
 			for _, w := range strings.Fields(words) {
-				if lang == "zh" || lang == "ja" {
+				if isCJKLang(lang) {
 					x.cjkSeq = append(x.cjkSeq, cjkEntry{text: w, level: rank})
 					continue
 				}
 				x.seq[phrase(w)] = rank
-				addWords(w)
+				x.addWords(w)
 			}
 		}
 	}
+}
+
+// addPreferences reads prefText: "word=1" or "word=-1", the side a preference joiner prefers.
+func (x *stmtLexicon) addPreferences() {
 	x.pref = map[string]int{}
 	for lang, pairs := range prefText {
 		for _, p := range strings.Fields(pairs) {
@@ -191,19 +255,19 @@ func buildStmtLexicon() *stmtLexicon {
 			if d == "-1" {
 				dir = -1
 			}
-			if lang == "zh" || lang == "ja" {
+			if isCJKLang(lang) {
 				x.cjkPref = append(x.cjkPref, cjkEntry{text: w, level: dir})
 				continue
 			}
 			x.pref[phrase(w)] = dir
-			addWords(w)
+			x.addWords(w)
 		}
 	}
-	for _, words := range seqLeadText {
-		for _, w := range strings.Fields(words) {
-			x.lead[w] = true
-		}
-	}
+}
+
+// addAntonyms reads antonymText: "a|b" a polarity antonym, "a|b|order" an order one, each
+// both ways, by word and by stem.
+func (x *stmtLexicon) addAntonyms() {
 	for _, pairs := range antonymText {
 		for _, p := range strings.Fields(pairs) {
 			f := strings.Split(p, "|")
@@ -217,27 +281,40 @@ func buildStmtLexicon() *stmtLexicon {
 			x.antonymStem[wordStem(f[1])] = append(x.antonymStem[wordStem(f[1])], antonym{f[0], typ})
 		}
 	}
+}
+
+// addNumbers reads numberText: number words and their values.
+func (x *stmtLexicon) addNumbers() {
 	for lang, pairs := range numberText {
 		for _, p := range strings.Fields(pairs) {
 			w, v, _ := strings.Cut(p, "=")
-			if lang == "zh" || lang == "ja" {
+			if isCJKLang(lang) {
 				x.cjkNumber = append(x.cjkNumber, cjkEntry{text: w, kind: v})
 				continue
 			}
 			x.number[phrase(w)] = v
-			addWords(w)
+			x.addWords(w)
 		}
 	}
-	x.qualBefore, x.qualAfter = buildQualifiers()
+}
+
+// addUnits reads unitText: unit words and their canonical units (Chinese, Japanese and Korean
+// ones also matched inside text).
+func (x *stmtLexicon) addUnits() {
 	for lang, pairs := range unitText {
 		for _, p := range strings.Fields(pairs) {
 			w, u, _ := strings.Cut(p, "=")
 			x.unit[w] = u
-			if lang == "zh" || lang == "ja" || lang == "ko" {
+			if isCJKLang(lang) || lang == "ko" {
 				x.scriptUnits = append(x.scriptUnits, cjkEntry{text: w, kind: u})
 			}
 		}
 	}
+}
+
+// addLanguageNames reads langNameText: exact forms, and the stems of Russian and Korean forms
+// (which inflect).
+func (x *stmtLexicon) addLanguageNames() {
 	for canon, forms := range langNameText {
 		for _, f := range strings.Fields(forms) {
 			r, _ := utf8.DecodeRuneInString(f)
@@ -248,6 +325,10 @@ func buildStmtLexicon() *stmtLexicon {
 			x.langName[f] = canon
 		}
 	}
+}
+
+// addStopWords reads the verbs of omission and the function words.
+func (x *stmtLexicon) addStopWords() {
 	for _, w := range strings.Fields(omissionText) {
 		x.omission[phrase(w)] = true
 	}
@@ -259,29 +340,8 @@ func buildStmtLexicon() *stmtLexicon {
 			x.stop[w] = true
 		}
 	}
-	x.deMark, x.deArticle = set(germanMarkText), set(germanArticleText)
-	x.deNounEnd = strings.Fields(germanNounEndText)
-	x.jaModal, x.zhModal = map[string]bool{}, map[string]bool{}
-	for _, e := range x.cjkModal {
-		if e.lang == "ja" {
-			x.jaModal[e.text] = true
-		} else {
-			x.zhModal[e.text] = true
-		}
-	}
-	for _, l := range []*[]cjkEntry{&x.cjkModal, &x.cjkCond, &x.cjkSeq, &x.cjkNumber, &x.cjkPref, &x.scriptUnits} {
-		e := *l
-		sort.SliceStable(e, func(i, j int) bool {
-			if len(e[i].text) != len(e[j].text) {
-				return len(e[i].text) > len(e[j].text)
-			}
-			return e[i].text < e[j].text
-		})
-	}
-	return x
 }
 
-// isHangul reports a Korean syllable or jamo.
 // buildQualifiers reads qualifierText and qualifierAfterText, longest entries first so "at most"
 // is read before "most" could be and 以内に before 以内.
 func buildQualifiers() (before, after []cjkEntry) {
@@ -299,17 +359,12 @@ func buildQualifiers() (before, after []cjkEntry) {
 		w, q, _ := strings.Cut(p, "=")
 		after = append(after, cjkEntry{text: w, kind: q})
 	}
-	for _, list := range [][]cjkEntry{before, after} {
-		sort.SliceStable(list, func(i, j int) bool {
-			if len(list[i].text) != len(list[j].text) {
-				return len(list[i].text) > len(list[j].text)
-			}
-			return list[i].text < list[j].text
-		})
-	}
+	longestFirst(before)
+	longestFirst(after)
 	return before, after
 }
 
+// isHangul reports a Korean syllable or jamo.
 func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
 
 // stmtLine is one line of a statement for the clause reader: its text after the block prefix
@@ -572,9 +627,44 @@ func abbrevBefore(s string, i int) bool {
 // analyseClause reads a clause's modality, conditions, sequence mark and stems.
 func analyseClause(c *clauseInfo) {
 	x := slex()
-	var levels []int
-	omission := false
 	words := clauseWordsOf(c.toks)
+	m := clauseMarks{}
+	c.wordMarks(x, words, &m)
+	c.wordConditionWords()
+	c.scriptMarks(x, &m)
+	c.lead = leadsOrder(x, c.toks)
+	if len(words) >= 2 && x.reason[words[0]+" "+words[1]] {
+		c.reason = true // "..., para que the release works": a purpose
+	}
+	if w := leadingOther(x, c.toks); w != "" && len(m.levels) == 0 {
+		// ", 而不是完全拒绝任务", ", а не через шелл": the side not chosen is discouraged
+		m.levels = append(m.levels, -2)
+		c.negWords = append(c.negWords, w)
+	}
+	c.level, c.weak = combineLevels(m.levels, m.omission)
+	hasPos, hasNeg := false, false
+	for _, l := range m.levels {
+		hasPos = hasPos || l >= 2
+		hasNeg = hasNeg || l <= -2
+	}
+	c.mixed = hasPos && hasNeg
+	if len(c.negWords) > 0 {
+		c.modal = strings.Join(c.negWords, " ")
+	}
+	c.stems = clauseStems(c.toks)
+	c.seqSegs = seqSegments(c)
+}
+
+// clauseMarks are the modality levels a clause's words carry and whether a verb of omission
+// is among them.
+type clauseMarks struct {
+	levels   []int
+	omission bool
+}
+
+// wordMarks reads the lexicon phrases of a clause's spaced-script words: modality, conditions,
+// sequence, omission.
+func (c *clauseInfo) wordMarks(x *stmtLexicon, words []string, m *clauseMarks) {
 	lastIf := -10
 	for i := 0; i < len(words); i++ {
 		n, level, kind, rank, omit := matchWords(x, words, i)
@@ -591,43 +681,57 @@ func analyseClause(c *clauseInfo) {
 		if kind == condIf {
 			lastIf = i + n - 1
 		}
+		p := strings.Join(words[i:i+n], " ")
 		if level != 0 {
-			levels = append(levels, level)
-			p := strings.Join(words[i:i+n], " ")
+			m.levels = append(m.levels, level)
 			c.negWords = append(c.negWords, p)
 			c.always = c.always || x.always[p]
 		}
 		if kind != "" {
-			c.parts = append(c.parts, condPart{kind: kind, from: i, at: i + n})
-		}
-		if kind != "" && !containsStr(c.conds, kind) {
-			c.conds = append(c.conds, kind)
-			if kind == condIf {
-				c.condWords = clauseStems(c.toks[i+n:])
-			}
+			c.addCondition(kind, i, n)
 		}
 		if rank >= 0 && c.seq < 0 {
 			c.seq, c.seqAt = rank, i
 		}
 		if omit {
-			omission = true
-			c.negWords = append(c.negWords, strings.Join(words[i:i+n], " "))
+			m.omission = true
+			c.negWords = append(c.negWords, p)
 		}
 		i += n - 1
 	}
+}
+
+// addCondition records a condition word of kind at words i to i+n.
+func (c *clauseInfo) addCondition(kind string, i, n int) {
+	c.parts = append(c.parts, condPart{kind: kind, from: i, at: i + n})
+	if !containsStr(c.conds, kind) {
+		c.conds = append(c.conds, kind)
+		if kind == condIf {
+			c.condWords = clauseStems(c.toks[i+n:])
+		}
+	}
+}
+
+// wordConditionWords gives each condition of spaced-script words the words it speaks of: those
+// up to the next condition.
+func (c *clauseInfo) wordConditionWords() {
 	for k := range c.parts {
-		// a Latin condition speaks of the words up to the next one
 		end := len(c.toks)
 		if k+1 < len(c.parts) {
 			end = c.parts[k+1].from
 		}
 		c.parts[k].words = clauseStems(c.toks[c.parts[k].at:end])
 	}
+}
+
+// scriptMarks reads the marks inside runs of Chinese and Japanese text and the condition
+// endings of Korean words; a condition there speaks of the words before it.
+func (c *clauseInfo) scriptMarks(x *stmtLexicon, m *clauseMarks) {
 	for i, t := range c.toks {
 		switch t.kind {
 		case tCJK:
 			had, hadSeq := append([]string(nil), c.conds...), c.seq
-			cjkMarks(x, t.text, c, &levels, &omission)
+			cjkMarks(x, t.text, c, &m.levels, &m.omission)
 			if hadSeq < 0 && c.seq >= 0 {
 				c.seqAt = i
 			}
@@ -638,47 +742,38 @@ func analyseClause(c *clauseInfo) {
 				c.condWords = clauseStems(c.toks[:i+1])
 			}
 		case tHangul:
-			if k := hangulCond(t.text); k != "" {
-				c.parts = append(c.parts, condPart{kind: k, words: clauseStems(c.toks[:i+1])})
-				if !containsStr(c.conds, k) {
-					c.conds = append(c.conds, k)
-					if k == condIf {
-						c.condWords = clauseStems(c.toks[:i+1])
-					}
-				}
-			}
+			c.hangulCondition(i)
 		}
 	}
-	for k := 1; k < min(4, len(c.toks)); k++ {
-		// "Order:", "[default] Порядок:": a lead word right before the clause's first colon
-		if c.toks[k].kind == tColon {
-			c.lead = c.lead || (c.toks[k-1].kind == tWord || c.toks[k-1].kind == tHangul) && x.lead[c.toks[k-1].text]
+}
+
+// hangulCondition records the condition a Korean word at token i ends with, if any.
+func (c *clauseInfo) hangulCondition(i int) {
+	k := hangulCond(c.toks[i].text)
+	if k == "" {
+		return
+	}
+	c.parts = append(c.parts, condPart{kind: k, words: clauseStems(c.toks[:i+1])})
+	if !containsStr(c.conds, k) {
+		c.conds = append(c.conds, k)
+		if k == condIf {
+			c.condWords = clauseStems(c.toks[:i+1])
+		}
+	}
+}
+
+// leadsOrder reports a clause opening with a lead word of order right before its first colon
+// ("Order:", "[default] Порядок:", 顺序：).
+func leadsOrder(x *stmtLexicon, toks []ctok) bool {
+	for k := 1; k < min(4, len(toks)); k++ {
+		if toks[k].kind == tColon {
+			if (toks[k-1].kind == tWord || toks[k-1].kind == tHangul) && x.lead[toks[k-1].text] {
+				return true
+			}
 			break
 		}
 	}
-	if len(c.toks) >= 2 && c.toks[1].kind == tColon && c.toks[0].kind == tCJK && x.lead[c.toks[0].text] {
-		c.lead = true
-	}
-	if len(words) >= 2 && x.reason[words[0]+" "+words[1]] {
-		c.reason = true // "..., para que the release works": a purpose
-	}
-	if w := leadingOther(x, c.toks); w != "" && len(levels) == 0 {
-		// ", 而不是完全拒绝任务", ", а не через шелл": the side not chosen is discouraged
-		levels = append(levels, -2)
-		c.negWords = append(c.negWords, w)
-	}
-	c.level, c.weak = combineLevels(levels, omission)
-	hasPos, hasNeg := false, false
-	for _, l := range levels {
-		hasPos = hasPos || l >= 2
-		hasNeg = hasNeg || l <= -2
-	}
-	c.mixed = hasPos && hasNeg
-	if len(c.negWords) > 0 {
-		c.modal = strings.Join(c.negWords, " ")
-	}
-	c.stems = clauseStems(c.toks)
-	c.seqSegs = seqSegments(c)
+	return len(toks) >= 2 && toks[1].kind == tColon && toks[0].kind == tCJK && x.lead[toks[0].text]
 }
 
 // seqSegments returns the parts of a clause its sequence word orders (clauseInfo.seqSegs).

@@ -1202,79 +1202,97 @@ type preference struct {
 // preferences reads the preferences of clauses ("muestras cacheadas sobre escaneos repetidos",
 // "フィーチャーブランチではなく フィーチャーフラグ", "assertion보다 타입 가드 우선").
 func preferences(cls []clauseInfo) []preference {
-	x := slex()
 	var out []preference
 	for ci, cl := range cls {
-		words := clauseWordsOf(cl.toks)
-		// A joiner opening a clause ("..., 而不是物化整个 workbook", "..., rather than Y") takes the
-		// clauses before it in its sentence as the first side.
-		var before []string
-		for k := ci - 1; k >= 0 && cls[k].sentence == cl.sentence; k-- {
-			before = append(append([]string(nil), cls[k].stems...), before...)
-			if !cls[k].comma {
-				break
-			}
-		}
-		for i := 0; i < len(cl.toks); i++ {
-			t := cl.toks[i]
-			dir, width := 0, 1
-			switch t.kind {
-			case tWord:
-				for k := min(3, len(words)-i); k >= 1 && dir == 0; k-- {
-					if d, ok := x.pref[strings.Join(words[i:i+k], " ")]; ok {
-						dir, width = d, k
-					}
-				}
-			case tHangul:
-				if d, ok := x.pref[t.text]; ok {
-					dir = d // "assertion 보다 타입 가드": the joiner on its own
-					break
-				}
-				for _, j := range []string{"보다는", "보다"} {
-					if strings.HasSuffix(t.text, j) && t.text != j {
-						// "assertion보다": the word before the joiner is the other side.
-						left := clauseStems(append(append([]ctok(nil), cl.toks[:i]...), ctok{tHangul, strings.TrimSuffix(t.text, j)}))
-						if p, ok := sides(left, clauseStems(cl.toks[i+1:]), -1); ok {
-							out = append(out, p)
-						}
-						dir = 0
-						i = len(cl.toks)
-						break
-					}
-				}
-				if d, ok := x.pref[t.text]; ok && dir == 0 && i < len(cl.toks) {
-					dir = d
-				}
-			case tCJK:
-				for _, e := range x.cjkPref {
-					if k := strings.Index(t.text, e.text); k >= 0 {
-						prev := append(append([]ctok(nil), cl.toks[:i]...), ctok{tCJK, t.text[:k]})
-						after := append([]ctok{{tCJK, t.text[k+len(e.text):]}}, cl.toks[i+1:]...)
-						left := clauseStems(prev)
-						if len(left) == 0 {
-							left = before
-						}
-						if p, ok := sides(left, clauseStems(after), e.level); ok {
-							out = append(out, p)
-						}
-						i = len(cl.toks)
-						break
-					}
-				}
-			}
-			if dir != 0 {
-				left := clauseStems(cl.toks[:i])
-				if len(left) == 0 {
-					left = before
-				}
-				if p, ok := sides(left, clauseStems(cl.toks[i+width:]), dir); ok {
-					out = append(out, p)
-				}
-				break
-			}
+		if p, ok := clausePreference(cl, sentenceBefore(cls, ci)); ok {
+			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// sentenceBefore returns the stems of the clauses before clause ci in its sentence, back to
+// the first one a comma does not continue: a joiner opening a clause ("..., 而不是物化整个
+// workbook", "..., rather than Y") takes them as its first side.
+func sentenceBefore(cls []clauseInfo, ci int) []string {
+	var before []string
+	for k := ci - 1; k >= 0 && cls[k].sentence == cls[ci].sentence; k-- {
+		before = append(append([]string(nil), cls[k].stems...), before...)
+		if !cls[k].comma {
+			break
+		}
+	}
+	return before
+}
+
+// clausePreference reads the preference of a clause's first joiner, if it has one.
+func clausePreference(cl clauseInfo, before []string) (preference, bool) {
+	x := slex()
+	words := clauseWordsOf(cl.toks)
+	for i, t := range cl.toks {
+		dir, width := 0, 1
+		switch t.kind {
+		case tWord:
+			for k := min(3, len(words)-i); k >= 1 && dir == 0; k-- {
+				if d, ok := x.pref[strings.Join(words[i:i+k], " ")]; ok {
+					dir, width = d, k
+				}
+			}
+		case tHangul:
+			if d, ok := x.pref[t.text]; ok {
+				dir = d // "assertion 보다 타입 가드": the joiner on its own
+			} else if j := hangulJoinerSuffix(t.text); j != "" {
+				// "assertion보다": the word before the joiner is the other side.
+				left := clauseStems(append(append([]ctok(nil), cl.toks[:i]...), ctok{tHangul, strings.TrimSuffix(t.text, j)}))
+				return sides(left, clauseStems(cl.toks[i+1:]), -1)
+			}
+		case tCJK:
+			if p, ok, found := cjkPreference(x, cl.toks, i, before); found {
+				return p, ok
+			}
+		}
+		if dir != 0 {
+			left := clauseStems(cl.toks[:i])
+			if len(left) == 0 {
+				left = before
+			}
+			return sides(left, clauseStems(cl.toks[i+width:]), dir)
+		}
+	}
+	return preference{}, false
+}
+
+// hangulJoinerSuffix returns the comparison ending a Korean word carries ("assertion보다"), or
+// "".
+func hangulJoinerSuffix(w string) string {
+	for _, j := range []string{"보다는", "보다"} {
+		if strings.HasSuffix(w, j) && w != j {
+			return j
+		}
+	}
+	return ""
+}
+
+// cjkPreference reads a preference joiner inside the run of Chinese or Japanese text at token
+// i: found is true when the run holds one, ok when both its sides have words (the side before
+// it, when empty, is the sentence before).
+func cjkPreference(x *stmtLexicon, toks []ctok, i int, before []string) (p preference, ok, found bool) {
+	t := toks[i]
+	for _, e := range x.cjkPref {
+		k := strings.Index(t.text, e.text)
+		if k < 0 {
+			continue
+		}
+		prev := append(append([]ctok(nil), toks[:i]...), ctok{tCJK, t.text[:k]})
+		after := append([]ctok{{tCJK, t.text[k+len(e.text):]}}, toks[i+1:]...)
+		left := clauseStems(prev)
+		if len(left) == 0 {
+			left = before
+		}
+		p, ok = sides(left, clauseStems(after), e.level)
+		return p, ok, true
+	}
+	return preference{}, false, false
 }
 
 // sides orders a preference's stems: the chosen side and the other.

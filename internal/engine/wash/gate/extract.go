@@ -494,36 +494,12 @@ func dates(m []byte, vals []valuePos, add func(Token)) []valuePos {
 		}
 		for _, loc := range d.re.FindAllSubmatchIndex(m, -1) {
 			a, b := loc[0], loc[1]
-			if a > 0 && (wordBefore(m, a) || m[a-1] == '.' || m[a-1] == '-' || m[a-1] == '/') {
+			if !d.bounded(m, a, b) {
 				continue
 			}
-			if b < len(m) && (isDigit(m[b]) || m[b] == '-' && b+1 < len(m) && isDigit(m[b+1]) || isLetterByte(m[b]) && d.day != 0 && !isTimeMarker(m, b)) {
-				continue
-			}
-			if b < len(m) && d.day == 0 && (wordAt(m, b) || m[b] == '.' && b+1 < len(m) && isDigit(m[b+1])) {
-				continue
-			}
-			year, _ := strconv.Atoi(string(m[loc[2*d.year]:loc[2*d.year+1]]))
-			ms := strings.ToLower(string(m[loc[2*d.mon]:loc[2*d.mon+1]]))
-			mon, ok := months[ms]
+			v, ok := d.value(m, loc)
 			if !ok {
-				mon, _ = strconv.Atoi(ms)
-			}
-			day := 0
-			if d.day != 0 {
-				day, _ = strconv.Atoi(string(m[loc[2*d.day]:loc[2*d.day+1]]))
-			}
-			if mon < 1 || mon > 12 || d.day != 0 && (day < 1 || day > 31) {
 				continue
-			}
-			if d.day == 0 && (year < 1900 || year > 2199) {
-				continue
-			}
-			v := ""
-			if d.day == 0 {
-				v = pad(year, 4) + "-" + pad(mon, 2)
-			} else {
-				v = pad(year, 4) + "-" + pad(mon, 2) + "-" + pad(day, 2)
 			}
 			tok := Token{TypeDate, v}
 			add(tok)
@@ -532,6 +508,43 @@ func dates(m []byte, vals []valuePos, add func(Token)) []valuePos {
 		}
 	}
 	return vals
+}
+
+// bounded reports a date match at a to b that no word, number or identifier continues on
+// either side (a "T" of an ISO date-time may follow a day).
+func (d datePattern) bounded(m []byte, a, b int) bool {
+	if a > 0 && (wordBefore(m, a) || m[a-1] == '.' || m[a-1] == '-' || m[a-1] == '/') {
+		return false
+	}
+	if b < len(m) && (isDigit(m[b]) || m[b] == '-' && b+1 < len(m) && isDigit(m[b+1]) || isLetterByte(m[b]) && d.day != 0 && !isTimeMarker(m, b)) {
+		return false
+	}
+	return !(b < len(m) && d.day == 0 && (wordAt(m, b) || m[b] == '.' && b+1 < len(m) && isDigit(m[b+1])))
+}
+
+// value returns a date match's ISO form (YYYY-MM-DD, YYYY-MM for a month), or false for a
+// month or day out of range or a month-precision year outside 1900-2199.
+func (d datePattern) value(m []byte, loc []int) (string, bool) {
+	year, _ := strconv.Atoi(string(m[loc[2*d.year]:loc[2*d.year+1]]))
+	ms := strings.ToLower(string(m[loc[2*d.mon]:loc[2*d.mon+1]]))
+	mon, ok := months[ms]
+	if !ok {
+		mon, _ = strconv.Atoi(ms)
+	}
+	if mon < 1 || mon > 12 {
+		return "", false
+	}
+	if d.day == 0 {
+		if year < 1900 || year > 2199 {
+			return "", false
+		}
+		return pad(year, 4) + "-" + pad(mon, 2), true
+	}
+	day, _ := strconv.Atoi(string(m[loc[2*d.day]:loc[2*d.day+1]]))
+	if day < 1 || day > 31 {
+		return "", false
+	}
+	return pad(year, 4) + "-" + pad(mon, 2) + "-" + pad(day, 2), true
 }
 
 // isTimeMarker accepts the "T" of an ISO date-time after a date.
@@ -781,52 +794,65 @@ func unitAfter(src []byte, b int, units bool) (string, int, bool) {
 		return "%", b + 1, true
 	}
 	if bytes.HasPrefix(src[b:], []byte("\u00b0")) {
-		e := b + 2
-		u := "\u00b0"
-		if e < len(src) && (src[e] == 'C' || src[e] == 'F') {
-			u += string(src[e])
-			e++
-		}
-		return u, e, true
+		return degreeUnit(src, b)
 	}
 	if isLetterByte(src[b]) {
-		k := b
-		for k < len(src) && isLetterByte(src[k]) {
-			k++
-		}
-		if k < len(src) && (isDigit(src[k]) || src[k] == '_' || wordAt(src, k)) {
-			return "", b, false
-		}
-		word := string(src[b:k])
-		if !units {
-			if k-b > 4 {
-				return "", b, false
-			}
-			return word, k, true
-		}
-		u, known := unitWord(word, true)
-		if !known {
-			if k-b > 4 {
-				return "", b, false
-			}
-			u = word
-		}
-		u, k = rate(src, k, u)
-		return u, k, true
+		return gluedUnit(src, b, units)
 	}
 	if u, k := scriptUnit(src, b); units && u != "" {
 		return u, k, true // 5分钟, 5초, 5 минут, 5 días
 	}
-	if !units {
-		if wordAt(src, b) {
-			return "", b, false
-		}
-		return "", b, true
-	}
 	if wordAt(src, b) {
 		return "", b, false
 	}
-	// One space (or a no-break or thin space) and a unit word of two letters or more.
+	if !units {
+		return "", b, true
+	}
+	return spacedUnit(src, b)
+}
+
+// degreeUnit reads "°", "°C" or "°F" at b.
+func degreeUnit(src []byte, b int) (string, int, bool) {
+	e := b + 2
+	u := "\u00b0"
+	if e < len(src) && (src[e] == 'C' || src[e] == 'F') {
+		u += string(src[e])
+		e++
+	}
+	return u, e, true
+}
+
+// gluedUnit reads letters glued to the digits (30s, 25MB, 44k, 1st) at b, with an optional
+// rate; ok is false when they are part of an identifier (3f2a, 30s_old) or a long unknown word.
+func gluedUnit(src []byte, b int, units bool) (string, int, bool) {
+	k := b
+	for k < len(src) && isLetterByte(src[k]) {
+		k++
+	}
+	if k < len(src) && (isDigit(src[k]) || src[k] == '_' || wordAt(src, k)) {
+		return "", b, false
+	}
+	word := string(src[b:k])
+	u, known := word, false
+	if units {
+		u, known = unitWord(word, true)
+	}
+	if !known {
+		if k-b > 4 {
+			return "", b, false
+		}
+		u = word
+	}
+	if !units {
+		return u, k, true
+	}
+	u, k = rate(src, k, u)
+	return u, k, true
+}
+
+// spacedUnit reads one space (or a no-break or thin space) at b and a unit word of two letters
+// or more after it, with an optional rate.
+func spacedUnit(src []byte, b int) (string, int, bool) {
 	sp := 0
 	switch {
 	case src[b] == ' ':

@@ -78,142 +78,191 @@ func CheckSet(changes []Change, approved map[string]bool) Verdict {
 }
 
 func checkSet(changes []Change, approved map[string]bool, cfg checks) Verdict {
-	// Results are inventoried lazily: the transaction-wide views (which distinct lines and
-	// tokens survive anywhere) are only needed for deletes and for a rewrite that loses
-	// something on its own, since they can only excuse a drop, never add one. A plan whose
-	// changed files lose nothing by themselves never pays for inventorying the unchanged ones.
-	results := make([]*Inv, len(changes))
-	result := func(i int) *Inv {
-		if results[i] == nil {
-			results[i] = inventory(changes[i].Result, cfg)
-		}
-		return results[i]
-	}
-	var lineCount map[lineKey]int // number of non-deleted results carrying a distinct line
-	var present map[Token]bool
-	var presentWord map[string]bool
-	var presentPol []polFact
-	var presentClauses []clauseFact
-	all := func() {
-		if lineCount != nil {
-			return
-		}
-		lineCount, present, presentWord = map[lineKey]int{}, map[Token]bool{}, map[string]bool{}
-		for i, c := range changes {
-			if c.Kind == Delete {
-				continue
-			}
-			inv := result(i)
-			for k := range inv.lines {
-				lineCount[k]++
-			}
-			for t, n := range inv.counts {
-				if n > 0 {
-					present[t] = true
-				}
-			}
-			for w := range inv.wordCounts() {
-				presentWord[w] = true
-			}
-			presentPol = append(presentPol, inv.pol...)
-			presentClauses = append(presentClauses, inv.clauses...)
-		}
-	}
+	t := &txView{changes: changes, cfg: cfg, results: make([]*Inv, len(changes))}
 	v := Verdict{OK: true}
 	for i, c := range changes {
-		fv := FileVerdict{Path: c.Path, Kind: c.Kind}
 		var drops []Drop
 		switch c.Kind {
 		case Delete:
-			if cfg.noDelete {
-				break
-			}
-			all()
-			o := inventory(c.Orig, cfg)
-			var px *polIndex
-			pol := map[Token]polFact{}
-			for _, f := range o.pol {
-				pol[f.tok] = f
-			}
-			for _, tc := range o.Tokens() {
-				if present[tc.Token] || cfg.skipType[tc.Type] {
-					continue
-				}
-				switch tc.Type {
-				case TypeOrder:
-					continue // a deleted file states no pair the other way round
-				case TypeName:
-					if !cfg.noNameWords && presentWord[tc.Value] {
-						continue
-					}
-				case TypePolarity:
-					if !cfg.noPolarityMatch {
-						if px == nil {
-							px = newPolIndex(presentPol, presentClauses)
-						}
-						if f := pol[tc.Token]; px.keeps(f) && px.contradicting(f) <= o.polIndex().contradicting(f) {
-							continue
-						}
-					}
-				}
-				drops = append(drops, Drop{Token: tc.Token, Line: o.locate(tc.Token, nil).line(), Occurrences: [2]int{tc.Count, 0}, Source: c.Path, Note: "deleted file"})
-			}
-			if o.fm.State == frontmatter.Unverifiable && !cfg.noFront {
-				drops = append(drops, Drop{Token: Token{TypeFrontIncomplete, "orig"}, Line: 1, Source: c.Path, Note: "deleted file"})
-			}
+			drops = t.deleteDrops(c)
 		default:
-			var parts []*Inv
-			var names []string
-			if c.Kind == Rewrite {
-				parts = append(parts, inventory(c.Orig, cfg))
-				names = append(names, "")
-			} else if len(c.Sources) == 0 {
-				break // a plain create loses nothing
-			}
-			if c.Kind == Rewrite && len(c.Sources) == 0 && bytes.Equal(c.Orig, c.Result) {
-				break // an unchanged file loses nothing
-			}
-			for j, s := range c.Sources {
-				if cfg.noUnion && (j > 0 || len(parts) > 0) {
-					break
-				}
-				parts = append(parts, inventory(s.Content, cfg))
-				names = append(names, s.Path)
-			}
-			o := parts[0]
-			if len(parts) > 1 {
-				o = union(parts, names)
-			}
-			r := result(i)
-			drops = checkInv(o, r, cfg, nil)
-			if len(drops) > 0 && !cfg.noMoved {
-				all()
-				extra := map[lineKey]bool{}
-				for _, k := range o.order {
-					n := lineCount[k]
-					if _, own := r.lines[k]; own {
-						n--
-					}
-					if n > 0 {
-						extra[k] = true
-					}
-				}
-				drops = checkInv(o, r, cfg, extra)
-			}
+			drops = t.rewriteDrops(i, c)
 		}
-		for _, d := range drops {
-			if approved[d.Key()] || c.Approved[d.Key()] {
-				fv.Approved = append(fv.Approved, d)
-			} else {
-				fv.Blocking = append(fv.Blocking, d)
-			}
-		}
+		fv := judgeDrops(c, drops, approved)
 		if len(fv.Blocking) > 0 {
 			v.OK = false
 		}
 		v.Files = append(v.Files, fv)
 	}
 	return v
+}
+
+// judgeDrops sorts one change's drops into the approved (transaction-wide or for this change)
+// and the blocking.
+func judgeDrops(c Change, drops []Drop, approved map[string]bool) FileVerdict {
+	fv := FileVerdict{Path: c.Path, Kind: c.Kind}
+	for _, d := range drops {
+		if approved[d.Key()] || c.Approved[d.Key()] {
+			fv.Approved = append(fv.Approved, d)
+		} else {
+			fv.Blocking = append(fv.Blocking, d)
+		}
+	}
+	return fv
+}
+
+// txView is a transaction's results as the gate sees them. Results are inventoried lazily:
+// the transaction-wide views (which distinct lines and tokens survive anywhere) are only
+// needed for deletes and for a rewrite that loses something on its own, since they can only
+// excuse a drop, never add one. A plan whose changed files lose nothing by themselves never
+// pays for inventorying the unchanged ones.
+type txView struct {
+	changes []Change
+	cfg     checks
+	results []*Inv
+	// The transaction-wide views, built by all.
+	lineCount      map[lineKey]int // number of non-deleted results carrying a distinct line
+	present        map[Token]bool
+	presentWord    map[string]bool
+	presentPol     []polFact
+	presentClauses []clauseFact
+}
+
+// result returns the inventory of change i's result.
+func (t *txView) result(i int) *Inv {
+	if t.results[i] == nil {
+		t.results[i] = inventory(t.changes[i].Result, t.cfg)
+	}
+	return t.results[i]
+}
+
+// all builds the transaction-wide views over every non-deleted result, once.
+func (t *txView) all() {
+	if t.lineCount != nil {
+		return
+	}
+	t.lineCount, t.present, t.presentWord = map[lineKey]int{}, map[Token]bool{}, map[string]bool{}
+	for i, c := range t.changes {
+		if c.Kind == Delete {
+			continue
+		}
+		inv := t.result(i)
+		for k := range inv.lines {
+			t.lineCount[k]++
+		}
+		for tok, n := range inv.counts {
+			if n > 0 {
+				t.present[tok] = true
+			}
+		}
+		for w := range inv.wordCounts() {
+			t.presentWord[w] = true
+		}
+		t.presentPol = append(t.presentPol, inv.pol...)
+		t.presentClauses = append(t.presentClauses, inv.clauses...)
+	}
+}
+
+// deleteDrops are the tokens of a deleted file that no non-deleted result states.
+func (t *txView) deleteDrops(c Change) []Drop {
+	cfg := t.cfg
+	if cfg.noDelete {
+		return nil
+	}
+	t.all()
+	o := inventory(c.Orig, cfg)
+	var px *polIndex
+	pol := map[Token]polFact{}
+	for _, f := range o.pol {
+		pol[f.tok] = f
+	}
+	var drops []Drop
+	for _, tc := range o.Tokens() {
+		if t.present[tc.Token] || cfg.skipType[tc.Type] {
+			continue
+		}
+		if tc.Type == TypePolarity && !cfg.noPolarityMatch && px == nil {
+			px = newPolIndex(t.presentPol, t.presentClauses)
+		}
+		if t.deletedKept(tc.Token, pol[tc.Token], o, px) {
+			continue
+		}
+		drops = append(drops, Drop{Token: tc.Token, Line: o.locate(tc.Token, nil).line(), Occurrences: [2]int{tc.Count, 0}, Source: c.Path, Note: "deleted file"})
+	}
+	if o.fm.State == frontmatter.Unverifiable && !cfg.noFront {
+		drops = append(drops, Drop{Token: Token{TypeFrontIncomplete, "orig"}, Line: 1, Source: c.Path, Note: "deleted file"})
+	}
+	return drops
+}
+
+// deletedKept reports a token of a deleted file that is no loss though no result holds it as a
+// token: a pair (a deleted file states no pair the other way round), a name still said as a
+// plain word, a rule another result keeps (px is the index of the results' rules).
+func (t *txView) deletedKept(tok Token, f polFact, o *Inv, px *polIndex) bool {
+	switch tok.Type {
+	case TypeOrder:
+		return true
+	case TypeName:
+		return !t.cfg.noNameWords && t.presentWord[tok.Value]
+	case TypePolarity:
+		return !t.cfg.noPolarityMatch && px.keeps(f) && px.contradicting(f) <= o.polIndex().contradicting(f)
+	}
+	return false
+}
+
+// rewriteDrops checks a rewrite, or a merge, against its original (the union of its sources),
+// excusing a line that survives verbatim in another result of the transaction.
+func (t *txView) rewriteDrops(i int, c Change) []Drop {
+	cfg := t.cfg
+	o := t.original(c)
+	if o == nil {
+		return nil
+	}
+	r := t.result(i)
+	drops := checkInv(o, r, cfg, nil)
+	if len(drops) == 0 || cfg.noMoved {
+		return drops
+	}
+	t.all()
+	extra := map[lineKey]bool{}
+	for _, k := range o.order {
+		n := t.lineCount[k]
+		if _, own := r.lines[k]; own {
+			n--
+		}
+		if n > 0 {
+			extra[k] = true
+		}
+	}
+	return checkInv(o, r, cfg, extra)
+}
+
+// original returns the inventory a rewrite or merge is checked against, or nil for a change
+// that loses nothing: a plain create, an unchanged file.
+func (t *txView) original(c Change) *Inv {
+	cfg := t.cfg
+	var parts []*Inv
+	var names []string
+	if c.Kind == Rewrite {
+		parts = append(parts, inventory(c.Orig, cfg))
+		names = append(names, "")
+	} else if len(c.Sources) == 0 {
+		return nil // a plain create loses nothing
+	}
+	if c.Kind == Rewrite && len(c.Sources) == 0 && bytes.Equal(c.Orig, c.Result) {
+		return nil // an unchanged file loses nothing
+	}
+	for j, s := range c.Sources {
+		if cfg.noUnion && (j > 0 || len(parts) > 0) {
+			break
+		}
+		parts = append(parts, inventory(s.Content, cfg))
+		names = append(names, s.Path)
+	}
+	if len(parts) > 1 {
+		return union(parts, names)
+	}
+	return parts[0]
 }
 
 // union builds the inventory of several originals as if they were one file with their distinct

@@ -1,0 +1,46 @@
+package gate
+
+import (
+	"slices"
+	"testing"
+)
+
+// namesOf returns the name keys the sentence reader finds in one line.
+func namesOf(s string) []string {
+	var out []string
+	for _, n := range readSentences(s).names {
+		out = append(out, n.tok.Value)
+	}
+	return out
+}
+
+func TestNamesByShape(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		// inner capitals, letters with digits, a short acronym, a dotted capitalised name
+		{"The build uses TypeScript and ES2022 through the API of Node.js", []string{"typescript", "es2022", "api", "node.js"}},
+		// a capitalised word at a sentence start is no name; in mid-sentence it is
+		{"Deploy with Vite", []string{"vite"}},
+		// emphasis in capitals is no acronym
+		{"NEVER commit the secrets", nil},
+		// a lowercase tool-shaped word after "use" or before "for"
+		{"We use vue-router and esbuild-kit for the library", []string{"vue-router", "esbuild-kit"}},
+		// a title's capitals are no names
+		{"Build And Release The Packages", nil},
+		// a language name in Chinese text
+		{"提交信息使用英文", []string{"英文"}},
+	} {
+		if got := namesOf(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("names of %q: got %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestKeyValueLineIsAName(t *testing.T) {
+	// The value of a short "Key: value" line is a named value in any case.
+	if got := namesOf("Quote style: single quotes"); !slices.Contains(got, "single") || !slices.Contains(got, "quotes") {
+		t.Errorf("got %q", got)
+	}
+}
