@@ -50,7 +50,7 @@ func (s *Session) TakeRewritten() []string {
 	if os.Rename(p, claim) != nil {
 		return nil
 	}
-	b, err := os.ReadFile(claim)
+	b, err := fsx.ReadRegular(claim, 0, false)
 	os.Remove(claim)
 	if err != nil {
 		return nil

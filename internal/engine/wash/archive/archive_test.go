@@ -376,3 +376,103 @@ func TestArchiveCrashAtEveryStep(t *testing.T) {
 		})
 	}
 }
+
+// A FIFO where the archive reads (a live-session file of Claude Code's, a flat agent
+// transcript, an archived file that restore decompresses) is refused at once, naming it:
+// before, each plain open waited for a writer for ever. Nothing is lost either way.
+func TestArchiveFIFOsAreRefusedNotWaitedOn(t *testing.T) {
+	w := newWorld(t, 20, 200<<10)
+	sessions := filepath.Join(w.o.ConfigDir, "sessions")
+	if err := os.MkdirAll(sessions, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	liveFIFO, flatFIFO := filepath.Join(sessions, "999.json"), filepath.Join(w.o.Store, "agent-fifo.jsonl")
+	for _, p := range []string{liveFIFO, flatFIFO} {
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := w.inventory()
+	rep, err := noWait(t, "an archive run", func() (Report, error) { return Run(w.o, false, nil) })
+	if err != nil || rep.Archived != 0 {
+		t.Fatalf("with a FIFO for a live-session file: archived %d, %v", rep.Archived, err)
+	}
+	for _, s := range rep.Sessions {
+		if s.Band != Live || !strings.Contains(s.Why, liveFIFO+": refused: not a regular file") {
+			t.Errorf("%s: %s %q, want live, naming the FIFO", s.ID, s.Band, s.Why)
+		}
+	}
+	if len(w.inventory()) != len(before) {
+		t.Fatal("files changed")
+	}
+	if err := os.Remove(liveFIFO); err != nil {
+		t.Fatal(err)
+	}
+	w.o.Alive = func(int, string) (bool, error) { return false, nil }
+	if rep, err = noWait(t, "an archive run", func() (Report, error) { return Run(w.o, false, nil) }); err != nil || rep.Archived == 0 {
+		t.Fatalf("without the FIFO: %+v %v", rep, err)
+	}
+	w.lossless(before)
+	if fi, err := os.Lstat(flatFIFO); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("the flat FIFO was touched: %v", err)
+	}
+	// Restore meets a FIFO in place of an archived file.
+	var s SessionResult
+	for _, s = range rep.Sessions {
+		if s.Archived {
+			break
+		}
+	}
+	m, err := readManifest(s.Archive)
+	if err != nil || len(m.Files) == 0 {
+		t.Fatalf("manifest of %s: %+v %v", s.ID, m, err)
+	}
+	gz := filepath.Join(s.Archive, filepath.FromSlash(m.Files[0].Archive))
+	if err := os.Rename(gz, gz+".saved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(gz, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := noWait(t, "a restore", func() (RestoreResult, error) { return Restore(w.o, s.ID) }); err == nil || !strings.Contains(err.Error(), gz+": refused: not a regular file") {
+		t.Fatalf("restore from a FIFO: %v, want a refusal naming %s", err, gz)
+	}
+	if _, err := os.Lstat(filepath.Join(w.o.Store, filepath.FromSlash(m.Files[0].Rel))); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("restore from a FIFO left %s: %v", m.Files[0].Rel, err)
+	}
+	if err := os.Rename(gz+".saved", gz); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Restore(w.o, s.ID)
+	if err != nil || len(res.Restored) != len(m.Files) {
+		t.Fatalf("restore once the archive is back: %+v %v", res, err)
+	}
+	now := w.inventory()
+	for _, rel := range res.Restored {
+		if now[rel] != before[rel] {
+			t.Errorf("%s restored with other bytes", rel)
+		}
+	}
+}
+
+// noWait runs f, failing the test when it has not returned within a minute: what it reads
+// must never wait on a FIFO (the bound is far above any run here, only a blocked open meets it).
+func noWait[T any](t *testing.T, what string, f func() (T, error)) (T, error) {
+	t.Helper()
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-time.After(time.Minute):
+		t.Fatalf("%s still waits after a minute: an open blocks on a FIFO", what)
+	}
+	panic("unreachable")
+}

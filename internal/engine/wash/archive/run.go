@@ -475,7 +475,7 @@ func restoreFile(store, p, archive string, f ManifestFile) error {
 	if real, err := filepath.EvalSymlinks(filepath.Dir(p)); err != nil || !fsx.Inside(store, real) && real != store {
 		return fmt.Errorf("restore %s: its directory resolves outside the store", f.Rel)
 	}
-	in, err := os.Open(archive)
+	in, _, err := fsx.OpenRegular(archive, false)
 	if err != nil {
 		return fmt.Errorf("restore %s: %w", f.Rel, err)
 	}

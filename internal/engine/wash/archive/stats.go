@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 )
 
 // AgeBands are the upper bounds of the age bands stats reports, newest first.
@@ -162,7 +164,7 @@ func (ps *ProjectStats) addArchived(dir string) {
 // sample compresses up to limit bytes of a file at the archive's level, returning the bytes
 // read and written.
 func sample(path string, limit int64) (int64, int64, error) {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, false)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -129,7 +129,7 @@ func LiveSessions(o Options) (map[string]int, error) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		b, err := os.ReadFile(p)
+		b, err := fsx.ReadRegular(p, 0, true)
 		if err != nil {
 			return nil, fmt.Errorf("live sessions: %w", err)
 		}
@@ -309,7 +309,7 @@ func (u *Unit) walkDir(o Options) {
 
 // firstSessionID reads the sessionId of a transcript's first line ("" when there is none).
 func firstSessionID(p string) string {
-	f, err := os.Open(p)
+	f, _, err := fsx.OpenRegular(p, false)
 	if err != nil {
 		return ""
 	}

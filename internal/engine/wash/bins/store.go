@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -367,7 +368,8 @@ func (s *Store) Sweep(bin string, now time.Time, p Policy) SweepReport {
 }
 
 func (s *Store) appendLog(line string) error {
-	f, err := os.OpenFile(s.DeathLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// Never a plain open: one of a FIFO put there waits for a reader for ever.
+	f, err := fsx.OpenWriteRegular(s.DeathLog(), os.O_APPEND, false)
 	if err != nil {
 		return fmt.Errorf("death log: %w", err)
 	}
@@ -384,12 +386,12 @@ func (s *Store) appendLog(line string) error {
 
 // ReadDeathLog returns the death log's lines (none when there is no log).
 func (s *Store) ReadDeathLog() ([]string, error) {
-	b, err := os.ReadFile(s.DeathLog())
-	if os.IsNotExist(err) {
+	b, err := fsx.ReadRegular(s.DeathLog(), 0, false)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("death log: %w", err)
 	}
 	return strings.Split(strings.TrimRight(string(b), "\n"), "\n"), nil
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/state"
 	"github.com/prosewash/prosewash/internal/engine/wash/judge"
 	"github.com/prosewash/prosewash/internal/engine/wash/mdline"
@@ -31,7 +32,7 @@ func agesPath(stateDir string) string { return filepath.Join(stateDir, "wash", "
 // loadAges reads the ledger; a missing, unreadable or foreign one is empty.
 func loadAges(stateDir string) *ages {
 	a := &ages{V: agesVersion, Days: map[string]int32{}}
-	b, err := os.ReadFile(agesPath(stateDir))
+	b, err := fsx.ReadRegular(agesPath(stateDir), 0, false)
 	if err != nil {
 		return a
 	}

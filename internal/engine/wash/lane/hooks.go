@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/prosewash/prosewash/internal/engine/config"
+	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/wash"
 	"github.com/prosewash/prosewash/internal/engine/wash/bins"
 	"github.com/prosewash/prosewash/internal/engine/wash/discover"
@@ -360,7 +361,7 @@ func (l *Lane) Compare(session, path string) string {
 	// Only files Snapshot banked have a marker: one stat answers
 	// every other write, before any configuration is read.
 	mp := guardMarkerPath(stateDir, session, real)
-	mb, err := os.ReadFile(mp)
+	mb, err := fsx.ReadRegular(mp, 0, false)
 	if err != nil {
 		return ""
 	}

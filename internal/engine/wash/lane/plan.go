@@ -561,7 +561,7 @@ func keepsPath(stateDir string) string { return filepath.Join(stateDir, "wash", 
 // build cannot read).
 func loadKeeps(stateDir string) (keepsFile, error) {
 	k := keepsFile{V: keepsVersion}
-	b, err := os.ReadFile(keepsPath(stateDir))
+	b, err := fsx.ReadRegular(keepsPath(stateDir), 0, false)
 	if errors.Is(err, os.ErrNotExist) {
 		return k, nil
 	}

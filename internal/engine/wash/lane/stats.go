@@ -129,6 +129,8 @@ func (l *Lane) Stats() (Stats, error) {
 				s.Deaths++
 			}
 		}
+	} else {
+		s.Errors = append(s.Errors, err.Error())
 	}
 	if k, err := LoadKeeps(stateDir); err == nil {
 		s.Keeps = len(k)
