@@ -24,8 +24,8 @@
 	PCMPEQB X12, x  \
 	POR   u, x
 
-// func indexSpecialVector(data []byte) int
-TEXT ·indexSpecialVector(SB), NOSPLIT, $0-32
+// func indexSpecialSSE2(data []byte) int
+TEXT ·indexSpecialSSE2(SB), NOSPLIT, $0-32
 	MOVQ data_base+0(FP), SI
 	MOVQ data_len+8(FP), BX
 	MOVQ SI, DI
@@ -87,5 +87,104 @@ found:
 
 none:
 	SUBQ DI, SI
+	MOVQ SI, ret+24(FP)
+	RET
+
+// The AVX2 path classifies a byte by its two nibbles with two table
+// look-ups (VPSHUFB): specialHi[x>>4] & specialLo[x&15] is nonzero exactly
+// for a special byte. Bit 0 marks the controls (high nibble 0, low nibble
+// not tab, LF or CR), bit 1 every byte of high nibble 1 or 8..F (C0
+// controls 0x10..0x1F and every non-ASCII byte), bit 2 DEL (0x7F). Six
+// instructions for 32 bytes, where the SSE2 test takes twelve for 16.
+DATA specialHi<>+0(SB)/8, $0x0400000000000201
+DATA specialHi<>+8(SB)/8, $0x0202020202020202
+GLOBL specialHi<>(SB), RODATA|NOPTR, $16
+DATA specialLo<>+0(SB)/8, $0x0303030303030303
+DATA specialLo<>+8(SB)/8, $0x0703020303020203
+GLOBL specialLo<>(SB), RODATA|NOPTR, $16
+DATA lowNibble<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA lowNibble<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL lowNibble<>(SB), RODATA|NOPTR, $16
+
+// SPECIAL(x, t) leaves in t a nonzero byte exactly where x holds a special
+// byte; x is clobbered. Y8, Y9 and Y10 hold the tables and the nibble mask.
+#define SPECIAL(x, t) \
+	VPSRLW  $4, x, t  \
+	VPAND   Y10, t, t \
+	VPAND   Y10, x, x \
+	VPSHUFB t, Y8, t  \
+	VPSHUFB x, Y9, x  \
+	VPAND   x, t, t
+
+// SPECIAL16 is SPECIAL on 16 bytes, in the low halves of the same registers.
+#define SPECIAL16(x, t) \
+	VPSRLW  $4, x, t  \
+	VPAND   X10, t, t \
+	VPAND   X10, x, x \
+	VPSHUFB t, X8, t  \
+	VPSHUFB x, X9, x  \
+	VPAND   x, t, t
+
+// func indexSpecialAVX2(data []byte) int
+TEXT ·indexSpecialAVX2(SB), NOSPLIT, $0-32
+	MOVQ data_base+0(FP), SI
+	MOVQ data_len+8(FP), BX
+	MOVQ SI, DI
+	VBROADCASTI128 specialHi<>(SB), Y8
+	VBROADCASTI128 specialLo<>(SB), Y9
+	VBROADCASTI128 lowNibble<>(SB), Y10
+
+avx64:
+	CMPQ BX, $64
+	JB   avx32
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	SPECIAL(Y0, Y2)
+	SPECIAL(Y1, Y3)
+	VPOR   Y2, Y3, Y3
+	VPTEST Y3, Y3
+	JNZ    avx32       // a special byte in these 64: find it 32 at a time
+	ADDQ $64, SI
+	SUBQ $64, BX
+	JMP  avx64
+
+avx32:
+	CMPQ BX, $32
+	JB   avx16
+	VMOVDQU 0(SI), Y0
+	SPECIAL(Y0, Y2)
+	VPXOR     Y1, Y1, Y1
+	VPCMPEQB  Y1, Y2, Y2
+	VPMOVMSKB Y2, AX
+	XORL      $0xffffffff, AX
+	JNZ       avxfound
+	ADDQ $32, SI
+	SUBQ $32, BX
+	JMP  avx32
+
+avx16:
+	// The length is a multiple of 16: at most one block of 16 is left.
+	CMPQ BX, $16
+	JB   avxnone
+	VMOVDQU 0(SI), X0
+	SPECIAL16(X0, X2)
+	VPXOR     X1, X1, X1
+	VPCMPEQB  X1, X2, X2
+	VPMOVMSKB X2, AX
+	XORL      $0xffff, AX
+	JNZ       avxfound
+	ADDQ $16, SI
+
+avxnone:
+	VZEROUPPER
+	SUBQ DI, SI
+	MOVQ SI, ret+24(FP)
+	RET
+
+avxfound:
+	VZEROUPPER
+	BSFL AX, AX
+	SUBQ DI, SI
+	ADDQ AX, SI
 	MOVQ SI, ret+24(FP)
 	RET

@@ -90,10 +90,13 @@ func FuzzIndexSpecial(f *testing.F) {
 }
 
 // Every byte value at every position of buffers long enough for the
-// vector code's 64-byte steps, its 16-byte steps and the portable tail,
-// with the buffer starting at every alignment; and the portable loop on
-// its own, which amd64 uses only for tails.
+// vector code's 64-byte steps, its 32- and 16-byte steps and the portable
+// tail, with the buffer starting at every alignment; each vector
+// implementation on its own (IndexSpecial runs only the one the processor
+// suits best), and the portable loop on its own, which amd64 uses only for
+// tails.
 func TestIndexSpecialVectorSteps(t *testing.T) {
+	code := vectorCode(t)
 	backing := []byte(strings.Repeat("x\tyz \n", 60))
 	for _, n := range []int{15, 16, 17, 63, 64, 65, 127, 128, 130, 200} {
 		for align := 0; align < 16; align += 5 {
@@ -108,6 +111,7 @@ func TestIndexSpecialVectorSteps(t *testing.T) {
 					if got, want := indexSpecialWords(b), indexRef(b); got != want {
 						t.Fatalf("len %d, byte %#x at %d: indexSpecialWords = %d, want %d", n, c, pos, got, want)
 					}
+					checkVectorCode(t, code, b)
 				}
 			}
 			// Two special bytes: the first one is the answer.
@@ -116,18 +120,48 @@ func TestIndexSpecialVectorSteps(t *testing.T) {
 			if got, want := IndexSpecial(b), indexRef(b); got != want {
 				t.Fatalf("len %d, two specials: IndexSpecial = %d, want %d", n, got, want)
 			}
+			checkVectorCode(t, code, b)
+		}
+	}
+}
+
+// checkVectorCode holds each vector implementation to the definition on
+// the whole blocks of 16 of b.
+func checkVectorCode(t *testing.T, code map[string]func([]byte) int, b []byte) {
+	t.Helper()
+	blocks := b[:len(b)&^15]
+	want := indexRef(blocks)
+	if want < 0 {
+		want = len(blocks)
+	}
+	for name, f := range code {
+		if got := f(blocks); got != want {
+			t.Fatalf("%s on %q: %d, want %d", name, blocks, got, want)
 		}
 	}
 }
 
 // BenchmarkIndexSpecial scans 64 KiB of plain ASCII source with the code
-// IndexSpecial uses (vector, then words) and with the portable loop alone.
+// IndexSpecial uses (vector, then words), with each vector implementation
+// alone and with the portable loop alone.
 func BenchmarkIndexSpecial(b *testing.B) {
 	data := []byte(strings.Repeat("func main() {\n\tx := 1 // a comment\r\n}\n", 1800))[:64<<10]
-	for _, c := range []struct {
+	impls := []struct {
 		name string
 		f    func([]byte) int
-	}{{"IndexSpecial", IndexSpecial}, {"words", indexSpecialWords}} {
+	}{{"IndexSpecial", IndexSpecial}, {"words", indexSpecialWords}}
+	for name, f := range vectorCode(b) {
+		impls = append(impls, struct {
+			name string
+			f    func([]byte) int
+		}{name, func(d []byte) int {
+			if i := f(d); i < len(d) {
+				return i
+			}
+			return -1
+		}})
+	}
+	for _, c := range impls {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
