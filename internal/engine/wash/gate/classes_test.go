@@ -69,3 +69,20 @@ func TestBlockMessagesNameWhatChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestChainedOrderClasses: a chain of one joiner said twice or more ("A before B before C", "A >
+// B > C", "A vor B vor C") states the order of its items; reversed, it is an order drop, while a
+// chain kept under a reworded lead or with an item reworded is none.
+func TestChainedOrderClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"before chain reversed", TypeOrder, "- Release order: docs before the CLI before the server.", "- Release order: the server before the CLI before docs."},
+		{"before chain kept", "", "- Release order: docs before the CLI before the server.", "- Release docs before the CLI before the server."},
+		{"> chain reversed", TypeOrder, "Escalate: on-call > team lead > director.", "Escalate: director > team lead > on-call."},
+		{"> chain kept", "", "Escalate: on-call > team lead > director.", "Escalation: on-call > team lead > director."},
+		{"vor chain reversed", TypeOrder, "- Deploy-Reihenfolge: Staging vor Canary vor Produktion.", "- Deploy-Reihenfolge: Produktion vor Canary vor Staging."},
+		{"avant chain reversed", TypeOrder, "Migrer la base avant le cache avant le frontend.", "Migrer le frontend avant le cache avant la base."},
+		{"перед chain reversed", TypeOrder, "Обновляй схему перед API перед клиентом.", "Обновляй клиента перед API перед схемой."},
+		{"then chain reversed", TypeOrder, "Format the code then lint it then commit.", "Commit then lint it then format the code."},
+		{"comparison kept", "", "Keep coverage > 80 for core packages.", "Keep coverage > 80 in core packages."},
+	})
+}

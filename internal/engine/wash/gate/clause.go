@@ -103,6 +103,7 @@ type stmtLexicon struct {
 	reason      map[string]bool
 	quantity    map[string]bool
 	pref        map[string]int // preference joiners (see prefText)
+	chain       map[string]bool
 	// qualBefore and qualAfter are the words bounding a number (see qualifierText), longest
 	// first: "at most" before it, 以内 after it.
 	qualBefore, qualAfter []cjkEntry
@@ -139,7 +140,7 @@ func buildStmtLexicon() *stmtLexicon {
 		modal: map[string]int{}, cond: map[string]string{}, seq: map[string]int{}, lead: map[string]bool{},
 		antonym: map[string][]antonym{}, number: map[string]string{}, unit: map[string]string{},
 		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), listNeg: set(listNegText), perWord: set(perText), allWord: set(allText), pronoun: set(pronounText), antonymStem: map[string][]antonym{}, reason: phrases(reasonText), quantity: set(quantityText), descriptive: set(descriptiveText),
-		always: phrases(alwaysText),
+		always: phrases(alwaysText), chain: set(chainText),
 	}
 	x.addModal()
 	x.addConditions()
@@ -515,7 +516,7 @@ func clauseTokens(ln stmtLine, cur *clauseInfo, raw *strings.Builder, depth *int
 				*depth++
 			case r == ']':
 				*depth = max(0, *depth-1)
-			case r == '→' || r == '⇒' || r == '-' && j < len(s) && s[j] == '>':
+			case r == '→' || r == '⇒' || r == '-' && j < len(s) && s[j] == '>' || spacedChevron(s, i, j, r):
 				cur.toks = append(cur.toks, ctok{kind: tArrow})
 				if r == '-' {
 					j++
@@ -527,6 +528,16 @@ func clauseTokens(ln stmtLine, cur *clauseInfo, raw *strings.Builder, depth *int
 		raw.WriteString(s[i:j])
 		i = j
 	}
+}
+
+// spacedChevron reports a ">" or "<" (or its full-width form) with a space on each side and no
+// number after it: a step of a chain ("on-call > team lead > director"), not a comparison
+// ("coverage > 80").
+func spacedChevron(s string, i, j int, r rune) bool {
+	if r != '>' && r != '<' && r != '＞' || i == 0 || s[i-1] != ' ' || j+1 >= len(s) || s[j] != ' ' {
+		return false
+	}
+	return s[j+1] < '0' || s[j+1] > '9'
 }
 
 // inheritHedges carries a preference or a permission over the clauses of its sentence that follow

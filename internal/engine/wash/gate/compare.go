@@ -1182,7 +1182,7 @@ func (c *stmtCompare) sequencePass(s, u *stmt, oc, uc []clauseInfo) {
 			fmt.Sprintf("the preference for %q over %q is reversed", strings.Join(a, " "), strings.Join(b, " ")))
 		return
 	}
-	for _, seq := range [][2][][]string{{arrowSegments(oc), arrowSegments(uc)}, {leadSegments(oc), leadSegments(uc)}, {markedSegments(oc), markedSegments(uc)}} {
+	for _, seq := range [][2][][]string{{arrowSegments(oc), arrowSegments(uc)}, {chainSegments(oc), chainSegments(uc)}, {leadSegments(oc), leadSegments(uc)}, {markedSegments(oc), markedSegments(uc)}} {
 		if i, j, ok := reordered(seq[0], seq[1]); ok {
 			c.drop(Token{TypeOrder, strings.Join(seq[0][i], " ") + " before " + strings.Join(seq[0][j], " ")}, s, u,
 				fmt.Sprintf("order of %q and %q reversed", strings.Join(seq[0][i], " "), strings.Join(seq[0][j], " ")))
@@ -1357,6 +1357,54 @@ func arrowSegments(cls []clauseInfo) [][]string {
 		return out
 	}
 	return nil
+}
+
+// chainSegments cuts the first clause that says one chain word twice or more ("docs before the
+// CLI before the server", "Staging vor Canary vor Produktion") at that word: the stems of each
+// item of the chain, from after a lead's colon on.
+func chainSegments(cls []clauseInfo) [][]string {
+	x := slex()
+	for _, cl := range cls {
+		count := map[string]int{}
+		for _, t := range cl.toks {
+			if t.kind == tWord && x.chain[t.text] {
+				count[t.text]++
+			}
+		}
+		for _, t := range cl.toks {
+			if count[t.text] >= 2 && t.kind == tWord {
+				return cutAt(cl.toks, t.text)
+			}
+		}
+	}
+	return nil
+}
+
+// cutAt cuts toks at every word w, from after the last colon before the first w on, into the
+// stems of each piece.
+func cutAt(toks []ctok, w string) [][]string {
+	from := 0
+	for i, t := range toks {
+		if t.kind == tWord && t.text == w {
+			break
+		}
+		if t.kind == tColon {
+			from = i + 1
+		}
+	}
+	var out [][]string
+	var cur []ctok
+	for _, t := range append(toks[from:len(toks):len(toks)], ctok{kind: tWord, text: w}) {
+		if t.kind == tWord && t.text == w {
+			if st := clauseStems(cur); len(st) > 0 {
+				out = append(out, st)
+			}
+			cur = nil
+			continue
+		}
+		cur = append(cur, t)
+	}
+	return out
 }
 
 // leadSegments returns the items after a lead ("Порядок: код, документация, гейты").

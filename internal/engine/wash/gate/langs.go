@@ -169,6 +169,11 @@ var seqText = map[string]map[int]string{
 	"ru": {seqFirst: "сначала сперва", seqThen: "затем потом далее после_этого", seqLast: "наконец"},
 }
 
+// chainText are the words that, said twice or more in one clause, chain its items in order: "docs
+// before the CLI before the server", "Staging vor Canary vor Produktion", "format then lint then
+// commit".
+var chainText = "before then over vor dann avant puis antes luego depois перед затем потом"
+
 // seqLeadText are the words that, ending in a colon, announce an ordered list of items.
 var seqLeadText = map[string]string{
 	"en": "order priority precedence sequence steps",
