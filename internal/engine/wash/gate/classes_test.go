@@ -86,3 +86,46 @@ func TestChainedOrderClasses(t *testing.T) {
 		{"comparison kept", "", "Keep coverage > 80 for core packages.", "Keep coverage > 80 in core packages."},
 	})
 }
+
+// TestWithoutClasses: "without" and its kin in each language (ohne, sans, sin, sem, без, 없이,
+// なしで) forbid what they govern, as "no" does: "with X" said "without X" is a polarity drop,
+// and a "no X" rule merged into another as "..., without X" keeps it.
+func TestWithoutClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"with → without", TypePolarity, "Build the images with layer caching enabled.", "Build the images without layer caching."},
+		{"mit → ohne", TypePolarity, "- Tests immer mit aktivierter Race-Erkennung starten.", "- Tests immer ohne Race-Erkennung starten."},
+		{"с → без", TypePolarity, "Собирай образы с включенным кэшем слоёв.", "Собирай образы без кэша слоёв."},
+		{"avec → sans", TypePolarity, "Lance les tests avec le cache activé.", "Lance les tests sans le cache."},
+		{"con → sin", TypePolarity, "Ejecuta las pruebas con la caché activada.", "Ejecuta las pruebas sin la caché."},
+		{"포함 → 없이", TypePolarity, "- 캐시를 포함해 이미지를 빌드합니다.", "- 캐시 없이 이미지를 빌드합니다."},
+		{"kein merged under ohne", "", "- **Format:** Alle Tags im Format `vX.Y.Z`\n- **Keine Präfixe:** Kein `release-` vor Tags",
+			"- **Tags:** Alle im Format `vX.Y.Z`, ohne `release-` davor"},
+		{"no merged under without", "", "- Write commit subjects in the imperative.\n- No trailing period in commit subjects.",
+			"- Write commit subjects in the imperative, without a trailing period."},
+		{"sin kept", "", "Ejecuta las pruebas sin la caché.", "Ejecuta las pruebas sin caché."},
+	})
+}
+
+// TestMergedProhibitionClasses: two prohibitions merged into one sentence under the one rule
+// word ("…は不要" and "…は避ける" said "…、…は不要") keep both; a prohibition made a plain
+// statement is still a drop.
+func TestMergedProhibitionClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"不要 and 避ける merged", "", "- **ログ不要**: デバッグ出力や一時ログは不要\n- **簡潔**: 冗長なコメントは避ける",
+			"- **ログ不要・簡潔**: デバッグ出力や一時ログ、冗長なコメントは不要"},
+		{"避ける → 不要", "", "- 冗長なコメントは避ける", "- 冗長なコメントは不要"},
+		{"Han label of a Japanese rule", "", "- **報告不要**: 途中経過の報告は不要\n- **簡潔**: 長い前置きは避ける", "- **報告不要・簡潔**: 途中経過の報告、長い前置きは不要"},
+		{"不要 made plain", TypePolarity, "- デバッグ出力や一時ログは不要", "- デバッグ出力や一時ログを出す"},
+	})
+}
+
+// TestShortenedLabelClasses: a hyphenated compound label shortened to one of its parts
+// ("Patch-Updates" said "Patches") keeps its name; a lowercase tool name cut short
+// ("vue-router" said "vue") does not.
+func TestShortenedLabelClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"compound labels shortened", "", "Reihenfolge:\n\n- Hotfix-Releases\n- Feature-Releases\n- Major-Releases (mit Ankündigung)",
+			"Reihenfolge:\n\n- Hotfixes\n- Features\n- Majors (mit Ankündigung)"},
+		{"tool name cut", TypeName, "- Use vue-router for routing.", "- Use vue for routing."},
+	})
+}

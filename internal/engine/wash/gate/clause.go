@@ -61,6 +61,7 @@ type clauseInfo struct {
 	always    bool // a binding word of frequency (always, immer, 항상)
 	reason    bool // the clause opens with a reason or purpose ("so ...", "damit ...")
 	mixed     bool // both a binding and a forbidding word: two rules in one clause
+	without   bool // a word leaving out what it governs (without, ohne, без)
 }
 
 // condPart is one condition of a clause: its kind, the stems it speaks of (after its word, up
@@ -104,6 +105,7 @@ type stmtLexicon struct {
 	quantity    map[string]bool
 	pref        map[string]int // preference joiners (see prefText)
 	chain       map[string]bool
+	without     map[string]bool
 	// qualBefore and qualAfter are the words bounding a number (see qualifierText), longest
 	// first: "at most" before it, 以内 after it.
 	qualBefore, qualAfter []cjkEntry
@@ -140,7 +142,7 @@ func buildStmtLexicon() *stmtLexicon {
 		modal: map[string]int{}, cond: map[string]string{}, seq: map[string]int{}, lead: map[string]bool{},
 		antonym: map[string][]antonym{}, number: map[string]string{}, unit: map[string]string{},
 		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), listNeg: set(listNegText), perWord: set(perText), allWord: set(allText), pronoun: set(pronounText), antonymStem: map[string][]antonym{}, reason: phrases(reasonText), quantity: set(quantityText), descriptive: set(descriptiveText),
-		always: phrases(alwaysText), chain: set(chainText),
+		always: phrases(alwaysText), chain: set(chainText), without: set(withoutText),
 	}
 	x.addModal()
 	x.addConditions()
@@ -664,6 +666,9 @@ func analyseClause(c *clauseInfo) {
 	}
 	c.stems = clauseStems(c.toks)
 	c.seqSegs = seqSegments(c)
+	for _, w := range words {
+		c.without = c.without || x.without[w]
+	}
 }
 
 // clauseMarks are the modality levels a clause's words carry and whether a verb of omission
@@ -738,11 +743,17 @@ func (c *clauseInfo) wordConditionWords() {
 // scriptMarks reads the marks inside runs of Chinese and Japanese text and the condition
 // endings of Korean words; a condition there speaks of the words before it.
 func (c *clauseInfo) scriptMarks(x *stmtLexicon, m *clauseMarks) {
+	// A clause with kana is Japanese, its runs of Han too ("**説明不要**: …は不要"): 不要 is "do
+	// not" in Chinese, "not needed" in Japanese.
+	ja := false
+	for _, t := range c.toks {
+		ja = ja || t.kind == tCJK && hasKana(t.text)
+	}
 	for i, t := range c.toks {
 		switch t.kind {
 		case tCJK:
 			had, hadSeq := append([]string(nil), c.conds...), c.seq
-			cjkMarks(x, t.text, c, &m.levels, &m.omission)
+			cjkMarks(x, t.text, ja, c, &m.levels, &m.omission)
 			if hadSeq < 0 && c.seq >= 0 {
 				c.seqAt = i
 			}
@@ -916,7 +927,7 @@ func hangulCond(w string) string {
 }
 
 // cjkMarks reads modality, conditions and sequence marks inside a run of Chinese or Japanese.
-func cjkMarks(x *stmtLexicon, s string, c *clauseInfo, levels *[]int, omission *bool) {
+func cjkMarks(x *stmtLexicon, s string, ja bool, c *clauseInfo, levels *[]int, omission *bool) {
 	for _, w := range slex().cjkOmission() {
 		if strings.Contains(s, w) {
 			*omission = true
@@ -931,7 +942,6 @@ func cjkMarks(x *stmtLexicon, s string, c *clauseInfo, levels *[]int, omission *
 		rest = strings.ReplaceAll(rest, e.text, "　")
 	}
 	taken := rest
-	ja := hasKana(s)
 	for _, e := range x.cjkModal {
 		if e.lang == "zh" && ja && x.jaModal[e.text] || e.lang == "ja" && !ja && x.zhModal[e.text] {
 			continue // 不要 is "do not" in Chinese, "not needed" in Japanese

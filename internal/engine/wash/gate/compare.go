@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The statement comparison: each original statement against its counterparts in the result
@@ -310,7 +312,7 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 			c.drop(t, s, to[0], fmt.Sprintf("%s became %s", t.Value, n))
 			continue
 		}
-		if c.impliedName(t, s, to) || c.impliedByContext(t, s, to, facts, ufacts) {
+		if c.impliedName(t, s, to) || c.impliedByContext(t, s, to, facts, ufacts) || shortenedCompound(t, s.text(), have) {
 			continue
 		}
 		if n := newOfKind(t, facts, ufacts); n != "" {
@@ -548,6 +550,36 @@ func keptFact(t Token, have *factSet, aliases map[string][]string) bool {
 	return false
 }
 
+// shortenedCompound reports a name written as a compound of capitalised words ("Patch-Updates",
+// "Feature-Requests") that the result says by one of its parts ("Patches", "Features"): a label
+// shortened, its head kept. A lowercase tool name cut short ("vue-router" said "vue") is no such
+// label.
+func shortenedCompound(t Token, text string, have *factSet) bool {
+	if t.Type != TypeName || !strings.Contains(t.Value, "-") {
+		return false
+	}
+	low := strings.ToLower(text)
+	k := strings.Index(low, t.Value)
+	if k < 0 || len(low) != len(text) {
+		return false
+	}
+	written := text[k : k+len(t.Value)]
+	for _, part := range strings.Split(written, "-") {
+		r, _ := utf8.DecodeRuneInString(part)
+		if utf8.RuneCountInString(part) < 3 || !unicode.IsUpper(r) || strings.IndexFunc(part, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
+			return false
+		}
+	}
+	for _, part := range strings.Split(t.Value, "-") {
+		for _, w := range []string{part, part + "s", part + "es", strings.TrimSuffix(part, "s")} {
+			if have.words[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // impliedName reports a name the result implies: its section heading names it, or it is one
 // side of a pair of alternatives the result restates by the other side ("`a` (Linux/macOS) or
 // `b` (Windows)" said as "`a` (`b` on Windows)": the platform left unnamed is the other one).
@@ -647,17 +679,18 @@ func ruleCounterparts(i int, cl clauseInfo, oc, uc []clauseInfo) []clauseInfo {
 }
 
 // ruleMatched compares a rule with its counterpart clauses: kept when one states it in the same
-// direction at least as strongly (or mixes both directions, a merge), flipped when none states
-// it in its direction, else weaker names one stating it more weakly.
+// direction at least as strongly (or mixes both directions, a merge; or, for a prohibition,
+// leaves its words out with "without"), flipped when none states it in its direction, else
+// weaker names one stating it more weakly.
 func ruleMatched(cl clauseInfo, matches []clauseInfo) (kept, flipped bool, weaker clauseInfo) {
 	lo := effLevel(cl.level)
 	flipped = true
 	for _, m := range matches {
-		if sign(effLevel(m.level)) != sign(lo) && !m.mixed {
+		if sign(effLevel(m.level)) != sign(lo) && !m.mixed && !(lo < 0 && m.without) {
 			continue
 		}
 		flipped = false
-		if strength(m) >= strength(cl) || m.mixed {
+		if strength(m) >= strength(cl) || m.mixed || lo < 0 && m.without {
 			return true, false, clauseInfo{}
 		}
 		weaker = m
@@ -1639,7 +1672,7 @@ func (c *stmtCompare) droppedPass(s *stmt) {
 	aliases := c.o.aliases()
 	facts := append(append([]Token(nil), s.facts...), wordFacts(c.o.clausesOf(s))...)
 	for _, t := range facts {
-		if !c.isStmtFact(t) || keptFact(t, scope, aliases) {
+		if !c.isStmtFact(t) || keptFact(t, scope, aliases) || shortenedCompound(t, s.text(), scope) {
 			continue
 		}
 		c.drop(t, s, nil, fmt.Sprintf("%s not said elsewhere in its section", t.Value))

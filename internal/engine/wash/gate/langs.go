@@ -70,8 +70,9 @@ var modalText = map[string]map[int]string{
 		3:  "必ず 常に 必須 なければならない なければいけない なくてはならない ないといけない ねばならない 絶対に",
 		2:  "べき 推奨 望ましい 方がよい 方が良い 優先",
 		1:  "できれば 可能であれば 可能な場合 可能な限り 必要に応じて 構いません 構わない てもよい てもいい 任意 なるべく",
-		-1: "めったに 必要はない 必要ありません 不要",
-		-2: "避ける 避け 控える",
+		-1: "めったに 必要はない 必要ありません",
+		// 不要 in a Japanese rule ("説明不要", "…は不要") leaves the thing out, as 避ける does
+		-2: "避ける 避け 控える 不要",
 		-3: "しないで しない ないで ません せず ずに するな 禁止 だめ ダメ ない",
 	},
 	"ko": {
@@ -169,6 +170,12 @@ var seqText = map[string]map[int]string{
 	"ru": {seqFirst: "сначала сперва", seqThen: "затем потом далее после_этого", seqLast: "наконец"},
 }
 
+// withoutText are the words that leave out what they govern ("…, without `Co-Authored-By`",
+// "ohne", "без"): a clause saying one keeps a prohibition merged into it ("No X" and "Do Y"
+// said "Do Y without X"), though it is no rule of its own (a paraphrase of "without asking"
+// needs no rule word).
+var withoutText = "without ohne sans sin sem без 없이"
+
 // chainText are the words that, said twice or more in one clause, chain its items in order: "docs
 // before the CLI before the server", "Staging vor Canary vor Produktion", "format then lint then
 // commit".
@@ -224,29 +231,29 @@ var antonymText = map[string]string{
 		"more|less most|least maximum|minimum max|min faster|slower fast|slow higher|lower increase|decrease " +
 		"relative|absolute public|private internal|external local|remote synchronous|asynchronous sync|async " +
 		"success|failure on|off true|false add|remove same|different upper|lower uppercase|lowercase " +
-		"ascending|descending inclusive|exclusive required|optional many|few single|double",
+		"ascending|descending inclusive|exclusive required|optional many|few single|double with|without",
 	"de": "vor|nach|order vorher|nachher|order bevor|nachdem|order zuerst|zuletzt|order oben|unten|order früh|spät|order " +
 		"höchste|niedrigste|order erste|letzte|order " +
 		"manuell|automatisch aktiviert|deaktiviert mehr|weniger schneller|langsamer schnell|langsam " +
 		"relativ|absolut öffentlich|privat intern|extern lokal|remote synchron|asynchron erlaubt|verboten " +
-		"viele|wenige",
+		"viele|wenige mit|ohne",
 	"fr": "avant|après|order haut|bas|order premier|dernier|order manuel|automatique manuellement|automatiquement " +
 		"activé|désactivé plus|moins rapide|lent relatif|absolu public|privé interne|externe local|distant " +
-		"court|long courte|longue",
+		"court|long courte|longue avec|sans",
 	"es": "antes|después|order primero|último|order arriba|abajo|order manual|automático " +
 		"manualmente|automáticamente activado|desactivado más|menos rápido|lento relativo|absoluto " +
-		"público|privado interno|externo local|remoto permitidos|prohibidos permitido|prohibido",
+		"público|privado interno|externo local|remoto permitidos|prohibidos permitido|prohibido con|sin",
 	"pt": "antes|depois|order primeiras|últimas|order primeiros|últimos|order primeira|última|order " +
 		"primeiro|último|order manual|automático mais|menos rápido|lento relativo|absoluto público|privado " +
-		"interno|externo local|remoto ativado|desativado",
+		"interno|externo local|remoto ativado|desativado com|sem",
 	"zh": "之前|之后|order 以前|以后|order 前|后|order 先|后|order 上|下 相对|绝对 详细|简略 开|关 多|少 " +
 		"快|慢 早|晚 大|小 增|减 内|外 公开|私有 手动|自动",
 	"ja": "前|後|order 先|後|order 上|下 オン|オフ 多|少 長|短 高|低 早|遅 手動|自動 有効|無効 相対|絶対",
 	"ko": "전|후|order 이전|이후|order 먼저|나중|order 위|아래|order 앞|뒤|order 첫|마지막|order 많|적 켜|끄 상대|절대 " +
-		"수동|자동 허용|금지",
+		"수동|자동 허용|금지 포함|없이",
 	"ru": "до|после|order прежде|после|order перед|после|order сначала|потом|order первый|последний|order верх|низ|order много|мало " +
 		"больше|меньше быстрее|медленнее вручную|автоматически включен|выключен относит|абсолют " +
-		"внутрен|внешн локальн|удалён",
+		"внутрен|внешн локальн|удалён с|без",
 }
 
 // qualifierText gives, per language, the words that bound the number after them, with the
