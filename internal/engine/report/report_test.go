@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestQuote(t *testing.T) {
@@ -99,6 +100,41 @@ func TestLinesNameFewUnchangedFiles(t *testing.T) {
 		}
 		if !strings.Contains(last, fmt.Sprintf("; %d unchanged; 1 refused", n)) {
 			t.Errorf("%d unchanged files: headline %q does not count them", n, last)
+		}
+	}
+}
+
+// escapeIndexRef is escapeIndex a byte at a time: the definition the word
+// skip must agree with.
+func escapeIndexRef(s string, also func(rune) bool) int {
+	for i := 0; i < len(s); {
+		r, n := decode(s[i:])
+		if r < utf8.RuneSelf && (r < 0x20 || r == 0x7f) || needsEscape(r, n, also) {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// TestEscapeIndexSkipsWords puts every byte value at every position of
+// texts that fill whole words and a tail, alone and after a character
+// that needs no escape but is not ASCII, with and without an also: the
+// eight-byte skip finds what a byte at a time finds.
+func TestEscapeIndexSkipsWords(t *testing.T) {
+	percent := func(r rune) bool { return r == '%' }
+	for _, base := range []string{strings.Repeat("path/to/file.go", 2), "é" + strings.Repeat("a", 21)} {
+		for pos := range len(base) {
+			for c := range 256 {
+				b := []byte(base)
+				b[pos] = byte(c)
+				s := string(b)
+				for _, also := range []func(rune) bool{nil, percent} {
+					if got, want := escapeIndex(s, also), escapeIndexRef(s, also); got != want {
+						t.Fatalf("escapeIndex(%q) = %d, want %d", s, got, want)
+					}
+				}
+			}
 		}
 	}
 }
