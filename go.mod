@@ -25,3 +25,8 @@ require (
 // first use rather than at package initialisation, which every hook process
 // paid for (third_party/goldmark/PROSEWASH.md).
 replace github.com/yuin/goldmark => ./third_party/goldmark
+
+// mvdan.cc/sh's syntax and fileutil packages with fileutil's two regular
+// expressions compiled on first use rather than at package initialisation,
+// which every hook process paid for (third_party/mvdan-sh/PROSEWASH.md).
+replace mvdan.cc/sh/v3 => ./third_party/mvdan-sh
