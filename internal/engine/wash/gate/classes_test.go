@@ -129,3 +129,44 @@ func TestShortenedLabelClasses(t *testing.T) {
 		{"tool name cut", TypeName, "- Use vue-router for routing.", "- Use vue for routing."},
 	})
 }
+
+// TestScopeConditionClasses: a leading scope phrase of a rule ("For database migrations, ...",
+// "Für Datenbankänderungen ...", "Для изменений схемы ...", 在合并后, a Korean "…에" phrase) is a
+// condition of it: dropped, narrowed or widened ("for all packages" said "for core packages") it
+// is a condition drop; moved to the end of the rule, or a reference ("For more details, see
+// ...") or the project itself ("For this repository, ...") dropped, it is none.
+func TestScopeConditionClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"for X dropped", TypeCondition, "For database migrations, run `make migrate-check` first.", "Run `make migrate-check` first."},
+		{"for X moved", "", "For database migrations, run `make migrate-check`.", "Run `make migrate-check` for database migrations."},
+		{"for all narrowed", TypeCondition, "For all packages, keep the public API documented.", "For core packages, keep the public API documented."},
+		{"for X widened", TypeCondition, "For exported functions, write doc comments.", "For all functions, write doc comments."},
+		{"reference dropped", "", "For more details, see `docs/release.md`.", "See `docs/release.md`."},
+		{"the project dropped", "", "For this repository, use `pnpm` and never `npm`.", "Use `pnpm`, never `npm`."},
+		{"für X dropped", TypeCondition, "- Für Datenbankänderungen immer ein Migrationsskript anlegen.", "- Immer ein Migrationsskript anlegen."},
+		{"pour X dropped", TypeCondition, "Pour les changements d'API, mets à jour le changelog.", "Mets à jour le changelog."},
+		{"para X dropped", TypeCondition, "Para cambios de esquema, ejecuta `make migrate`.", "Ejecuta `make migrate`."},
+		{"para X dropped (pt)", TypeCondition, "Para mudanças de API, atualize o changelog.", "Atualize o changelog."},
+		{"для X dropped", TypeCondition, "Для изменений схемы запускайте `make migrate`.", "Запускайте `make migrate`."},
+		{"для X kept", "", "Для изменений схемы запускайте `make migrate`.", "При изменениях схемы запускайте `make migrate`."},
+		{"在…后 dropped", TypeCondition, "- 代码需经过评审并在合并后部署到测试环境。", "- 代码需经过评审并部署到测试环境。"},
+		{"在…后 reworded", "", "- 在合并后把代码部署到测试环境。", "- 合并后把代码部署到测试环境。"},
+		{"…에 widened", TypeCondition, "공개 API에 예제 테스트 작성.", "모든 API에 예제 테스트 작성."},
+		{"…에 kept", "", "공개 API에 예제 테스트 작성.", "공개 API에는 예제 테스트를 작성."},
+		{"an adjective list of a scope", "", "For small, internal changes like typo fixes, skip the changelog.", "For internal changes such as typo fixes, skip the changelog."},
+		{"在必要时 is a hedge", "", "- 保留英文术语，并在必要时补充中文解释", "- 保留英文术语，必要时补充中文解释"},
+	})
+}
+
+// TestSharedAndPrecedenceClasses: shared ↔ dedicated (共通 ↔ 専用, 通用 ↔ 专用) and precedence ↔
+// equal rank (優先 ↔ 同等, 优先 ↔ 同等, takes precedence ↔ equal) reverse a rule.
+func TestSharedAndPrecedenceClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"共通 → 専用", TypePolarity, "- 共通ルールは `rules/common.md` に置く", "- 専用ルールは `rules/common.md` に置く"},
+		{"通用 → 专用", TypePolarity, "- 通用配置放在 `config/base.yaml`。", "- 专用配置放在 `config/base.yaml`。"},
+		{"優先 → 同等", TypePolarity, "この設定はローカル設定より優先されます。", "この設定はローカル設定と同等に扱います。"},
+		{"优先 → 同等", TypePolarity, "项目规则优先于全局规则。", "项目规则与全局规则同等对待。"},
+		{"precedence → equal", TypePolarity, "Project rules take precedence over global rules.", "Project rules are equal to global rules."},
+		{"優先 reworded", "", "この設定はローカル設定より優先されます。", "この設定はローカル設定より優先する。"},
+	})
+}

@@ -62,6 +62,7 @@ type clauseInfo struct {
 	reason    bool // the clause opens with a reason or purpose ("so ...", "damit ...")
 	mixed     bool // both a binding and a forbidding word: two rules in one clause
 	without   bool // a word leaving out what it governs (without, ohne, без)
+	all       bool // a word of every case (all, alle, 모든: scopeAllText)
 }
 
 // condPart is one condition of a clause: its kind, the stems it speaks of (after its word, up
@@ -71,7 +72,9 @@ type condPart struct {
 	kind  string
 	words []string
 	neg   bool
-	from  int // token range of the condition word (Latin and Cyrillic)
+	all   bool // a scope of every case ("for all packages")
+	end   int  // a scope's end: its first modality or condition word ("Für X immer ..."), 0 for none
+	from  int  // token range of the condition word (Latin and Cyrillic)
 	at    int
 }
 
@@ -106,6 +109,10 @@ type stmtLexicon struct {
 	pref        map[string]int // preference joiners (see prefText)
 	chain       map[string]bool
 	without     map[string]bool
+	scope       map[string]bool
+	scopeNot    map[string]bool
+	scopeAll    map[string]bool
+	cjkAnt      []string // see cjkAntonymWords
 	// qualBefore and qualAfter are the words bounding a number (see qualifierText), longest
 	// first: "at most" before it, 以内 after it.
 	qualBefore, qualAfter []cjkEntry
@@ -143,6 +150,7 @@ func buildStmtLexicon() *stmtLexicon {
 		antonym: map[string][]antonym{}, number: map[string]string{}, unit: map[string]string{},
 		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), listNeg: set(listNegText), perWord: set(perText), allWord: set(allText), pronoun: set(pronounText), antonymStem: map[string][]antonym{}, reason: phrases(reasonText), quantity: set(quantityText), descriptive: set(descriptiveText),
 		always: phrases(alwaysText), chain: set(chainText), without: set(withoutText),
+		scope: set(scopeText), scopeNot: stemSet(scopeNotText), scopeAll: set(scopeAllText),
 	}
 	x.addModal()
 	x.addConditions()
@@ -154,6 +162,7 @@ func buildStmtLexicon() *stmtLexicon {
 		}
 	}
 	x.addAntonyms()
+	x.cjkAnt = x.buildCJKAntonymWords()
 	x.addNumbers()
 	x.qualBefore, x.qualAfter = buildQualifiers()
 	x.addUnits()
@@ -403,6 +412,7 @@ func readClauses(lines []stmtLine) []clauseInfo {
 		analyseClause(&out[i])
 	}
 	inheritHedges(out)
+	continueScopes(out)
 	for i := 0; i < len(out); {
 		j := i
 		var st []string
@@ -542,6 +552,23 @@ func spacedChevron(s string, i, j int, r rune) bool {
 	return s[j+1] < '0' || s[j+1] > '9'
 }
 
+// continueScopes carries a scope cut short by a comma over the clause after it when a third
+// clause follows in the sentence: "For simple, non-code changes like documentation, skip X" is
+// one scope, "simple, non-code changes like documentation", before its rule. (With two clauses,
+// "For migrations, run X", the second is the rule.)
+func continueScopes(out []clauseInfo) {
+	for i := 0; i+2 < len(out); i++ {
+		if out[i+1].sentence != out[i].sentence || out[i+2].sentence != out[i].sentence || !out[i+1].comma || !out[i+2].comma || out[i+1].modal != "" {
+			continue
+		}
+		for k, p := range out[i].parts {
+			if p.kind == condScope && len(p.words) <= 1 {
+				out[i].parts[k].words = append(append([]string(nil), p.words...), out[i+1].stems...)
+			}
+		}
+	}
+}
+
 // inheritHedges carries a preference or a permission over the clauses of its sentence that follow
 // it without a modality word of their own ("PREFER integration tests, e.g., at `it/...` over unit
 // tests"): a list after "prefer" is preferred. A negation is not carried: "never X, use Y".
@@ -642,6 +669,7 @@ func analyseClause(c *clauseInfo) {
 	x := slex()
 	words := clauseWordsOf(c.toks)
 	m := clauseMarks{}
+	c.scopeMark(x, words)
 	c.wordMarks(x, words, &m)
 	c.wordConditionWords()
 	c.scriptMarks(x, &m)
@@ -666,9 +694,61 @@ func analyseClause(c *clauseInfo) {
 	}
 	c.stems = clauseStems(c.toks)
 	c.seqSegs = seqSegments(c)
-	for _, w := range words {
-		c.without = c.without || x.without[w]
+	c.all = saysAll(c.toks)
+	for _, t := range c.toks {
+		c.without = c.without || t.kind == tWord && x.without[t.text]
 	}
+}
+
+// scopeMark records a scope phrase opening the clause (after a label's colon): a scope
+// preposition with a content word after it that is no pointer to more and not the project
+// itself (see scopeText). Its words run to the next condition, as an "if"'s do.
+func (c *clauseInfo) scopeMark(x *stmtLexicon, words []string) {
+	first := 0
+	for k := 1; k < min(5, len(c.toks)); k++ {
+		if c.toks[k].kind == tColon {
+			first = k + 1
+			break
+		}
+	}
+	if first >= len(words) || !x.scope[words[first]] {
+		return
+	}
+	for _, w := range words[first+1:] {
+		if w == "" || x.stop[w] || lex().stop[w] || x.scopeAll[w] {
+			continue
+		}
+		if x.scopeNot[wordStem(w)] {
+			return
+		}
+		break
+	}
+	c.addCondition(condScope, first, 1)
+	for k := first + 1; k < len(words); k++ {
+		if n, level, kind, _, _ := matchWords(x, words, k); n > 0 && (level != 0 || kind != "") {
+			c.parts[len(c.parts)-1].end = k // "Für Datenbankänderungen immer …": the rule starts
+			break
+		}
+	}
+}
+
+// saysAll reports a word of every case among toks (scopeAllText).
+func saysAll(toks []ctok) bool {
+	for _, t := range toks {
+		if slex().scopeAll[t.text] {
+			return true
+		}
+	}
+	return false
+}
+
+// stemSet is the set of the stems of a list's words.
+func stemSet(words string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		out[wordStem(w)] = true
+	}
+	return out
 }
 
 // clauseMarks are the modality levels a clause's words carry and whether a verb of omission
@@ -736,7 +816,13 @@ func (c *clauseInfo) wordConditionWords() {
 		if k+1 < len(c.parts) {
 			end = c.parts[k+1].from
 		}
+		if e := c.parts[k].end; e > 0 && e < end {
+			end = e
+		}
 		c.parts[k].words = clauseStems(c.toks[c.parts[k].at:end])
+		if c.parts[k].kind == condScope {
+			c.parts[k].all = saysAll(c.toks[c.parts[k].at:end])
+		}
 	}
 }
 
@@ -766,6 +852,64 @@ func (c *clauseInfo) scriptMarks(x *stmtLexicon, m *clauseMarks) {
 		case tHangul:
 			c.hangulCondition(i)
 		}
+		if t.kind == tCJK {
+			c.zhScope(t.text)
+		}
+	}
+	c.hangulScope()
+}
+
+// zhScope records a Chinese time or case phrase "在…后", "在…时", "在…前" (在获批后: once
+// approved) inside a run as a scope of the rule, with the words between.
+func (c *clauseInfo) zhScope(s string) {
+	k := strings.Index(s, "在")
+	if k < 0 || hasKana(s) {
+		return
+	}
+	rest := s[k+len("在"):]
+	for _, end := range []string{"之后", "以后", "之前", "以前", "后", "时", "前"} {
+		e := strings.Index(rest, end)
+		if e <= 0 || utf8.RuneCountInString(rest[:e]) > 8 {
+			continue
+		}
+		if phrase := rest[:e+len(end)]; unmarked(slex(), phrase) != phrase {
+			return // 在必要时: a modality or condition word of the lexicon, read as such
+		}
+		c.scopePart(clauseStems([]ctok{{tCJK, rest[:e]}}), strings.Contains(rest[:e], "所有") || strings.Contains(rest[:e], "全部"))
+		return
+	}
+}
+
+// hangulScope records a Korean phrase opening the clause and ending with a locative particle
+// ("공개 API에 …": for the public API) as a scope of the rule, with its words.
+func (c *clauseInfo) hangulScope() {
+	for k := 0; k < min(4, len(c.toks)); k++ {
+		t := c.toks[k]
+		if t.kind != tHangul {
+			continue
+		}
+		for _, end := range hangulScopeEnds {
+			head, ok := strings.CutSuffix(t.text, end)
+			if !ok || k == 0 && head == "" {
+				continue
+			}
+			toks := append(append([]ctok(nil), c.toks[:k]...), ctok{tHangul, head})
+			if k+1 < len(c.toks) {
+				c.scopePart(clauseStems(toks), saysAll(toks))
+			}
+			return
+		}
+	}
+}
+
+// scopePart adds a scope condition with its words.
+func (c *clauseInfo) scopePart(words []string, all bool) {
+	if len(words) == 0 {
+		return
+	}
+	c.parts = append(c.parts, condPart{kind: condScope, words: words, all: all})
+	if !containsStr(c.conds, condScope) {
+		c.conds = append(c.conds, condScope)
 	}
 }
 

@@ -963,6 +963,9 @@ func descriptive(cl clauseInfo) bool {
 // may be restated without its word ("when in need of a temporary directory" as "for a temporary
 // directory") while the result says most of its words, unless a negation inside it is lost.
 func conditionKept(cl clauseInfo, p condPart, uc []clauseInfo) bool {
+	if p.kind == condScope {
+		return scopeKept(p, uc)
+	}
 	words := p.words
 	if len(words) == 0 {
 		words = cl.stems
@@ -987,6 +990,39 @@ func conditionKept(cl clauseInfo, p condPart, uc []clauseInfo) bool {
 	return false
 }
 
+// scopeKept reports a scope phrase of a rule that a counterpart's sentence keeps: two thirds of
+// its words, every one of a scope of one or two ("For database migrations, run ..."), wherever
+// the result puts them ("For X, run Y" said "Run Y for X"), with a word of
+// every case if and only if the scope had one ("for all packages" said "for core packages" is
+// narrowed, "for exported functions" said "for all functions" widened).
+func scopeKept(p condPart, uc []clauseInfo) bool {
+	for _, u := range uc {
+		if shared(p.words, u.sentStems) >= scopeNeed(len(p.words)) && sentenceSaysAll(u, uc) == p.all {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeNeed is how many of a scope's n words its counterpart must say: all of one or two, two
+// thirds of more.
+func scopeNeed(n int) int {
+	if n <= 2 {
+		return n
+	}
+	return need(n)
+}
+
+// sentenceSaysAll reports a word of every case in the sentence of u.
+func sentenceSaysAll(u clauseInfo, uc []clauseInfo) bool {
+	for _, v := range uc {
+		if v.sentence == u.sentence && v.all && shared(v.sentStems, u.sentStems) == len(u.sentStems) {
+			return true
+		}
+	}
+	return false
+}
+
 // antonymPass reports a clause word exchanged for its antonym (manual for automatic, private for
 // public, 相对 for 绝对), or a pair of antonyms exchanged in place ("top to bottom" become
 // "bottom to top"). The counterpart clause is the one saying the antonym with the clause's
@@ -998,10 +1034,12 @@ func (c *stmtCompare) antonymPass(s, u *stmt, oc, uc []clauseInfo) {
 			continue
 		}
 		ms := overlapping(cl, uc)
-		if len(ms) == 0 {
-			continue
+		if len(ms) > 0 {
+			ms = []clauseInfo{best(cl, ms)}
+		} else {
+			ms = uc // a two-character word exchanged is two of a short clause's stems
 		}
-		if a, b, ok := cjkAntonym(cl, best(cl, ms)); ok {
+		if a, b, ok := cjkAntonymIn(cl, ms); ok {
 			typ := TypePolarity
 			if an := slex().antonym[a]; len(an) > 0 {
 				typ = an[0].typ
@@ -1142,6 +1180,67 @@ func sortedAntonymKeys(x *stmtLexicon) []string {
 	out := make([]string, 0, len(x.antonym))
 	for k := range x.antonym {
 		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// cjkAntonymIn finds a run of Chinese or Japanese that one of ms writes with a character or
+// two exchanged for their antonyms, or a word of two characters or more that one of them says
+// instead of its antonym with most of the clause's other stems (優先されます said 同等に扱います).
+func cjkAntonymIn(cl clauseInfo, ms []clauseInfo) (string, string, bool) {
+	for _, m := range ms {
+		if a, b, ok := cjkAntonym(cl, m); ok {
+			return a, b, true
+		}
+	}
+	text := cjkText(cl)
+	for _, a := range slex().cjkAntonymWords() {
+		if !strings.Contains(text, a) {
+			continue
+		}
+		rest := cl.stems
+		for _, r := range a {
+			rest = without(rest, string(r))
+		}
+		for _, an := range slex().antonym[a] {
+			for _, m := range ms {
+				mt := cjkText(m)
+				if strings.Contains(text, an.other) || !strings.Contains(mt, an.other) || strings.Contains(mt, a) {
+					continue
+				}
+				if len(rest) > 0 && shared(rest, m.stems) >= need(len(rest)) {
+					return a, an.other, true
+				}
+			}
+		}
+	}
+	return "", "", false
+}
+
+// cjkText joins a clause's runs of Chinese and Japanese.
+func cjkText(cl clauseInfo) string {
+	var b strings.Builder
+	for _, t := range cl.toks {
+		if t.kind == tCJK {
+			b.WriteString(t.text)
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// cjkAntonymWords returns the lexicon's Chinese and Japanese antonyms of two characters or
+// more, sorted: one character (上, 大) is too often part of another word to be read alone.
+func (x *stmtLexicon) cjkAntonymWords() []string { return x.cjkAnt }
+
+// buildCJKAntonymWords lists the words cjkAntonymWords returns.
+func (x *stmtLexicon) buildCJKAntonymWords() []string {
+	var out []string
+	for w := range x.antonym {
+		if r, _ := utf8.DecodeRuneInString(w); isCJK(r) && utf8.RuneCountInString(w) >= 2 {
+			out = append(out, w)
+		}
 	}
 	sort.Strings(out)
 	return out

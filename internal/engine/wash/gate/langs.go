@@ -98,7 +98,32 @@ const (
 	condIf     = "if"     // if, when, in case: the rule holds under a circumstance
 	condOnly   = "only"   // only, solely: the rule is restricted to a case
 	condExcept = "except" // unless, except: a case is taken out of the rule
+	condScope  = "scope"  // for X, für X, для X, 在X后, a Korean "X에": the cases the rule is for
 )
+
+// scopeText are the prepositions that, opening a rule's clause (or the text after its label's
+// colon), say what the rule is for: "For database migrations, run ...", "Для изменений схемы
+// запускайте ...". The phrase is a condition of the rule (condScope).
+var scopeText = "for during für während pour pendant durant lors para durante для"
+
+// scopeNotText are the words that, first after a scope preposition, make it no scope: a pointer
+// to more ("For more details, see ..."), an example, or the project the whole file is about ("For
+// this repository, ...").
+var scopeNotText = "example instance details detail information info more reference now short simplicity " +
+	"project projects repo repository repositories codebase " +
+	"beispiel details informationen mehr projekt repository " +
+	"exemple plus détails informations projet dépôt " +
+	"ejemplo más detalles información proyecto repositorio " +
+	"exemplo mais detalhes informações projeto repositório " +
+	"примера подробностей подробнее информации проекта репозитория"
+
+// scopeAllText are the words of a scope that widen it to every case ("for all packages"): a
+// scope that gains or loses one is widened or narrowed.
+var scopeAllText = allText + " 모든 전체 所有 全部 すべて 全て"
+
+// hangulScopeEnds are the particles ending a Korean scope phrase at a rule's start ("공개 API에
+// 예제 테스트 작성": for the public API), longest first.
+var hangulScopeEnds = []string{"에서는", "에서", "에는", "에"}
 
 // condText gives, per language, the words that open or mark a condition of each kind.
 var condText = map[string]map[string]string{
@@ -231,12 +256,12 @@ var antonymText = map[string]string{
 		"more|less most|least maximum|minimum max|min faster|slower fast|slow higher|lower increase|decrease " +
 		"relative|absolute public|private internal|external local|remote synchronous|asynchronous sync|async " +
 		"success|failure on|off true|false add|remove same|different upper|lower uppercase|lowercase " +
-		"ascending|descending inclusive|exclusive required|optional many|few single|double with|without",
+		"ascending|descending inclusive|exclusive required|optional many|few single|double with|without precedence|equal shared|dedicated",
 	"de": "vor|nach|order vorher|nachher|order bevor|nachdem|order zuerst|zuletzt|order oben|unten|order früh|spät|order " +
 		"höchste|niedrigste|order erste|letzte|order " +
 		"manuell|automatisch aktiviert|deaktiviert mehr|weniger schneller|langsamer schnell|langsam " +
 		"relativ|absolut öffentlich|privat intern|extern lokal|remote synchron|asynchron erlaubt|verboten " +
-		"viele|wenige mit|ohne",
+		"viele|wenige mit|ohne vorrang|gleichrangig gemeinsam|eigen",
 	"fr": "avant|après|order haut|bas|order premier|dernier|order manuel|automatique manuellement|automatiquement " +
 		"activé|désactivé plus|moins rapide|lent relatif|absolu public|privé interne|externe local|distant " +
 		"court|long courte|longue avec|sans",
@@ -247,10 +272,10 @@ var antonymText = map[string]string{
 		"primeiro|último|order manual|automático mais|menos rápido|lento relativo|absoluto público|privado " +
 		"interno|externo local|remoto ativado|desativado com|sem",
 	"zh": "之前|之后|order 以前|以后|order 前|后|order 先|后|order 上|下 相对|绝对 详细|简略 开|关 多|少 " +
-		"快|慢 早|晚 大|小 增|减 内|外 公开|私有 手动|自动",
-	"ja": "前|後|order 先|後|order 上|下 オン|オフ 多|少 長|短 高|低 早|遅 手動|自動 有効|無効 相対|絶対",
+		"快|慢 早|晚 大|小 增|减 内|外 公开|私有 手动|自动 通用|专用 优先|同等",
+	"ja": "前|後|order 先|後|order 上|下 オン|オフ 多|少 長|短 高|低 早|遅 手動|自動 有効|無効 相対|絶対 共通|専用 優先|同等",
 	"ko": "전|후|order 이전|이후|order 먼저|나중|order 위|아래|order 앞|뒤|order 첫|마지막|order 많|적 켜|끄 상대|절대 " +
-		"수동|자동 허용|금지 포함|없이",
+		"수동|자동 허용|금지 포함|없이 공통|전용 우선|동등",
 	"ru": "до|после|order прежде|после|order перед|после|order сначала|потом|order первый|последний|order верх|низ|order много|мало " +
 		"больше|меньше быстрее|медленнее вручную|автоматически включен|выключен относит|абсолют " +
 		"внутрен|внешн локальн|удалён с|без",

@@ -97,8 +97,12 @@ func lexLine(items []item, pl paraLine) []item {
 			i = j
 		case r < 0x80 && isWordByte(byte(r)) || r >= 0x80 && unicode.IsLetter(r):
 			j := i + n
+			hangul := isHangul(r)
 			for j < len(m) {
 				r2, n2 := utf8.DecodeRune(m[j:])
+				if unicode.IsLetter(r2) && isHangul(r2) != hangul {
+					break // "API에": a Korean particle glued to a Latin name is no part of it
+				}
 				if r2 < 0x80 && isWordByte(byte(r2)) || r2 >= 0x80 && unicode.IsLetter(r2) && !isCJK(r2) || unicode.Is(unicode.Mn, r2) {
 					j += n2
 					continue
