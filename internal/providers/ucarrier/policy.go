@@ -190,7 +190,9 @@ func nextSpecial(text []byte, i int) int {
 			return i
 		}
 		if c >= 0xC2 && c < 0xE0 && i+1 < n && text[i+1]&0xC0 == 0x80 {
-			if isCandidate(rune(c&0x1F)<<6 | rune(text[i+1]&0x3F)) {
+			// Most two-byte blocks (Greek, Cyrillic, Hebrew) hold no
+			// candidate at all: their empty set needs no call.
+			if r := rune(c&0x1F)<<6 | rune(text[i+1]&0x3F); candBMPIndex[r>>8] != 0 && isCandidate(r) {
 				return i
 			}
 			i += 2
