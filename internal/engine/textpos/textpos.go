@@ -2,6 +2,7 @@ package textpos
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode/utf8"
 )
 
@@ -46,7 +47,7 @@ func (c *Counter) At(off int) (line, col int) {
 		}
 		end := min(c.nl, c.cr)
 		if end >= off {
-			n := utf8.RuneCount(c.data[c.pos:off])
+			n := runeCount(c.data[c.pos:off])
 			if off < len(c.data) && !utf8.RuneStart(c.data[off]) {
 				// off splits a character: counting on from here would
 				// count its two halves apart, so stay before it.
@@ -58,7 +59,7 @@ func (c *Counter) At(off int) (line, col int) {
 		}
 		if c.data[end] == '\r' && end+1 < len(c.data) && c.data[end+1] == '\n' {
 			// \r\n ends the line at its \n; the \r is a character of it.
-			c.runes += utf8.RuneCount(c.data[c.pos : end+1])
+			c.runes += runeCount(c.data[c.pos : end+1])
 			c.pos = end + 1
 			continue
 		}
@@ -75,4 +76,39 @@ func next(data []byte, from int, b byte) int {
 		return from + i
 	}
 	return len(data)
+}
+
+// runeCount is utf8.RuneCount with ASCII passed over eight bytes at a
+// time: a carrier near the end of a one-line bundle or source map has every
+// byte before it counted, and a byte at a time that was 5 instructions a
+// byte (14.5M of check's 25.7M on a 2.7 MB source map, cachegrind).
+// Everything else is counted as utf8.RuneCount counts it, an invalid byte
+// as one character.
+func runeCount(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		k := asciiWords(b)
+		n, b = n+k, b[k:]
+		if len(b) == 0 {
+			break
+		}
+		size := 1
+		if b[0] >= utf8.RuneSelf {
+			_, size = utf8.DecodeRune(b)
+		}
+		n, b = n+1, b[size:]
+	}
+	return n
+}
+
+// asciiWords returns the length of the longest prefix of b in whole words
+// of eight ASCII bytes.
+func asciiWords(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	return i
 }

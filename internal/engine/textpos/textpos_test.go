@@ -94,3 +94,23 @@ func BenchmarkCounterOneLine(b *testing.B) {
 		}
 	}
 }
+
+// TestRuneCountAgreesWithUTF8 puts every byte value at every position of
+// texts that fill whole words and a tail, ASCII and not, and counts every
+// prefix: the word skip counts what utf8.RuneCount counts, an invalid byte
+// or a character cut short included.
+func TestRuneCountAgreesWithUTF8(t *testing.T) {
+	for _, base := range []string{strings.Repeat("abcdefgh", 3) + "xyz", "é€" + strings.Repeat("a", 17) + "😀"} {
+		for pos := range len(base) {
+			for c := range 256 {
+				b := []byte(base)
+				b[pos] = byte(c)
+				for end := range len(b) + 1 {
+					if got, want := runeCount(b[:end]), utf8.RuneCount(b[:end]); got != want {
+						t.Fatalf("runeCount(%q) = %d, want %d", b[:end], got, want)
+					}
+				}
+			}
+		}
+	}
+}
