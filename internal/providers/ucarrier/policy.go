@@ -212,7 +212,13 @@ func nextSpecial(text []byte, i int) int {
 			case 0xED:
 				hi = 0x9F
 			}
-			if b1 >= lo && b1 <= hi && b2&0xC0 == 0x80 && candBMPIndex[(c&0x0F)<<4|(b1&0x3F)>>2] == 0 {
+			if b1 >= lo && b1 <= hi && b2&0xC0 == 0x80 {
+				// A valid three-byte character, decoded here: its block's
+				// set answers, an empty one without a look at the bits.
+				r := rune(c&0x0F)<<12 | rune(b1&0x3F)<<6 | rune(b2&0x3F)
+				if candBMPIndex[r>>8] != 0 && isCandidate(r) {
+					return i
+				}
 				i += 3
 				continue
 			}
