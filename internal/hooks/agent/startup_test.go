@@ -27,10 +27,11 @@ const defaultInitBudget = 16
 // goldmarkInitBudget holds each package of goldmark (the clean engine's
 // GFM reader, linked into every hook) to what its copy under
 // third_party/goldmark allocates once its regular expressions and its
-// case-folding table are built where they are used: upstream v1.8.7
-// allocates 2,049 times in extension, 935 in parser and 437 in util at
-// start-up, which made every hook start slower.
-const goldmarkInitBudget = 100
+// case-folding table, its attribute filters and its default Markdown are
+// built where they are used: upstream v1.8.7 allocates 2,049 times in
+// extension, 935 in parser and 437 in util at start-up, which made every
+// hook start slower; the copy's most is parser's 37.
+const goldmarkInitBudget = 40
 
 // TestStartupInitialisesLittle runs the built binary with
 // GODEBUG=inittrace=1 and holds each prosewash package's initialisers,

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -940,6 +941,42 @@ func NewBytesFilter(elements ...[]byte) BytesFilter {
 // NewBytesFilterString returns a new BytesFilter.
 // Given string must be separated by a comma.
 func NewBytesFilterString(elements string) BytesFilter {
+	return &lazyBytesFilter{elements: elements}
+}
+
+// lazyBytesFilter is a BytesFilter built on first use: NewBytesFilterString's
+// element list, or its parent's filter extended by it (ExtendString). The
+// attribute filters of renderer/html and extension are package-level
+// variables, which every program linking goldmark built at start-up.
+type lazyBytesFilter struct {
+	once     sync.Once
+	parent   *lazyBytesFilter // nil: built from elements alone
+	elements string
+	f        *bytesFilter
+}
+
+func (l *lazyBytesFilter) filter() *bytesFilter {
+	l.once.Do(func() {
+		if l.parent == nil {
+			l.f = newBytesFilterString(l.elements)
+			return
+		}
+		l.f = l.parent.filter().ExtendString(l.elements).(*bytesFilter)
+	})
+	return l.f
+}
+
+func (l *lazyBytesFilter) Add(b []byte) { l.filter().Add(b) }
+
+func (l *lazyBytesFilter) Contains(b []byte) bool { return l.filter().Contains(b) }
+
+func (l *lazyBytesFilter) Extend(bs ...[]byte) BytesFilter { return l.filter().Extend(bs...) }
+
+func (l *lazyBytesFilter) ExtendString(elements string) BytesFilter {
+	return &lazyBytesFilter{parent: l, elements: elements}
+}
+
+func newBytesFilterString(elements string) *bytesFilter {
 	s := &bytesFilter{
 		threshold: 3,
 		slots:     make([][][]byte, 64),
