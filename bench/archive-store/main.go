@@ -8,9 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
+	"github.com/prosewash/prosewash/bench/internal/rusage"
 	"github.com/prosewash/prosewash/internal/engine/wash/archive"
 	"github.com/prosewash/prosewash/internal/testkit/archivetest"
 )
@@ -107,10 +107,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "archive-store: archive: %v %s\n", err, res.Err)
 		return 1
 	}
-	rss := int64(0)
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KiB on Linux
-	}
+	rss := rusage.PeakKiB(c.ProcessState)
 	ours := float64(res.Freed) / (1 << 20) / res.Seconds
 	fmt.Fprintf(stdout, "prosewash wash archive: %d sessions, %.1f MiB in %.1fs = %.1f MiB/s, %.1f:1, peak RSS %.1f MiB\n",
 		res.Archived, float64(res.Freed)/(1<<20), res.Seconds, ours, float64(res.Freed)/float64(max(1, res.Compressed)), float64(rss)/1024)

@@ -15,9 +15,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/prosewash/prosewash/bench/internal/rusage"
 	"github.com/prosewash/prosewash/internal/engine/approval"
 	"github.com/prosewash/prosewash/internal/engine/project"
 	"github.com/prosewash/prosewash/internal/pipelines"
@@ -168,7 +168,7 @@ func (b *bench) timed(n int, what string) (wall, cpu time.Duration, rss int64, s
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	// Each command pays for its own writes only, not the corpus's.
-	syscall.Sync()
+	rusage.Sync()
 	start := time.Now()
 	err = cmd.Run()
 	wall = time.Since(start)
@@ -176,7 +176,7 @@ func (b *bench) timed(n int, what string) (wall, cpu time.Duration, rss int64, s
 		return 0, 0, 0, "", fmt.Errorf("%s: %v\n%s", what, err, tail(out.String()))
 	}
 	cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	rss = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	rss = rusage.PeakKiB(cmd.ProcessState)
 	if what != "floor" {
 		if left := dirty(paths); left > 0 {
 			return 0, 0, 0, "", fmt.Errorf("%s left %d of %d files with their carrier:\n%s", what, left, n, tail(out.String()))

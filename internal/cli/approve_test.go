@@ -21,10 +21,9 @@ func callerEnv(c approval.Caller) (*env, *bytes.Buffer, *bytes.Buffer) {
 	return &env{stdin: strings.NewReader("y\ny\n"), stdout: &out, stderr: &errb, ui: newUI(&out, &errb, "never"), color: "never", caller: &c}, &out, &errb
 }
 
-// approve and install --mode automatic refuse under any agent signal, and
-// say so before they show anything an agent could copy; without signals
-// and without a terminal they refuse for the terminal, as before.
-func TestApproveRefusesAgents(t *testing.T) {
+// confirmProject makes an isolated git project in confirm mode and returns its root.
+func confirmProject(t *testing.T) string {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		testtool.Missing(t, "git", "git not found")
 	}
@@ -33,6 +32,14 @@ func TestApproveRefusesAgents(t *testing.T) {
 		t.Fatalf("git init: %v %s", err, out)
 	}
 	os.WriteFile(filepath.Join(root, ".prosewash.toml"), []byte("[clean]\nmode = \"confirm\"\n"), 0o644)
+	return root
+}
+
+// approve and install --mode automatic refuse under any agent signal, and
+// say so before they show anything an agent could copy; without signals
+// and without a terminal they refuse for the terminal, as before.
+func TestApproveRefusesAgents(t *testing.T) {
+	root := confirmProject(t)
 	callers := map[string]approval.Caller{
 		"CLAUDECODE=1":    {Environ: []string{"CLAUDECODE=1"}},
 		"codex shell":     {Environ: []string{"CODEX_THREAD_ID=0199", "CODEX_CI=1"}},
@@ -79,5 +86,28 @@ func TestApproveRefusesAgents(t *testing.T) {
 	e, _, _ = callerEnv(callers["CLAUDECODE=1"])
 	if err := runApprove(e, []string{"--mode", "manual"}); err != nil {
 		t.Fatalf("manual under an agent: %v", err)
+	}
+}
+
+// Where the platform cannot show who started prosewash (Windows), approve and install --mode
+// automatic refuse before they show anything, and store nothing: a guess from the environment
+// alone would take an agent behind a pty for a person.
+func TestApproveRefusesWhereTheCallerCannotBeSeen(t *testing.T) {
+	root := confirmProject(t)
+	blind := approval.Caller{Ancestors: func() ([]approval.Process, error) { return nil, approval.ErrNoAncestry }}
+	e, _, errb := callerEnv(blind)
+	if err := runApprove(e, []string{"--mode", "automatic"}); exitCode(err) != exitRefused ||
+		!strings.Contains(errb.String(), "cannot be ruled out") || strings.Contains(errb.String(), "the Stop hook would run") {
+		t.Errorf("approve: %v %q", err, errb.String())
+	}
+	e, _, errb = callerEnv(blind)
+	if err := runInstall(e, []string{"--claude", "--mode", "automatic"}); exitCode(err) != exitRefused || !strings.Contains(errb.String(), "cannot be ruled out") {
+		t.Errorf("install: %v %q", err, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(root, ".claude", "settings.json")); err == nil {
+		t.Fatal("install wrote the hooks for a caller nobody can see")
+	}
+	if matches, _ := filepath.Glob(filepath.Join(os.Getenv("PROSEWASH_STATE_DIR"), "*", "approval.json")); len(matches) != 0 {
+		t.Fatalf("an approval was stored: %v", matches)
 	}
 }

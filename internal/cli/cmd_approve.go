@@ -107,6 +107,12 @@ func (e *env) who() approval.Caller {
 // the command to run from a terminal of the person's own.
 func refuseAgent(e *env, cmd string) error {
 	err := e.who().CheckPerson()
+	var ue *approval.UnknownCallerError
+	if errors.As(err, &ue) {
+		e.ui.errorf("%v", err)
+		e.ui.hintf("approve from Linux or macOS, where prosewash can see who asks; manual mode needs no approval")
+		return errRefused
+	}
 	var ae *approval.AgentError
 	if !errors.As(err, &ae) {
 		return err

@@ -89,9 +89,15 @@ func runWashArchive(e *env, args []string) error {
 // to return when not (nil when there is nothing to do or the answer was no).
 func confirmArchive(e *env, l *lane.Lane, o archive.Options) (bool, error) {
 	var ae *approval.AgentError
-	if err := e.who().CheckPerson(); errors.As(err, &ae) {
+	var ue *approval.UnknownCallerError
+	switch err := e.who().CheckPerson(); {
+	case errors.As(err, &ae):
 		e.ui.errorf("refused: wash archive deletes transcripts and runs only for a person; an agent runs this command (%s); nothing was written", ae.Signals[0])
 		e.ui.hintf("run 'prosewash wash archive --dry-run' to see what it would do, or run it yourself in a terminal")
+		return false, errRefused
+	case errors.As(err, &ue):
+		e.ui.errorf("refused: wash archive deletes transcripts and runs only for a person, and %v; nothing was written", ue.Err)
+		e.ui.hintf("run 'prosewash wash archive --dry-run' to see what it would do")
 		return false, errRefused
 	}
 	ask := terminalAsk(e)

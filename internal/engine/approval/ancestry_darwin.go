@@ -7,8 +7,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-const maxAncestors = 128
-
 // ancestors walks the parent chain from pid with sysctl: kern.proc.pid for
 // the parent and name, kern.procargs2 for the executable, command line and
 // environment (readable for the user's own processes).

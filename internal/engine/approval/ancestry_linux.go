@@ -9,10 +9,6 @@ import (
 	"strings"
 )
 
-// maxAncestors bounds the walk (a loop in a corrupted table, a very deep
-// tree).
-const maxAncestors = 128
-
 // ancestors walks the parent chain from pid through /proc. It stops at
 // init (pid 1) or at the first process it cannot read (another user's,
 // under hidepid): an agent runs as the user, so its processes are readable.

@@ -2,6 +2,6 @@
 
 package approval
 
-// ancestors cannot be read here without cgo: only the environment is
-// looked at (see docs/safety.md).
-func ancestors(int) ([]Process, error) { return nil, nil }
+// ancestors cannot be read here without cgo: approving refuses (see
+// ErrNoAncestry and docs/safety.md).
+func ancestors(int) ([]Process, error) { return nil, ErrNoAncestry }

@@ -3,6 +3,7 @@ package approval
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,7 +17,8 @@ import (
 type Caller struct {
 	Environ []string // KEY=VALUE, as os.Environ
 	// Ancestors lists the parent of this process, its parent, and so on
-	// towards init; nil means the platform cannot tell (see RealCaller).
+	// towards init; ErrNoAncestry means the platform cannot tell (see
+	// RealCaller), nil looks at none.
 	Ancestors func() ([]Process, error)
 	// Surroundings lists the signs that an agent can type into this
 	// process's terminal without being its ancestor: under the same tmux
@@ -45,9 +47,21 @@ type Signal struct {
 
 func (s Signal) String() string { return s.Agent + ": " + s.What }
 
+// maxAncestors bounds the walk up the parent chain (a loop in a corrupted
+// table, a very deep tree).
+const maxAncestors = 128
+
+// ErrNoAncestry is what Ancestors returns where the platform cannot show
+// the processes that started this one (Windows and every platform but
+// Linux and macOS, without cgo). The ancestry is what tells an agent that
+// started approve through a pty from a person, so CheckPerson refuses
+// there rather than guess from the environment alone; nothing else asks
+// (the hooks never do, and run as before).
+var ErrNoAncestry = errors.New("this platform cannot show which processes started prosewash")
+
 // RealCaller is the process itself. The ancestry is read from /proc on
 // Linux and from sysctl (kern.proc.pid, kern.procargs2) on macOS; on
-// other platforms only the environment is looked at.
+// other platforms it is ErrNoAncestry.
 func RealCaller() Caller {
 	return Caller{Environ: os.Environ(), Ancestors: func() ([]Process, error) { return ancestors(os.Getppid()) }, Surroundings: realSurroundings}
 }
@@ -211,12 +225,23 @@ func agentProgram(p Process) (string, bool) {
 // Surroundings). An ancestry that cannot be read is not a signal (the
 // environment still is).
 func (c Caller) AgentSignals() []Signal {
+	s, _ := c.signals()
+	return s
+}
+
+// signals is AgentSignals and, when the platform cannot show the ancestry
+// at all, ErrNoAncestry.
+func (c Caller) signals() ([]Signal, error) {
 	var out []Signal
+	var blind error
 	for _, m := range markersIn(c.Environ) {
 		out = append(out, Signal{Agent: m.agent, What: m.String() + " is set in the environment"})
 	}
 	if c.Ancestors != nil {
-		procs, _ := c.Ancestors()
+		procs, err := c.Ancestors()
+		if errors.Is(err, ErrNoAncestry) {
+			blind = err
+		}
 		for _, p := range procs {
 			if agent, ok := agentProgram(p); ok {
 				out = append(out, Signal{Agent: agent, What: fmt.Sprintf("ancestor process %d is %s", p.PID, describe(p))})
@@ -229,7 +254,7 @@ func (c Caller) AgentSignals() []Signal {
 	if c.Surroundings != nil {
 		out = append(out, c.Surroundings()...)
 	}
-	return out
+	return out, blind
 }
 
 func describe(p Process) string {
@@ -250,10 +275,25 @@ func (e *AgentError) Error() string {
 	return fmt.Sprintf("approving needs a person, and this runs under an agent CLI (%s): an agent cannot approve itself", e.Signals[0])
 }
 
-// CheckPerson returns an *AgentError when any agent signal is present.
+// UnknownCallerError refuses an approval where the platform cannot show
+// who asks for it (ErrNoAncestry): fail closed, never a guess.
+type UnknownCallerError struct{ Err error }
+
+func (e *UnknownCallerError) Error() string {
+	return fmt.Sprintf("approving needs a person, and %v: an agent that started this cannot be ruled out, so nothing is approved here", e.Err)
+}
+
+func (e *UnknownCallerError) Unwrap() error { return e.Err }
+
+// CheckPerson returns an *AgentError when any agent signal is present, and
+// an *UnknownCallerError when the platform cannot show the ancestry.
 func (c Caller) CheckPerson() error {
-	if s := c.AgentSignals(); len(s) > 0 {
+	s, blind := c.signals()
+	if len(s) > 0 {
 		return &AgentError{Signals: s}
+	}
+	if blind != nil {
+		return &UnknownCallerError{Err: blind}
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package approval
 
 import (
 	"encoding/binary"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +36,30 @@ func TestAgentSignalsFromEnvironment(t *testing.T) {
 		if s := (Caller{Environ: env}).AgentSignals(); len(s) != 0 {
 			t.Errorf("%q: unexpected signals %v", env, s)
 		}
+	}
+}
+
+// Where the platform cannot show the ancestry (ErrNoAncestry: Windows and
+// every platform but Linux and macOS) a caller without any other sign is
+// refused, not taken for a person; an ancestry that only stops early (a
+// parent of another user's) is no such doubt, and an agent's marker still
+// says agent.
+func TestCheckPersonRefusesWhereTheAncestryIsUnknown(t *testing.T) {
+	blind := func() ([]Process, error) { return nil, ErrNoAncestry }
+	var ue *UnknownCallerError
+	if err := (Caller{Ancestors: blind}).CheckPerson(); !errors.As(err, &ue) || !strings.Contains(err.Error(), "cannot be ruled out") {
+		t.Errorf("blind platform: CheckPerson = %v, want an *UnknownCallerError", err)
+	}
+	if s := (Caller{Ancestors: blind}).AgentSignals(); len(s) != 0 {
+		t.Errorf("blind platform: signals %v (doubt is no agent's sign)", s)
+	}
+	unreadable := func() ([]Process, error) { return nil, fs.ErrPermission }
+	if err := (Caller{Ancestors: unreadable}).CheckPerson(); err != nil {
+		t.Errorf("an unreadable parent: CheckPerson = %v", err)
+	}
+	var ae *AgentError
+	if err := (Caller{Environ: []string{"CLAUDECODE=1"}, Ancestors: blind}).CheckPerson(); !errors.As(err, &ae) {
+		t.Errorf("blind platform under Claude Code: CheckPerson = %v, want an *AgentError", err)
 	}
 }
 
