@@ -822,6 +822,7 @@ func (c *clauseInfo) wordConditionWords() {
 		c.parts[k].words = clauseStems(c.toks[c.parts[k].at:end])
 		if c.parts[k].kind == condScope {
 			c.parts[k].all = saysAll(c.toks[c.parts[k].at:end])
+			c.parts[k].words = scopeWords(c.toks[c.parts[k].at:end])
 		}
 	}
 }
