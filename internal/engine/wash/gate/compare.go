@@ -109,6 +109,7 @@ func statementDrops(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 			c.alignedPass(s, to)
 		} else {
 			c.droppedPass(s)
+			c.anchoredPass(s)
 		}
 	}
 	if !cfg.skipType[TypeOrder] {
@@ -1005,11 +1006,12 @@ func scopeKept(p condPart, uc []clauseInfo) bool {
 	return false
 }
 
-// scopeNeed is how many of a scope's n words its counterpart must say: all of one or two, two
+// scopeNeed is how many of a scope's n words its counterpart must say: one of one or two (a
+// summary keeps the head of "for docs-only changes" and drops the rest: "Docs-only:"), two
 // thirds of more.
 func scopeNeed(n int) int {
 	if n <= 2 {
-		return n
+		return 1
 	}
 	return need(n)
 }

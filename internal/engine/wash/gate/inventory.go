@@ -81,6 +81,7 @@ type Inv struct {
 	pairs    []pairFact                // ordered pairs, one per key
 	stray    []mdline.Stray
 	stmts    []*stmt             // the statements (paragraphs, items, rows, headings) in order
+	anchors  *anchorIndex        // statements by key and by code span, built on first use (scope.go)
 	ctx      [][]Token           // per line, the tokens its paragraph gave it (names)
 	alias    map[string][]string // aliases the text defines (built on first use)
 }

@@ -685,3 +685,80 @@ func saysAlways(cls []clauseInfo) bool {
 	}
 	return false
 }
+
+// anchoredPass compares a statement the alignment left without a counterpart with the one new
+// statement of the result, in its section, that holds all of its code spans: a list item cut
+// down to its code ("`docs/payment_flow.md` (если затронуты платежные сценарии)" said
+// "`docs/payment_flow.md`") shares too few words to align, but its conditions and scope are
+// still compared.
+func (c *stmtCompare) anchoredPass(s *stmt) {
+	if c.cfg.skipType[TypeCondition] {
+		return
+	}
+	u := c.anchor(s)
+	if u == nil {
+		return
+	}
+	oc, uc := c.o.clausesOf(s), c.r.clausesOf(u)
+	c.conditionsPass(s, u, oc, uc)
+	c.scopePass(s, u, oc, uc)
+}
+
+// anchorIndex finds an inventory's statements by key and by code span.
+type anchorIndex struct {
+	keys   map[string]bool
+	byCode map[Token][]*stmt
+}
+
+// anchorsOf builds inv's anchor index once.
+func (inv *Inv) anchorsOf() *anchorIndex {
+	if inv.anchors == nil {
+		x := &anchorIndex{keys: map[string]bool{}, byCode: map[Token][]*stmt{}}
+		for _, s := range inv.stmts {
+			x.keys[s.key] = true
+			for _, f := range s.facts {
+				if f.Type == TypeCode {
+					x.byCode[f] = append(x.byCode[f], s)
+				}
+			}
+		}
+		inv.anchors = x
+	}
+	return inv.anchors
+}
+
+// anchor returns the only result statement of s's section that is no copy of an original
+// statement and holds every code span of s, or nil.
+func (c *stmtCompare) anchor(s *stmt) *stmt {
+	var codes []Token
+	for _, f := range s.facts {
+		if f.Type == TypeCode {
+			codes = append(codes, f)
+		}
+	}
+	if len(codes) == 0 {
+		return nil
+	}
+	okeys := c.o.anchorsOf().keys
+	var found *stmt
+	for _, u := range c.r.anchorsOf().byCode[codes[0]] {
+		if u.sect != s.sect || okeys[u.key] || !holdsAll(u.facts, codes) || u == found {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = u
+	}
+	return found
+}
+
+// holdsAll reports facts holding every token of want.
+func holdsAll(facts, want []Token) bool {
+	for _, w := range want {
+		if !containsTok(facts, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -50,6 +50,9 @@ func TestScopeClasses(t *testing.T) {
 		{"zh lead restated", "", "- 对于所有公共 API，都要编写文档注释。", "- 所有公共 API 都要编写文档注释。"},
 		{"es all dropped, its noun kept", "", "- Ejecuta todos los tests antes de cada commit.", "- Ejecuta los tests antes de cada commit."},
 		{"ru lead said as a verb", "", "- Для всех публичных методов пишите документацию.", "- Документируйте все публичные методы."},
+		{"en two-word scope said by one", "", "- For database migrations, run `make migrate-check`.", "- Migrations: run `make migrate-check`."},
+		{"fr two-word scope said by one", "", "- Pour les changements de schéma, lance `make db-check`.", "- Schéma modifié : lance `make db-check`."},
+		{"en two-word scope dropped", TypeCondition, "- For database migrations, run `make migrate-check`.", "- Run `make migrate-check`."},
 		{"en without kept", "", "- Never force-push to shared branches without a reviewer's approval.", "- Never force-push to shared branches without approval from a reviewer."},
 	})
 }
@@ -94,4 +97,18 @@ func TestScopeEntries(t *testing.T) {
 			t.Errorf("scopeWithoutText %q: %q read as %+v", w, text, lps)
 		}
 	}
+}
+
+// TestAnchoredConditions: a list item cut down to its code span shares too few words with its
+// original to align, yet it is that statement: its condition dropped is a condition drop; kept
+// in other words, none. (Sentences written for this test.)
+func TestAnchoredConditions(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"en if dropped", TypeCondition, "- `scripts/migrate.sh` (if the schema changed)", "- `scripts/migrate.sh`"},
+		{"de wenn dropped", TypeCondition, "- `pnpm test:e2e` (wenn die Oberfläche geändert wurde)", "- `pnpm test:e2e`"},
+		{"ja 場合 dropped", TypeCondition, "- `docs/api.md`（公開 API を変更した場合）", "- `docs/api.md`"},
+		{"ru если dropped", TypeCondition, "- `docs/schema.md` (если менялась схема базы)", "- `docs/schema.md`"},
+		{"en condition reworded", "", "- `scripts/migrate.sh` (if the schema changed)", "- `scripts/migrate.sh`, when the schema changes"},
+		{"de condition reworded", "", "- `pnpm test:e2e` (wenn die Oberfläche geändert wurde)", "- `pnpm test:e2e` bei geänderter Oberfläche"},
+	})
 }
