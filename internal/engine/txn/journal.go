@@ -180,6 +180,28 @@ func (j *journal) verify(file, trustedRoot string, trustedExtra []string) error 
 	bad := func(format string, a ...any) error {
 		return &PoisonedError{Journal: file, Reason: fmt.Sprintf(format, a...)}
 	}
+	if err := j.verifyHeader(bad, file, trustedRoot); err != nil {
+		return err
+	}
+	roots, realRoots, err := j.verifyRoots(bad, trustedRoot, trustedExtra)
+	if err != nil {
+		return err
+	}
+	pl := &placer{bad: bad, roots: roots, realRoots: realRoots, seen: map[string]bool{}}
+	for i, e := range j.Entries {
+		if err := j.verifyEntry(bad, pl, i, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// badFunc makes the refusal of a poisoned journal.
+type badFunc func(format string, a ...any) error
+
+// verifyHeader checks the version, the run id against the journal's file
+// name, the state and the root.
+func (j *journal) verifyHeader(bad badFunc, file, trustedRoot string) error {
 	if j.Version < oldestJournal || j.Version > journalVersion {
 		return bad("unknown journal version %d", j.Version)
 	}
@@ -195,89 +217,121 @@ func (j *journal) verify(file, trustedRoot string, trustedExtra []string) error 
 	if trustedRoot != "" && j.Root != trustedRoot {
 		return bad("root %q is not this project (%s)", j.Root, trustedRoot)
 	}
+	return nil
+}
+
+// verifyRoots returns the journal's roots, the project root first, as
+// recorded and resolved; an extra root the caller does not trust, or one
+// that is not clean, absolute and below the filesystem root, is refused.
+func (j *journal) verifyRoots(bad badFunc, trustedRoot string, trustedExtra []string) (roots, realRoots []string, err error) {
 	realRoot, err := filepath.EvalSymlinks(j.Root)
 	if err != nil {
-		return bad("root %q cannot be resolved: %v", j.Root, err)
+		return nil, nil, bad("root %q cannot be resolved: %v", j.Root, err)
 	}
-	roots, realRoots := []string{j.Root}, []string{realRoot}
+	roots, realRoots = []string{j.Root}, []string{realRoot}
 	for _, r := range j.Roots {
 		if !filepath.IsAbs(r) || filepath.Clean(r) != r || r == filepath.Dir(r) {
-			return bad("root %q is not a clean absolute path below the filesystem root", r)
+			return nil, nil, bad("root %q is not a clean absolute path below the filesystem root", r)
 		}
 		if trustedRoot != "" && !slices.Contains(trustedExtra, r) {
-			return bad("root %q is not trusted by this caller", r)
+			return nil, nil, bad("root %q is not trusted by this caller", r)
 		}
 		rr, err := filepath.EvalSymlinks(r)
 		if err != nil {
-			return bad("root %q cannot be resolved: %v", r, err)
+			return nil, nil, bad("root %q cannot be resolved: %v", r, err)
 		}
 		roots, realRoots = append(roots, r), append(realRoots, rr)
 	}
-	seen := map[string]bool{}
-	wantPrefix := txnDir + "/" + j.RunID + "/"
-	// placed checks a path a journal names: clean, absolute, strictly inside a recorded root
-	// (lexically and once resolved), outside .git, and named once in the journal.
-	placed := func(i int, what, p string) error {
-		k := slices.IndexFunc(roots, func(r string) bool { return p != r && fsx.Inside(r, p) })
-		if !filepath.IsAbs(p) || filepath.Clean(p) != p || k < 0 {
-			return bad("entry %d: %s %q is outside the recorded root", i, what, p)
-		}
-		if inGitDir(p, roots[k]) {
-			return bad("entry %d: %s %q is inside .git", i, what, p)
-		}
-		if rp := fsx.ResolveExisting(filepath.Dir(p)); !fsx.Inside(realRoots[k], rp) {
-			return bad("entry %d: %s %q resolves outside the root", i, what, p)
-		}
-		if seen[p] {
-			return bad("entry %d: %s %q listed twice", i, what, p)
-		}
-		seen[p] = true
+	return roots, realRoots, nil
+}
+
+// placer checks the paths a journal names against its roots.
+type placer struct {
+	bad              badFunc
+	roots, realRoots []string
+	seen             map[string]bool
+}
+
+// placed checks a path a journal names: clean, absolute, strictly inside a recorded root
+// (lexically and once resolved), outside .git, and named once in the journal.
+func (pl *placer) placed(i int, what, p string) error {
+	bad := pl.bad
+	k := slices.IndexFunc(pl.roots, func(r string) bool { return p != r && fsx.Inside(r, p) })
+	if !filepath.IsAbs(p) || filepath.Clean(p) != p || k < 0 {
+		return bad("entry %d: %s %q is outside the recorded root", i, what, p)
+	}
+	if inGitDir(p, pl.roots[k]) {
+		return bad("entry %d: %s %q is inside .git", i, what, p)
+	}
+	if rp := fsx.ResolveExisting(filepath.Dir(p)); !fsx.Inside(pl.realRoots[k], rp) {
+		return bad("entry %d: %s %q resolves outside the root", i, what, p)
+	}
+	if pl.seen[p] {
+		return bad("entry %d: %s %q listed twice", i, what, p)
+	}
+	pl.seen[p] = true
+	return nil
+}
+
+// verifyEntry checks entry i: its path, mode, hashes for its operation,
+// an archive's file, its temporary name and its backup's place.
+func (j *journal) verifyEntry(bad badFunc, pl *placer, i int, e entry) error {
+	if err := pl.placed(i, "path", e.Path); err != nil {
+		return err
+	}
+	if e.Mode&^uint32(fs.ModePerm) != 0 {
+		return bad("entry %d: mode %o is not permission bits", i, e.Mode)
+	}
+	if err := entryHashes(bad, i, e); err != nil {
+		return err
+	}
+	if e.Op == Archive {
+		return pl.placed(i, "archive", e.Archive)
+	}
+	if e.Temp != "" && !fsx.IsTempFor(e.Path, e.Temp) {
+		return bad("entry %d: temporary name %q is not one prosewash gives %q", i, e.Temp, e.Path)
+	}
+	if e.Op == Create {
 		return nil
 	}
-	for i, e := range j.Entries {
-		if err := placed(i, "path", e.Path); err != nil {
-			return err
+	return j.verifyBackup(bad, i, e)
+}
+
+// entryHashes checks that an entry's hashes and backup fit its operation.
+func entryHashes(bad badFunc, i int, e entry) error {
+	switch e.Op {
+	case Replace:
+		if e.Original.IsZero() || e.Candidate.IsZero() {
+			return bad("entry %d: replace without both hashes", i)
 		}
-		if e.Mode&^uint32(fs.ModePerm) != 0 {
-			return bad("entry %d: mode %o is not permission bits", i, e.Mode)
+	case Create:
+		if !e.Original.IsZero() || e.Candidate.IsZero() || e.Backup != "" {
+			return bad("entry %d: create with an original", i)
 		}
-		switch e.Op {
-		case Replace:
-			if e.Original.IsZero() || e.Candidate.IsZero() {
-				return bad("entry %d: replace without both hashes", i)
-			}
-		case Create:
-			if !e.Original.IsZero() || e.Candidate.IsZero() || e.Backup != "" {
-				return bad("entry %d: create with an original", i)
-			}
-		case Delete:
-			if e.Original.IsZero() || !e.Candidate.IsZero() {
-				return bad("entry %d: delete with a candidate", i)
-			}
-		case Archive:
-			if e.Original.IsZero() || !e.Candidate.IsZero() || e.Backup != "" {
-				return bad("entry %d: archive with a candidate or a backup", i)
-			}
-			if err := placed(i, "archive", e.Archive); err != nil {
-				return err
-			}
-			continue
-		default:
-			return bad("entry %d: unknown operation %q", i, e.Op)
+	case Delete:
+		if e.Original.IsZero() || !e.Candidate.IsZero() {
+			return bad("entry %d: delete with a candidate", i)
 		}
-		if e.Temp != "" && !fsx.IsTempFor(e.Path, e.Temp) {
-			return bad("entry %d: temporary name %q is not one prosewash gives %q", i, e.Temp, e.Path)
+	case Archive:
+		if e.Original.IsZero() || !e.Candidate.IsZero() || e.Backup != "" {
+			return bad("entry %d: archive with a candidate or a backup", i)
 		}
-		if e.Op == Create {
-			continue
-		}
-		b := filepath.ToSlash(e.Backup)
-		if !filepath.IsLocal(e.Backup) || !strings.HasPrefix(b, wantPrefix) || strings.Contains(b[len(wantPrefix):], "/") {
-			return bad("entry %d: backup %q is outside this run's backup directory", i, e.Backup)
-		}
-		if e.BackupOffset < 0 || e.BackupSize < 0 || (!packed(e.Backup) && (e.BackupOffset != 0 || e.BackupSize != 0)) {
-			return bad("entry %d: backup %q has a place (%d, %d bytes) it cannot have", i, e.Backup, e.BackupOffset, e.BackupSize)
-		}
+	default:
+		return bad("entry %d: unknown operation %q", i, e.Op)
+	}
+	return nil
+}
+
+// verifyBackup checks that a replace's or delete's backup is in this run's
+// backup directory, at a place its kind can have.
+func (j *journal) verifyBackup(bad badFunc, i int, e entry) error {
+	wantPrefix := txnDir + "/" + j.RunID + "/"
+	b := filepath.ToSlash(e.Backup)
+	if !filepath.IsLocal(e.Backup) || !strings.HasPrefix(b, wantPrefix) || strings.Contains(b[len(wantPrefix):], "/") {
+		return bad("entry %d: backup %q is outside this run's backup directory", i, e.Backup)
+	}
+	if e.BackupOffset < 0 || e.BackupSize < 0 || (!packed(e.Backup) && (e.BackupOffset != 0 || e.BackupSize != 0)) {
+		return bad("entry %d: backup %q has a place (%d, %d bytes) it cannot have", i, e.Backup, e.BackupOffset, e.BackupSize)
 	}
 	return nil
 }

@@ -276,110 +276,187 @@ func (t *Tx) Prepare(ops []Op) error {
 	if t.phase != phaseBegun {
 		return ErrPhase
 	}
-	t.files = make([]FileResult, len(ops))
-	seen := map[string]int{}
-	var entries []entry
-	var data, origs [][]byte
-	var idx []int
-	for i, op := range ops {
-		fr := &t.files[i]
-		*fr = FileResult{Path: op.Path, Kind: op.Kind, Original: op.Expect, Status: StatusPending}
-		switch op.Kind {
-		case Replace, Delete, Archive:
-			if op.Expect.IsZero() {
-				return fmt.Errorf("prepare: %s: %s without the original's hash", op.Path, op.Kind)
-			}
-		case Create:
-			fr.Original = fsx.Hash{}
-		default:
-			return fmt.Errorf("prepare: %s: unknown operation %q", op.Path, op.Kind)
-		}
-		if op.Kind != Delete && op.Kind != Archive {
-			fr.Candidate = fsx.SHA256(op.Data)
-		}
-		real, err := t.resolve(op.Path)
-		if err != nil {
-			fr.Status, fr.Err = StatusRefused, err
-			continue
-		}
-		if prev, dup := seen[real]; dup {
-			return fmt.Errorf("prepare: %s: listed twice (also as %s)", op.Path, ops[prev].Path)
-		}
-		seen[real] = i
-		e := entry{Path: real, Op: op.Kind, Original: fr.Original, Candidate: fr.Candidate}
-		var orig []byte
-		if op.Kind == Archive {
-			if err := t.prepareArchive(op, real, &e, fr); err != nil {
-				setFailed(fr, err)
-				continue
-			}
-			if prev, dup := seen[e.Archive]; dup {
-				return fmt.Errorf("prepare: %s: archive %s listed twice (also by %s)", op.Path, e.Archive, ops[prev].Path)
-			}
-			seen[e.Archive] = i
-			entries = append(entries, e)
-			data = append(data, nil)
-			origs = append(origs, nil)
-			idx = append(idx, i)
-			continue
-		}
-		if op.Kind == Create {
-			if fi, err := os.Lstat(real); err == nil {
-				if fi.Mode().IsRegular() {
-					fr.Current, _, _ = fsx.HashFile(real)
-				}
-				fr.Status, fr.Err = StatusConflict, &fsx.ConflictError{Path: op.Path, Actual: fr.Current}
-				continue
-			} else if !os.IsNotExist(err) {
-				fr.Status, fr.Err = StatusRefused, err
-				continue
-			}
-			mode := op.Mode.Perm()
-			if mode == 0 {
-				mode = 0o644
-			}
-			e.Mode = uint32(mode)
-		} else {
-			b, id, err := fsx.ReadFile(real, t.opts.MaxFileSize)
-			switch {
-			case os.IsNotExist(err):
-				fr.Status, fr.Err = StatusConflict, &fsx.ConflictError{Path: op.Path, Expected: op.Expect}
-				continue
-			case err != nil:
-				fr.Status, fr.Err = StatusRefused, err
-				continue
-			}
-			fr.Current = id.Hash
-			if id.Hash != op.Expect {
-				fr.Status, fr.Err = StatusConflict, &fsx.ConflictError{Path: op.Path, Expected: op.Expect, Actual: id.Hash}
-				continue
-			}
-			if op.Kind == Replace && fr.Candidate == op.Expect {
-				fr.Status = StatusUnchanged
-				continue
-			}
-			e.Mode = uint32(id.Mode.Perm())
-			orig = b
-		}
-		entries = append(entries, e)
-		data = append(data, op.Data)
-		origs = append(origs, orig)
-		idx = append(idx, i)
+	b, err := t.takeAll(ops)
+	if err != nil {
+		return err
 	}
-	if t.opts.AllOrNothing {
-		for _, fr := range t.files {
-			if fr.Status == StatusConflict || fr.Status == StatusRefused {
-				t.skipPending()
-				t.phase = phaseDone
-				return &AbortedError{Path: fr.Path, Err: fr.Err}
-			}
-		}
+	if err := t.allOrNothing(); err != nil {
+		return err
 	}
 	t.phase = phasePrepared
-	if len(entries) == 0 {
+	if len(b.entries) == 0 {
 		return nil
 	}
-	if err := writeBackups(t.stateDir, t.runID, entries, origs); err != nil {
+	return t.record(b)
+}
+
+// batch is what Prepare takes: the journal's entries and, entry by entry,
+// the candidate's bytes, the original's bytes (nil for a create or an
+// archive) and the operation's index.
+type batch struct {
+	entries     []entry
+	data, origs [][]byte
+	idx         []int
+}
+
+func (b *batch) add(e entry, data, orig []byte, i int) {
+	b.entries = append(b.entries, e)
+	b.data = append(b.data, data)
+	b.origs = append(b.origs, orig)
+	b.idx = append(b.idx, i)
+}
+
+// takeAll checks and takes every operation, each with its FileResult; an
+// operation that is malformed, or names a file twice, is an error for the
+// whole run.
+func (t *Tx) takeAll(ops []Op) (*batch, error) {
+	t.files = make([]FileResult, len(ops))
+	seen := map[string]int{}
+	b := &batch{}
+	for i := range ops {
+		if err := t.take(ops, i, seen, b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// take checks operation i and adds it to the batch, or records in its
+// FileResult why it is left out (refused, conflict, unchanged).
+func (t *Tx) take(ops []Op, i int, seen map[string]int, b *batch) error {
+	op := ops[i]
+	fr := &t.files[i]
+	*fr = FileResult{Path: op.Path, Kind: op.Kind, Original: op.Expect, Status: StatusPending}
+	if err := checkOp(op, fr); err != nil {
+		return err
+	}
+	real, err := t.resolve(op.Path)
+	if err != nil {
+		fr.Status, fr.Err = StatusRefused, err
+		return nil
+	}
+	if prev, dup := seen[real]; dup {
+		return fmt.Errorf("prepare: %s: listed twice (also as %s)", op.Path, ops[prev].Path)
+	}
+	seen[real] = i
+	e := entry{Path: real, Op: op.Kind, Original: fr.Original, Candidate: fr.Candidate}
+	switch op.Kind {
+	case Archive:
+		return t.takeArchive(ops, i, real, e, seen, b)
+	case Create:
+		if takeCreate(op, real, &e, fr) {
+			b.add(e, op.Data, nil, i)
+		}
+	default:
+		if orig, ok := t.takeOriginal(op, real, &e, fr); ok {
+			b.add(e, op.Data, orig, i)
+		}
+	}
+	return nil
+}
+
+// checkOp refuses an operation without the hashes its kind needs and sets
+// the hashes its FileResult reports.
+func checkOp(op Op, fr *FileResult) error {
+	switch op.Kind {
+	case Replace, Delete, Archive:
+		if op.Expect.IsZero() {
+			return fmt.Errorf("prepare: %s: %s without the original's hash", op.Path, op.Kind)
+		}
+	case Create:
+		fr.Original = fsx.Hash{}
+	default:
+		return fmt.Errorf("prepare: %s: unknown operation %q", op.Path, op.Kind)
+	}
+	if op.Kind != Delete && op.Kind != Archive {
+		fr.Candidate = fsx.SHA256(op.Data)
+	}
+	return nil
+}
+
+// takeArchive adds an archive operation with the archive file it writes,
+// which no other operation may name.
+func (t *Tx) takeArchive(ops []Op, i int, real string, e entry, seen map[string]int, b *batch) error {
+	op, fr := ops[i], &t.files[i]
+	if err := t.prepareArchive(op, real, &e, fr); err != nil {
+		setFailed(fr, err)
+		return nil
+	}
+	if prev, dup := seen[e.Archive]; dup {
+		return fmt.Errorf("prepare: %s: archive %s listed twice (also by %s)", op.Path, e.Archive, ops[prev].Path)
+	}
+	seen[e.Archive] = i
+	b.add(e, nil, nil, i)
+	return nil
+}
+
+// takeCreate reports whether a create can be taken: nothing may be at its
+// path yet. It sets the entry's mode (0644 unless the operation says).
+func takeCreate(op Op, real string, e *entry, fr *FileResult) bool {
+	if fi, err := os.Lstat(real); err == nil {
+		if fi.Mode().IsRegular() {
+			fr.Current, _, _ = fsx.HashFile(real)
+		}
+		fr.Status, fr.Err = StatusConflict, &fsx.ConflictError{Path: op.Path, Actual: fr.Current}
+		return false
+	} else if !os.IsNotExist(err) {
+		fr.Status, fr.Err = StatusRefused, err
+		return false
+	}
+	mode := op.Mode.Perm()
+	if mode == 0 {
+		mode = 0o644
+	}
+	e.Mode = uint32(mode)
+	return true
+}
+
+// takeOriginal reads the original a replace or delete expects and returns
+// its bytes for the backup; false when it is gone, refused, not the
+// expected one or already the candidate.
+func (t *Tx) takeOriginal(op Op, real string, e *entry, fr *FileResult) ([]byte, bool) {
+	b, id, err := fsx.ReadFile(real, t.opts.MaxFileSize)
+	switch {
+	case os.IsNotExist(err):
+		fr.Status, fr.Err = StatusConflict, &fsx.ConflictError{Path: op.Path, Expected: op.Expect}
+		return nil, false
+	case err != nil:
+		fr.Status, fr.Err = StatusRefused, err
+		return nil, false
+	}
+	fr.Current = id.Hash
+	if id.Hash != op.Expect {
+		fr.Status, fr.Err = StatusConflict, &fsx.ConflictError{Path: op.Path, Expected: op.Expect, Actual: id.Hash}
+		return nil, false
+	}
+	if op.Kind == Replace && fr.Candidate == op.Expect {
+		fr.Status = StatusUnchanged
+		return nil, false
+	}
+	e.Mode = uint32(id.Mode.Perm())
+	return b, true
+}
+
+// allOrNothing stops an AllOrNothing run before anything is written when
+// any file was refused or had changed.
+func (t *Tx) allOrNothing() error {
+	if !t.opts.AllOrNothing {
+		return nil
+	}
+	for _, fr := range t.files {
+		if fr.Status == StatusConflict || fr.Status == StatusRefused {
+			t.skipPending()
+			t.phase = phaseDone
+			return &AbortedError{Path: fr.Path, Err: fr.Err}
+		}
+	}
+	return nil
+}
+
+// record writes the batch's backups and its journal "prepared", then the
+// archives; a failure before the journal leaves nothing behind.
+func (t *Tx) record(b *batch) error {
+	if err := writeBackups(t.stateDir, t.runID, b.entries, b.origs); err != nil {
 		_ = os.RemoveAll(backupDir(t.stateDir, t.runID))
 		t.phase = phaseDone
 		t.skipPending()
@@ -388,8 +465,8 @@ func (t *Tx) Prepare(ops []Op) error {
 	failpoint(t.opts.Getenv, FailBackedUp)
 	now := time.Now().UTC()
 	t.j = &journal{Version: journalVersion, RunID: t.runID, PID: os.Getpid(), Root: t.root, Roots: t.roots,
-		State: StatePrepared, Test: t.opts.Test, Started: now, Entries: entries}
-	t.data, t.idx = data, idx
+		State: StatePrepared, Test: t.opts.Test, Started: now, Entries: b.entries}
+	t.data, t.idx = b.data, b.idx
 	if err := t.j.save(t.stateDir); err != nil {
 		_ = os.Remove(journalPath(t.stateDir, t.runID))
 		_ = os.RemoveAll(backupDir(t.stateDir, t.runID))
