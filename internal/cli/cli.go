@@ -64,12 +64,24 @@ type env struct {
 }
 
 type command struct {
-	name    string
-	args    string // synopsis after the name
-	summary string
-	help    string // extra text for "prosewash help NAME"
-	run     func(e *env, args []string) error
-	hidden  bool
+	name string
+	args string // synopsis after the name
+	// synopsis, when set, computes args where it is shown: install's and
+	// hook's list every platform, which every hook process would otherwise
+	// build only to dispatch.
+	synopsis func() string
+	summary  string
+	help     string // extra text for "prosewash help NAME"
+	run      func(e *env, args []string) error
+	hidden   bool
+}
+
+// usage is the synopsis after the name.
+func (c command) usage() string {
+	if c.synopsis != nil {
+		return c.synopsis()
+	}
+	return c.args
 }
 
 func commands() []command {
@@ -87,9 +99,9 @@ func commands() []command {
 		{name: "recorded", args: "[--session ID] [--json]", summary: "list a session's recorded files with their status", help: recordedHelp, run: runRecorded},
 		{name: "forget", args: "[--session ID] [PATH...]", summary: "drop files (or the whole session) from a session's record", help: forgetHelp, run: runForget},
 		{name: "approve", args: "[--mode automatic|confirm|manual] [--revoke]", summary: "review and approve what the Stop hook runs (needs a terminal)", help: approveHelp, run: runApprove},
-		{name: "install", args: componentSynopsis() + " [--mode M]", summary: "add git hooks, agent hooks (Claude Code's by default) and the git clean-prose alias", help: installHelp, run: runInstall},
-		{name: "uninstall", args: componentSynopsis(), summary: "remove what install added, restoring previous hooks", help: uninstallHelp, run: runUninstall},
-		{name: "hook", args: hookSynopsis(), summary: "hook entry points for the agents and git (install wires them up)", help: hookHelp, run: runHook},
+		{name: "install", synopsis: func() string { return componentSynopsis() + " [--mode M]" }, summary: "add git hooks, agent hooks (Claude Code's by default) and the git clean-prose alias", help: installHelp, run: runInstall},
+		{name: "uninstall", synopsis: componentSynopsis, summary: "remove what install added, restoring previous hooks", help: uninstallHelp, run: runUninstall},
+		{name: "hook", synopsis: hookSynopsis, summary: "hook entry points for the agents and git (install wires them up)", help: hookHelp, run: runHook},
 		{name: "wash", args: "COMMAND [ARGS]", summary: "keep always-loaded agent memory lean without losing a fact (wash help)", run: runWash},
 		{name: "provider", args: "ID", summary: "run a built-in provider (speaks the provider protocol on stdin/stdout)", run: runProvider, hidden: true},
 		{name: "completion", args: "bash|zsh|fish", summary: "print a shell completion script", help: completionHelp, run: runCompletion},
@@ -288,7 +300,7 @@ func printHelp(w io.Writer, topic string) bool {
 	if topic != "" {
 		for _, c := range commands() {
 			if c.name == topic {
-				fmt.Fprintf(w, "usage: %s\n\n%s\n", strings.TrimSpace("prosewash "+c.name+" "+c.args), c.summary)
+				fmt.Fprintf(w, "usage: %s\n\n%s\n", strings.TrimSpace("prosewash "+c.name+" "+c.usage()), c.summary)
 				if c.help != "" {
 					fmt.Fprintf(w, "\n%s\n", c.help)
 				}

@@ -37,7 +37,7 @@ func helpTopics() []helpTopic {
 		if c.hidden || c.run == nil { // "help" is answered before any command runs
 			continue
 		}
-		out = append(out, helpTopic{[]string{c.name}, c.args, c.summary, c.help})
+		out = append(out, helpTopic{[]string{c.name}, c.usage(), c.summary, c.help})
 		if c.name == "wash" {
 			for _, w := range washCommands() {
 				out = append(out, helpTopic{[]string{"wash", w.name}, w.args, w.summary, w.help})

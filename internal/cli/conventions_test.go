@@ -22,7 +22,7 @@ func TestHelpEverywhere(t *testing.T) {
 		}
 		// The whole usage line, with no trailing blank when a command
 		// takes no arguments.
-		usage := strings.TrimSpace("usage: prosewash "+c.name+" "+c.args) + "\n"
+		usage := strings.TrimSpace("usage: prosewash "+c.name+" "+c.usage()) + "\n"
 		if c.name == "wash" { // wash prints its own usage, listing its commands
 			usage = "usage: prosewash wash "
 		}
@@ -59,14 +59,15 @@ func TestUsageLinesNameEveryOption(t *testing.T) {
 		}
 		h := helpTopic{[]string{c.name}, "", c.summary, c.help}
 		opts, _ := h.options()
+		usage := c.usage()
 		for _, o := range opts {
-			if o != "--help" && o != "--session" && !strings.Contains(c.args, "["+o+"]") && !strings.Contains(c.args, "["+o+" ") {
-				t.Errorf("usage: prosewash %s %s: lacks %s, which its help documents", c.name, c.args, o)
+			if o != "--help" && o != "--session" && !strings.Contains(usage, "["+o+"]") && !strings.Contains(usage, "["+o+" ") {
+				t.Errorf("usage: prosewash %s %s: lacks %s, which its help documents", c.name, usage, o)
 			}
 		}
 		for _, m := range regexp.MustCompile(`(?m)^  prosewash hook ([a-z]+) `).FindAllStringSubmatch(c.help, -1) {
-			if !strings.Contains(c.args, m[1]) {
-				t.Errorf("usage: prosewash hook %s: lacks %s, which its help documents", c.args, m[1])
+			if !strings.Contains(usage, m[1]) {
+				t.Errorf("usage: prosewash hook %s: lacks %s, which its help documents", usage, m[1])
 			}
 		}
 	}
