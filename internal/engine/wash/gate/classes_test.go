@@ -170,3 +170,25 @@ func TestSharedAndPrecedenceClasses(t *testing.T) {
 		{"優先 reworded", "", "この設定はローカル設定より優先されます。", "この設定はローカル設定より優先する。"},
 	})
 }
+
+// TestCondensationClasses: what a summariser does to a rule keeps it. A rule split in two with
+// its rule word ("…and avoid Y" said "…; no Y"); "avoided" said "avoid" (a description of the
+// rule as the rule); a bound said in other words ("минимум" said "хотя бы"); a compound label
+// cut to its head ("Vue-Komponenten" said "Komponenten"); a Korean list item before the
+// prohibition that ends the sentence ("A, B 금지" said "A·B, C 금지"). Dropping the rule word or
+// the bound still blocks.
+func TestCondensationClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"rule split in two", "", "- Keep only the smallest necessary diff and avoid unrelated renames.", "- Smallest necessary diff only; no unrelated renames."},
+		{"avoid dropped", TypePolarity, "- Avoid unrelated renames in the diff.", "- Do unrelated renames in the diff."},
+		{"evitado said evitar", "", "- Estado global evitado con stores locales", "- Evitar estado global con stores locales"},
+		{"vermieden said vermeiden", "", "- Globale Variablen werden im Code vermieden.", "- Globale Variablen im Code vermeiden."},
+		{"хотя бы = минимум", "", "Добавляй минимум два теста на каждый баг.", "Добавляй хотя бы два теста на каждый баг."},
+		{"ao menos = pelo menos", "", "Adicione pelo menos um teste por correção.", "Adicione ao menos um teste por correção."},
+		{"хотя бы dropped", TypeNumber, "Добавляй хотя бы два теста на каждый баг.", "Добавляй два теста на каждый баг."},
+		{"compound cut to its head", "", "- Vue-Komponenten in `src/components/`\n- Stores in `src/stores/`", "- Komponenten in `src/components/`, Stores in `src/stores/`"},
+		{"Korean list item before 금지", "", "- 토큰, 세션 키 로그 출력 금지", "- 토큰·세션 키 로그 출력, 디버그 덤프 커밋 금지"},
+		{"Korean rule before a ban kept plain", "", "- 테스트 커버리지 80% 유지\n- `console.log` 사용 금지", "- 테스트 커버리지 80% 유지, `console.log` 사용 금지"},
+		{"Korean ban dropped", TypePolarity, "- 세션 키 로그 출력 금지", "- 세션 키 로그 출력"},
+	})
+}

@@ -301,7 +301,7 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 		if !c.isStmtFact(t) {
 			continue
 		}
-		if keptFact(t, have, aliases) {
+		if keptFact(t, have, aliases) || shortenedCompound(t, s.text(), have) {
 			if n := replacedBy(t, facts, ufacts); n != "" {
 				c.drop(t, s, to[0], fmt.Sprintf("%s became %s", t.Value, n))
 			}
@@ -314,7 +314,7 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 			c.drop(t, s, to[0], fmt.Sprintf("%s became %s", t.Value, n))
 			continue
 		}
-		if c.impliedName(t, s, to) || c.impliedByContext(t, s, to, facts, ufacts) || shortenedCompound(t, s.text(), have) {
+		if c.impliedName(t, s, to) || c.impliedByContext(t, s, to, facts, ufacts) {
 			continue
 		}
 		if n := newOfKind(t, facts, ufacts); n != "" {
@@ -649,6 +649,9 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			flipped = false // "it is very rare that X" said "X rarely": a description, no rule
 			kept = true
 		}
+		if flipped && cl.level < 0 && finalNegationCovers(matches, uc) {
+			flipped, kept = false, true
+		}
 		if flipped && cl.modal == "" && c.mergedWithRule(cl, u, oc, matches) {
 			// "Propose X. Évite Y." said "Propose X et évite Y": the rule word is the merged
 			// clause's, not cl's
@@ -669,6 +672,9 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 // words changed with its rule word ("(do this every time)" said "(do this when in doubt)").
 func ruleCounterparts(i int, cl clauseInfo, oc, uc []clauseInfo) []clauseInfo {
 	if matches := overlapping(cl, uc); len(matches) > 0 || cl.modal == "" {
+		if len(matches) > 0 && cl.modal != "" {
+			matches = append(matches, splitPieces(cl, uc)...)
+		}
 		return matches
 	}
 	if matches := sameRuleNearby(cl, uc); len(matches) > 0 {
@@ -678,6 +684,44 @@ func ruleCounterparts(i int, cl clauseInfo, oc, uc []clauseInfo) []clauseInfo {
 		return []clauseInfo{uc[i]}
 	}
 	return nil
+}
+
+// finalNegationCovers reports a plain counterpart of a prohibition that is a list item before
+// the prohibition ending its sentence, in Korean, Japanese or Chinese, which say the items before
+// the rule word: "비밀번호 하드코딩 금지" merged as "API 키·비밀번호 하드코딩, 실제 개인정보 포함
+// 금지" is still forbidden.
+func finalNegationCovers(matches, uc []clauseInfo) bool {
+	for _, m := range matches {
+		if m.modal != "" || len(m.toks) == 0 {
+			continue
+		}
+		if k := m.toks[len(m.toks)-1].kind; k != tHangul && k != tCJK {
+			continue
+		}
+		for i := 0; i+1 < len(uc); i++ {
+			n := uc[i+1]
+			if uc[i].text == m.text && n.sentence == uc[i].sentence && n.comma && n.level < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitPieces returns the clauses of uc that are a piece of rule clause cl split in two with
+// its rule word ("Make only X and avoid Y" said "X only; no Y"): a rule of cl's direction whose
+// stems, two at least, are mostly cl's.
+func splitPieces(cl clauseInfo, uc []clauseInfo) []clauseInfo {
+	var out []clauseInfo
+	for _, u := range uc {
+		if u.modal == "" || sign(effLevel(u.level)) != sign(effLevel(cl.level)) {
+			continue
+		}
+		if n := shared(cl.stems, u.stems); n >= max(2, need(len(u.stems))) {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // ruleMatched compares a rule with its counterpart clauses: kept when one states it in the same

@@ -23,7 +23,7 @@ var modalText = map[string]map[int]string{
 		2:  "should usually generally normally recommended preferably ideally prefer prefers preferred favor favour instead instead_of rather_than in_favor_of in_favour_of",
 		1:  "may might can could optionally optional if_possible if_needed if_necessary when_needed when_necessary as_needed where_possible when_possible when_in_doubt when_unsure if_in_doubt when_convenient if_convenient when_practical where_practical if_desired if_you_want if_you_like at_your_discretion if_time_permits sometimes consider try_to feel_free allowed permitted acceptable is_fine are_fine is_ok",
 		-1: "rarely seldom hardly sparingly no_need_to not_required not_necessary don't_have_to doesn't_have_to does_not_need_to do_not_need_to don't_need_to doesn't_need_to needn't no_need optional_to",
-		-2: "avoid avoids avoiding should_not shouldn't discouraged preferably_not try_not_to",
+		-2: "avoid avoids avoiding avoided should_not shouldn't discouraged preferably_not try_not_to",
 		-3: "never not no nor nothing none nobody don't dont doesn't isn't aren't won't can't cannot mustn't forbidden prohibited disallowed do_not does_not must_not may_not never_ever",
 	},
 	"de": {
@@ -31,7 +31,7 @@ var modalText = map[string]map[int]string{
 		2:  "sollte sollten soll sollen empfohlen bevorzugt bevorzugen vorzugsweise lieber möglichst idealerweise am_besten statt anstatt stattdessen anstelle",
 		1:  "kann können darf dürfen optional bei_bedarf falls_nötig wenn_nötig wenn_möglich nach_möglichkeit im_zweifel gegebenenfalls ggf eventuell erlaubt akzeptabel zulässig",
 		-1: "selten nicht_nötig nicht_erforderlich muss_nicht müssen_nicht braucht_nicht nicht_notwendig",
-		-2: "vermeiden vermeide sollte_nicht sollten_nicht möglichst_nicht lieber_nicht",
+		-2: "vermeiden vermeide vermieden sollte_nicht sollten_nicht möglichst_nicht lieber_nicht",
 		-3: "nie niemals nichts niemand nicht kein keine keinen keinem keiner keines verboten untersagt darf_nicht dürfen_nicht",
 	},
 	"fr": {
@@ -39,7 +39,7 @@ var modalText = map[string]map[int]string{
 		2:  "devrait devraient recommandé préférer préférez privilégier privilégie idéalement plutôt au_lieu_de",
 		1:  "peut peuvent pouvez peux facultatif optionnel si_possible si_besoin au_besoin éventuellement de_préférence autorisé acceptable acceptables",
 		-1: "rarement pas_besoin pas_nécessaire pas_obligatoire",
-		-2: "éviter évite évitez à_éviter essaie_de_ne_pas essayez_de_ne_pas",
+		-2: "éviter évite évitez évité évitée évités évitées à_éviter essaie_de_ne_pas essayez_de_ne_pas",
 		-3: "jamais ne_pas pas rien ni aucun aucune interdit ne_jamais",
 	},
 	"es": {
@@ -47,7 +47,7 @@ var modalText = map[string]map[int]string{
 		2:  "debería deberían recomendado preferible preferir prefiere preferiblemente idealmente en_lugar_de en_vez_de",
 		1:  "puede pueden puedes opcional opcionalmente si_es_posible si_hace_falta si_es_necesario de_preferencia permitido aceptable aceptables",
 		-1: "rara_vez raramente no_hace_falta no_es_necesario no_necesita",
-		-2: "evita evitar evite intenta_no procura_no",
+		-2: "evita evitar evite evitado evitada evitados evitadas intenta_no procura_no",
 		-3: "nunca jamás no ni nada nadie ningún ninguna ninguno prohibido",
 	},
 	"pt": {
@@ -55,7 +55,7 @@ var modalText = map[string]map[int]string{
 		2:  "deveria deveriam recomendado preferir prefira preferencialmente de_preferência idealmente em_vez_de ao_invés_de",
 		1:  "pode podem opcional opcionalmente se_possível se_necessário permitido aceitável aceitáveis",
 		-1: "raramente não_precisa não_é_necessário",
-		-2: "evite evitar tente_não procure_não",
+		-2: "evite evitar evitado evitada evitados evitadas tente_não procure_não",
 		-3: "nunca jamais não nem nada ninguém nenhum nenhuma proibido",
 	},
 	"zh": {
@@ -289,14 +289,14 @@ var (
 	qualifierText = map[string]string{
 		"en": "at_most=≤ up_to=≤ no_more_than=≤ not_more_than=≤ maximum=≤ max=≤ under=< below=< less_than=< fewer_than=< " +
 			"at_least=≥ minimum=≥ min=≥ no_less_than=≥ no_fewer_than=≥ more_than=> over=> above=>",
-		"de": "höchstens=≤ maximal=≤ bis_zu=≤ unter=< weniger_als=< mindestens=≥ minimal=≥ über=> mehr_als=>",
+		"de": "höchstens=≤ maximal=≤ bis_zu=≤ unter=< weniger_als=< mindestens=≥ wenigstens=≥ minimal=≥ über=> mehr_als=>",
 		"fr": "au_plus=≤ au_maximum=≤ jusqu'à=≤ moins_de=< au_moins=≥ au_minimum=≥ plus_de=>",
-		"es": "como_máximo=≤ menos_de=< al_menos=≥ como_mínimo=≥ más_de=>",
-		"pt": "no_máximo=≤ menos_de=< pelo_menos=≥ no_mínimo=≥ mais_de=>",
-		"ru": "не_более=≤ не_больше=≤ максимум=≤ менее=< меньше=< не_менее=≥ не_меньше=≥ минимум=≥ более=> больше=>",
-		"ko": "최대=≤ 최소=≥",
+		"es": "como_máximo=≤ menos_de=< al_menos=≥ por_lo_menos=≥ como_mínimo=≥ más_de=>",
+		"pt": "no_máximo=≤ menos_de=< pelo_menos=≥ ao_menos=≥ no_mínimo=≥ mais_de=>",
+		"ru": "не_более=≤ не_больше=≤ максимум=≤ менее=< меньше=< не_менее=≥ не_меньше=≥ минимум=≥ хотя_бы=≥ как_минимум=≥ по_крайней_мере=≥ более=> больше=>",
+		"ko": "최대=≤ 최소=≥ 적어도=≥",
 		"zh": "最多=≤ 至多=≤ 不超过=≤ 不多于=≤ 至少=≥ 最少=≥ 不少于=≥ 超过=> 多于=> 少于=<",
-		"ja": "最大=≤ 最小=≥ 最低=≥",
+		"ja": "最大=≤ 最小=≥ 最低=≥ 少なくとも=≥",
 	}
 	qualifierAfterText = "以内=≤ 以下=≤ 以上=≥ 未満=< 以内に=≤ 이내=≤ 이하=≤ 이상=≥ 미만=< 초과=>"
 )
