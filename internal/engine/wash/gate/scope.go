@@ -40,14 +40,24 @@ var scopeQuantText = map[string]string{
 // scopeQualText are the qualifiers that narrow what a rule applies to, by concept, the forms of
 // each language in one string ("*" as in scopeQuantText; Korean forms match the words they start).
 var scopeQualText = map[string]string{
-	"new":      "new newly neu neue neuen neuer neues nouveau nouvel nouvelle nouveaux nouvelles nuevo nueva nuevos nuevas novo nova novos novas нов* 新規 新しい 新增 新建 新 새 신규*",
-	"critical": "critical kritisch* critique critiques crític* критичн* критическ* 关键 クリティカル 핵심*",
-	"public":   "public publicly öffentlich* publique publiques públic* публичн* 公共 公开 公開 공개*",
-	"private":  "private internal privat* intern* privée privé interne* privad* interno* интерн* приватн* 私有 内部 非公開 비공개* 내부*",
-	"complex":  "complex complicated komplex* kompliziert* complexe* complej* complicad* complex* сложн* 复杂 複雑 복잡*",
-	"large":    "large big giant huge enormous massive major large-scale groß* grosse* umfangreich* gros grosse grand grande grandes grands mayor* больш* крупн* 大型 大规模 大き 大規模 대형* 큰 대규모*",
-	"small":    "small minor tiny klein* petit* pequeñ* pequen* мелк* небольш* 小型 小规模 小さ 小規模 작은 소규모*",
-	"specific": "specific particular spezifisch* bestimmt* spécifique* particulier* específic* particular* специфичн* определённ* определенн* 特定 특정*",
+	"new":       "new newly neu neue neuen neuer neues nouveau nouvel nouvelle nouveaux nouvelles nuevo nueva nuevos nuevas novo nova novos novas нов* 新規 新しい 新增 新建 新 새 신규*",
+	"critical":  "critical kritisch* critique critiques crític* критичн* критическ* 关键 クリティカル 핵심*",
+	"public":    "public publicly öffentlich* publique publiques públic* публичн* 公共 公开 公開 공개*",
+	"private":   "private internal privat* intern* privée privé interne* privad* interno* интерн* приватн* 私有 内部 非公開 비공개* 내부*",
+	"complex":   "complex complicated komplex* kompliziert* complexe* complej* complicad* complex* сложн* 复杂 複雑 복잡*",
+	"large":     "large big giant huge enormous massive major large-scale groß* grosse* umfangreich* gros grosse grand grande grandes grands mayor* больш* крупн* 大型 大规模 大き 大規模 대형* 큰 대규모*",
+	"small":     "small minor tiny klein* petit* pequeñ* pequen* мелк* небольш* 小型 小规模 小さ 小規模 작은 소규모*",
+	"specific":  "specific particular concrete spezifisch* bestimmt* konkret* spécifique* particulier* concret* específic* particular* concret* специфичн* определённ* определенн* конкретн* 特定 具体 특정*",
+	"partial":   "partial partially partly teilweise partiell* partiellement partiel* parcial parcialmente частичн* 局部 部分的 一部 일부*",
+	"technical": "technical technisch* technique techniques técnic* техническ* 技术性 技術的 기술적*",
+	// a case the text before named ("in that case"): left out, the rule holds in every case
+	"case": "in_this_case in_that_case in_such_cases in_which_case in_diesem_fall in_dem_fall in_solchen_fällen dans_ce_cas dans_ces_cas " +
+		"en_ese_caso en_este_caso en_tal_caso en_esos_casos nesse_caso neste_caso em_tal_caso nesses_casos в_этом_случае в_таком_случае в_этих_случаях " +
+		"这种情况下 此时 その場合 この場合",
+	// the agent's own initiative: left out, the rule forbids what it allowed when asked
+	"initiative": "on_your_own_initiative of_your_own_accord proactively unprompted von_sich_aus eigenmächtig* ungefragt de_ta_propre_initiative " +
+		"de_votre_propre_initiative spontanément por_iniciativa_propia por_tu_cuenta por_iniciativa_própria por_conta_própria по_своей_инициативе самовольно " +
+		"主动 擅自 自分から 勝手に 自発的に 임의로 마음대로",
 	"trivial":  "trivial triviale trivialen triviaux trivia* тривиальн* 琐碎 些細 사소*",
 	"existing": "existing bestehend* existant* existente* существующ* 现有 已有 既存 기존*",
 	"selected": "selected relevant ausgewählt* relevant* sélectionné* pertinent* seleccionad* relevante* selecionad* выбранн* релевантн* 相关 该当 관련*",
@@ -57,7 +67,7 @@ var scopeQualText = map[string]string{
 // ("public APIs" said "APIs"); the others (new, large, complex) are often description, and
 // count only when the result adds one or exchanges one for "all". A negated compound
 // ("non-trivial", "nicht-kritisch") is always strict.
-var scopeStrictText = "public private critical existing specific"
+var scopeStrictText = "public private critical existing specific partial case initiative"
 
 // scopeFamilyText are nouns that name one of a closed set (an environment, an event a step runs
 // on): exchanging one for another of its family moves the rule ("in production" → "in
@@ -275,7 +285,7 @@ func pathAfter(s string) bool {
 
 // wordMark reads the scope word or phrase at toks[i]: its mark and its length in tokens.
 func (x *scopeLexicon) wordMark(toks []ctok, i int) (scopeMark, int) {
-	for n := 3; n >= 2; n-- {
+	for n := 4; n >= 2; n-- {
 		if p := wordsAt(toks, i, n); p != "" {
 			if k, ok := x.phrases[p]; ok {
 				return scopeMark{key: k, word: p, head: headAfter(toks, i+n, "")}, n

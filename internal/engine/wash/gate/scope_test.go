@@ -42,6 +42,14 @@ func TestScopeClasses(t *testing.T) {
 		{"zh 情况下 dropped", TypeCondition, "- 禁止在没有备份的情况下删除数据。", "- 禁止删除数据。"},
 		{"pt sem dropped", TypeCondition, "- Não use `eval` em scripts de build sem revisão de segurança.", "- Não use `eval` em scripts de build."},
 		{"en without dropped", TypeCondition, "- Never force-push to shared branches without a reviewer's approval.", "- Never force-push to shared branches."},
+		// a case, an initiative or a part the rule was restricted to dropped
+		{"fr dans ce cas dropped", TypeCondition, "- Si la CI est rouge, préviens l'équipe. Dans ce cas, ne fusionne aucune branche.", "- Si la CI est rouge, préviens l'équipe. Ne fusionne aucune branche."},
+		{"en in that case dropped", TypeCondition, "- The build may fail on ARM runners. In that case, do not retry the job.", "- The build may fail on ARM runners. Do not retry the job."},
+		{"ru по своей инициативе dropped", TypeCondition, "- Не устанавливайте системные пакеты по своей инициативе.", "- Не устанавливайте системные пакеты."},
+		{"zh 主动 dropped", TypeCondition, "- 不要主动创建新的文档文件。", "- 不要创建新的文档文件。"},
+		{"es parcialmente dropped", TypeCondition, "- Los mocks se usan parcialmente en los tests de integración.", "- Los mocks se usan en los tests de integración."},
+		{"ru конкретного dropped", TypeCondition, "- Нужна отдельная проверка для конкретного модуля оплаты.", "- Нужна отдельная проверка для модуля оплаты."},
+		{"fr toutes → techniques", TypeCondition, "- Le ton s'applique à toutes les réponses du bot.", "- Le ton s'applique aux réponses techniques du bot."},
 		// honest: the scope kept
 		{"en lead moved to the end", "", "For new endpoints, write integration tests.", "Write integration tests for new endpoints."},
 		{"en two rules merged under one lead", "", "For release builds, sign the artifacts. For release builds, attach the checksums.", "For release builds, sign the artifacts and attach the checksums."},
@@ -53,6 +61,7 @@ func TestScopeClasses(t *testing.T) {
 		{"en two-word scope said by one", "", "- For database migrations, run `make migrate-check`.", "- Migrations: run `make migrate-check`."},
 		{"fr two-word scope said by one", "", "- Pour les changements de schéma, lance `make db-check`.", "- Schéma modifié : lance `make db-check`."},
 		{"en two-word scope dropped", TypeCondition, "- For database migrations, run `make migrate-check`.", "- Run `make migrate-check`."},
+		{"ru initiative kept", "", "- Не устанавливайте системные пакеты по своей инициативе.", "- Системные пакеты по своей инициативе не устанавливайте."},
 		{"en without kept", "", "- Never force-push to shared branches without a reviewer's approval.", "- Never force-push to shared branches without approval from a reviewer."},
 	})
 }
