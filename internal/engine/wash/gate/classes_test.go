@@ -192,3 +192,21 @@ func TestCondensationClasses(t *testing.T) {
 		{"Korean ban dropped", TypePolarity, "- 세션 키 로그 출력 금지", "- 세션 키 로그 출력"},
 	})
 }
+
+// TestOrderAndRequirementClasses: a comparison before a version is part of it (">= 1.22.0" said
+// "1.22.0" pins a floor); required ↔ optional in each language and Portuguese antes ↔ após
+// reverse a rule; a Korean "A 후 B" (A, then B) reversed is an order drop.
+func TestOrderAndRequirementClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"version floor pinned", TypeVersion, "- Needs Go >= 1.22.0 to build.", "- Needs Go 1.22.0 to build."},
+		{"version floor kept", "", "- Needs Go >= 1.22.0 to build.", "- Building needs Go >= 1.22.0."},
+		{"obligatoire → facultatif", TypePolarity, "- Revue de code obligatoire pour `release/*`", "- Revue de code facultative pour `release/*`"},
+		{"obligatorio → opcional", TypePolarity, "- El changelog es obligatorio en cada release.", "- El changelog es opcional en cada release."},
+		{"obrigatório → opcional", TypePolarity, "- Testes de integração obrigatórios antes do merge.", "- Testes de integração opcionais antes do merge."},
+		{"Pflicht → optional", TypePolarity, "- Code-Review ist Pflicht für `main`.", "- Code-Review ist optional für `main`."},
+		{"обязательно → опционально", TypePolarity, "- Скриншот обязательно прикладывать к PR.", "- Скриншот опционально прикладывать к PR."},
+		{"após → antes de", TypeOrder, "- Limpar o cache após cada deploy.", "- Limpar o cache antes de cada deploy."},
+		{"후 reversed", TypeOrder, "- 린트 통과 후 푸시", "- 푸시 후 린트 통과"},
+		{"후 kept", "", "- 린트 통과 후 푸시", "- 린트를 통과한 후 푸시"},
+	})
+}

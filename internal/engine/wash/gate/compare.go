@@ -1361,7 +1361,7 @@ func (c *stmtCompare) sequencePass(s, u *stmt, oc, uc []clauseInfo) {
 			fmt.Sprintf("the preference for %q over %q is reversed", strings.Join(a, " "), strings.Join(b, " ")))
 		return
 	}
-	for _, seq := range [][2][][]string{{arrowSegments(oc), arrowSegments(uc)}, {chainSegments(oc), chainSegments(uc)}, {leadSegments(oc), leadSegments(uc)}, {markedSegments(oc), markedSegments(uc)}} {
+	for _, seq := range [][2][][]string{{arrowSegments(oc), arrowSegments(uc)}, {chainSegments(oc), chainSegments(uc)}, {afterSegments(oc), afterSegments(uc)}, {leadSegments(oc), leadSegments(uc)}, {markedSegments(oc), markedSegments(uc)}} {
 		if i, j, ok := reordered(seq[0], seq[1]); ok {
 			c.drop(Token{TypeOrder, strings.Join(seq[0][i], " ") + " before " + strings.Join(seq[0][j], " ")}, s, u,
 				fmt.Sprintf("order of %q and %q reversed", strings.Join(seq[0][i], " "), strings.Join(seq[0][j], " ")))
@@ -1553,6 +1553,23 @@ func chainSegments(cls []clauseInfo) [][]string {
 		for _, t := range cl.toks {
 			if count[t.text] >= 2 && t.kind == tWord {
 				return cutAt(cl.toks, t.text)
+			}
+		}
+	}
+	return nil
+}
+
+// afterSegments cuts the first clause holding a Korean "후" (after: "모든 에러 해결 후 커밋", fix
+// every error, then commit) at it: what comes before it is done first.
+func afterSegments(cls []clauseInfo) [][]string {
+	for _, cl := range cls {
+		for i, t := range cl.toks {
+			if t.kind != tHangul || t.text != "후" && t.text != "후에" {
+				continue
+			}
+			a, b := clauseStems(cl.toks[:i]), clauseStems(cl.toks[i+1:])
+			if len(a) > 0 && len(b) > 0 {
+				return [][]string{a, b}
 			}
 		}
 	}

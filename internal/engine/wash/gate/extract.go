@@ -577,13 +577,29 @@ func versions(m []byte, vals []valuePos, add func(Token)) []valuePos {
 			if b < len(m) && (wordAt(m, b) || m[b] == '.' && b+1 < len(m) && isDigit(m[b+1])) {
 				continue
 			}
-			tok := Token{TypeVersion, string(m[a:b])}
+			tok := Token{TypeVersion, versionBound(m, a) + string(m[a:b])}
 			add(tok)
 			vals = append(vals, valuePos{tok, a, b})
 			mask(m, a, b)
 		}
 	}
 	return vals
+}
+
+// versionBound returns the bound a comparison written before the version at a states (">=
+// 22.0.0", "≥1.2.3", "< 2.0.0"), normalised, or "": "Requires Node.js >= 22.0.0" said "Node.js
+// 22.0.0" pins what was a floor.
+func versionBound(m []byte, a int) string {
+	k := a
+	if k > 0 && m[k-1] == ' ' {
+		k--
+	}
+	for _, b := range [][2]string{{">=", "≥"}, {"≥", "≥"}, {"<=", "≤"}, {"≤", "≤"}, {">", ">"}, {"<", "<"}} {
+		if bytes.HasSuffix(m[:k], []byte(b[0])) {
+			return b[1]
+		}
+	}
+	return ""
 }
 
 // numbers keeps sign, percent and unit as part of the value: "timeout 30s" becoming "timeout

@@ -261,16 +261,16 @@ var antonymText = map[string]string{
 		"höchste|niedrigste|order erste|letzte|order " +
 		"manuell|automatisch aktiviert|deaktiviert mehr|weniger schneller|langsamer schnell|langsam " +
 		"relativ|absolut öffentlich|privat intern|extern lokal|remote synchron|asynchron erlaubt|verboten " +
-		"viele|wenige mit|ohne vorrang|gleichrangig gemeinsam|eigen",
+		"viele|wenige mit|ohne vorrang|gleichrangig gemeinsam|eigen pflicht|optional verpflichtend|optional",
 	"fr": "avant|après|order haut|bas|order premier|dernier|order manuel|automatique manuellement|automatiquement " +
 		"activé|désactivé plus|moins rapide|lent relatif|absolu public|privé interne|externe local|distant " +
-		"court|long courte|longue avec|sans",
+		"court|long courte|longue avec|sans obligatoire|facultatif obligatoires|facultatives obligatoire|facultative",
 	"es": "antes|después|order primero|último|order arriba|abajo|order manual|automático " +
 		"manualmente|automáticamente activado|desactivado más|menos rápido|lento relativo|absoluto " +
-		"público|privado interno|externo local|remoto permitidos|prohibidos permitido|prohibido con|sin",
+		"público|privado interno|externo local|remoto permitidos|prohibidos permitido|prohibido con|sin obligatorio|opcional obligatorios|opcionales",
 	"pt": "antes|depois|order primeiras|últimas|order primeiros|últimos|order primeira|última|order " +
 		"primeiro|último|order manual|automático mais|menos rápido|lento relativo|absoluto público|privado " +
-		"interno|externo local|remoto ativado|desativado com|sem",
+		"interno|externo local|remoto ativado|desativado com|sem obrigatório|opcional obrigatórios|opcionais antes|após|order",
 	"zh": "之前|之后|order 以前|以后|order 前|后|order 先|后|order 上|下 相对|绝对 详细|简略 开|关 多|少 " +
 		"快|慢 早|晚 大|小 增|减 内|外 公开|私有 手动|自动 通用|专用 优先|同等",
 	"ja": "前|後|order 先|後|order 上|下 オン|オフ 多|少 長|短 高|低 早|遅 手動|自動 有効|無効 相対|絶対 共通|専用 優先|同等",
@@ -278,7 +278,7 @@ var antonymText = map[string]string{
 		"수동|자동 허용|금지 포함|없이 공통|전용 우선|동등",
 	"ru": "до|после|order прежде|после|order перед|после|order сначала|потом|order первый|последний|order верх|низ|order много|мало " +
 		"больше|меньше быстрее|медленнее вручную|автоматически включен|выключен относит|абсолют " +
-		"внутрен|внешн локальн|удалён с|без",
+		"внутрен|внешн локальн|удалён с|без обязательно|опционально обязательн|опциональн",
 }
 
 // qualifierText gives, per language, the words that bound the number after them, with the
