@@ -9,6 +9,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/prosewash/prosewash/internal/engine/wash/mdline"
 )
 
 // Scopes and conditions said by a plain phrase. The phrase a rule applies to is part of the
@@ -401,6 +403,42 @@ func (c *stmtCompare) scopePass(s, u *stmt, oc, uc []clauseInfo) {
 	if note := hedgeToAll(oc, uc, before, after); note != "" {
 		c.drop(Token{TypeCondition, "scope " + note}, s, u, fmt.Sprintf("condition %q missing", note))
 	}
+	if s.kind == mdline.Heading {
+		for _, q := range headingQualifiers(oc) {
+			if !leadKept(q, ustems) {
+				c.drop(Token{TypeCondition, "scope " + q.text}, s, u, fmt.Sprintf("scope %q of the section missing", q.text))
+			}
+		}
+	}
+}
+
+// headingQualifiers returns the parenthesised names of a heading ("### 1. Commands (Windows)"):
+// the scope of its section's rules, which the gate reads no names of in a title. Only a
+// parenthesis of names (a capital letter in each word: Windows, macOS, CI) counts; "(quick
+// reference)" is description.
+func headingQualifiers(cls []clauseInfo) []leadPhrase {
+	var out []leadPhrase
+	for _, cl := range cls {
+		inner, ok := strings.CutPrefix(strings.TrimSuffix(cl.text, ")"), "(")
+		if !ok || !allNames(inner) {
+			continue
+		}
+		if st := clauseStems(cl.toks); len(st) > 0 {
+			out = append(out, leadPhrase{cl: cl, text: inner, stems: st})
+		}
+	}
+	return out
+}
+
+// allNames reports text whose every word holds a capital letter.
+func allNames(text string) bool {
+	ws := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' || r == '/' })
+	for _, w := range ws {
+		if !strings.ContainsFunc(w, unicode.IsUpper) {
+			return false
+		}
+	}
+	return len(ws) > 0 && len(ws) <= 3
 }
 
 // scopeNote is one scope change: the scope phrase (a drop's approval value) and its message.

@@ -50,6 +50,9 @@ func TestScopeClasses(t *testing.T) {
 		{"es parcialmente dropped", TypeCondition, "- Los mocks se usan parcialmente en los tests de integración.", "- Los mocks se usan en los tests de integración."},
 		{"ru конкретного dropped", TypeCondition, "- Нужна отдельная проверка для конкретного модуля оплаты.", "- Нужна отдельная проверка для модуля оплаты."},
 		{"fr toutes → techniques", TypeCondition, "- Le ton s'applique à toutes les réponses du bot.", "- Le ton s'applique aux réponses techniques du bot."},
+		// a heading's scope dropped
+		{"zh heading (Windows) dropped", TypeCondition, "### 2. 构建步骤 (Windows)\n- 使用 `build.cmd` 构建。", "### 2. 构建步骤\n- 使用 `build.cmd` 构建。"},
+		{"en heading (macOS) dropped", TypeCondition, "## Signing (macOS)\n\nRun `make sign` before a release.", "## Signing\n\nRun `make sign` before a release."},
 		// honest: the scope kept
 		{"en lead moved to the end", "", "For new endpoints, write integration tests.", "Write integration tests for new endpoints."},
 		{"en two rules merged under one lead", "", "For release builds, sign the artifacts. For release builds, attach the checksums.", "For release builds, sign the artifacts and attach the checksums."},
@@ -62,6 +65,8 @@ func TestScopeClasses(t *testing.T) {
 		{"fr two-word scope said by one", "", "- Pour les changements de schéma, lance `make db-check`.", "- Schéma modifié : lance `make db-check`."},
 		{"en two-word scope dropped", TypeCondition, "- For database migrations, run `make migrate-check`.", "- Run `make migrate-check`."},
 		{"ru initiative kept", "", "- Не устанавливайте системные пакеты по своей инициативе.", "- Системные пакеты по своей инициативе не устанавливайте."},
+		{"en heading description dropped", "", "## Commands (quick reference)\n\nRun `make test` before a commit.", "## Commands\n\nRun `make test` before a commit."},
+		{"en heading scope kept", "", "## Signing (macOS)\n\nRun `make sign` before a release.", "## Signing on macOS\n\nRun `make sign` before a release."},
 		{"en without kept", "", "- Never force-push to shared branches without a reviewer's approval.", "- Never force-push to shared branches without approval from a reviewer."},
 	})
 }
