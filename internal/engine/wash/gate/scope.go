@@ -189,6 +189,7 @@ func longestScopeFirst(e []scopeEntry) {
 type scopeMark struct {
 	key, word, head string
 	compound        bool // the last part of a compound ("platform-specific")
+	neg             bool // said in a prohibition ("never commit any secrets": emphasis)
 }
 
 // wordKey returns the scope key of a spaced-script word: a table form, a form it starts with,
@@ -245,11 +246,15 @@ func scopeMarks(cls []clauseInfo) []scopeMark {
 			case tWord, tHangul:
 				m, n := x.wordMark(cl.toks, i)
 				if m.key != "" && !inPath(cl.text, m.word) {
+					m.neg = cl.level <= -2
 					out = append(out, m)
 				}
 				i += n - 1
 			case tCJK:
-				out = append(out, x.runMarks(cl.toks, i)...)
+				for _, m := range x.runMarks(cl.toks, i) {
+					m.neg = cl.level <= -2
+					out = append(out, m)
+				}
 			}
 		}
 	}
@@ -486,7 +491,9 @@ func scopeAdded(k string, before, siblings, after map[string]scopeMark) (scopeMa
 		return m, false
 	case strings.Contains(k, ":"):
 		return m, exchanged(k, before, after)
-	case k == scopeAllKey || strictScope(m):
+	case k == scopeAllKey:
+		return m, !m.neg // "never commit any secrets" forbids no more than "never commit secrets"
+	case strictScope(m):
 		return m, true
 	}
 	_, allBefore := before[scopeAllKey]

@@ -67,6 +67,8 @@ func TestScopeClasses(t *testing.T) {
 		{"ru initiative kept", "", "- Не устанавливайте системные пакеты по своей инициативе.", "- Системные пакеты по своей инициативе не устанавливайте."},
 		{"en heading description dropped", "", "## Commands (quick reference)\n\nRun `make test` before a commit.", "## Commands\n\nRun `make test` before a commit."},
 		{"en heading scope kept", "", "## Signing (macOS)\n\nRun `make sign` before a release.", "## Signing on macOS\n\nRun `make sign` before a release."},
+		{"en any in a prohibition", "", "- Never commit secrets to the repository.", "- Never commit any secrets to the repository."},
+		{"zh 任何 in a prohibition", "", "- 不要向仓库提交密钥。", "- 不要向仓库提交任何密钥。"},
 		{"en without kept", "", "- Never force-push to shared branches without a reviewer's approval.", "- Never force-push to shared branches without approval from a reviewer."},
 	})
 }
