@@ -2,8 +2,6 @@
 
 package carrier
 
-import "golang.org/x/sys/cpu"
-
 // vectorPrefix is how much of n bytes indexSpecialVector scans: whole
 // blocks of 16.
 func vectorPrefix(n int) int { return n &^ 15 }
@@ -14,7 +12,7 @@ func vectorPrefix(n int) int { return n &^ 15 }
 // returns the index of its first special byte, or len(data) when it holds
 // none.
 func indexSpecialVector(data []byte) int {
-	if cpu.X86.HasAVX2 {
+	if hasAVX2() {
 		return indexSpecialAVX2(data)
 	}
 	return indexSpecialSSE2(data)

@@ -188,3 +188,33 @@ avxfound:
 	ADDQ AX, SI
 	MOVQ SI, ret+24(FP)
 	RET
+
+// func cpuHasAVX2() bool: golang.org/x/sys/cpu's X86.HasAVX2 test, run on
+// first use (cpuid.go): leaf 7 exists, the OS saves the YMM state
+// (CPUID.1:ECX.OSXSAVE and XCR0's SSE and AVX bits) and CPUID.7:EBX.AVX2.
+TEXT ·cpuHasAVX2(SB), NOSPLIT, $0-1
+	XORL CX, CX
+	XORL AX, AX
+	CPUID
+	CMPL AX, $7
+	JLT  noavx2
+	MOVL $1, AX
+	XORL CX, CX
+	CPUID
+	BTL  $27, CX
+	JCC  noavx2
+	XORL CX, CX
+	XGETBV
+	ANDL $6, AX
+	CMPL AX, $6
+	JNE  noavx2
+	MOVL $7, AX
+	XORL CX, CX
+	CPUID
+	BTL  $5, BX
+	JCC  noavx2
+	MOVB $1, ret+0(FP)
+	RET
+noavx2:
+	MOVB $0, ret+0(FP)
+	RET

@@ -8,6 +8,14 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
+// TestHasAVX2AsXSysCPU holds the lazy probe to golang.org/x/sys/cpu's
+// answer on this processor.
+func TestHasAVX2AsXSysCPU(t *testing.T) {
+	if hasAVX2() != cpu.X86.HasAVX2 {
+		t.Fatalf("hasAVX2 = %v, x/sys/cpu says %v", hasAVX2(), cpu.X86.HasAVX2)
+	}
+}
+
 // vectorCode is each vector implementation this processor can run, by
 // name: IndexSpecial picks one, the tests check them all.
 func vectorCode(t testing.TB) map[string]func([]byte) int {
