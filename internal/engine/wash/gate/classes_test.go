@@ -103,6 +103,8 @@ func TestWithoutClasses(t *testing.T) {
 		{"no merged under without", "", "- Write commit subjects in the imperative.\n- No trailing period in commit subjects.",
 			"- Write commit subjects in the imperative, without a trailing period."},
 		{"sin kept", "", "Ejecuta las pruebas sin la caché.", "Ejecuta las pruebas sin caché."},
+		{"no X sin Y flipped", TypePolarity, "- No subir secretos al repositorio sin cifrarlos", "- Subir secretos al repositorio sin cifrarlos"},
+		{"não → evitar beside sem", TypeModality, "- **NÃO** mudar o schema sem migração aprovada", "- **EVITAR** mudar o schema sem migração aprovada"},
 	})
 }
 

@@ -732,11 +732,14 @@ func ruleMatched(cl clauseInfo, matches []clauseInfo) (kept, flipped bool, weake
 	lo := effLevel(cl.level)
 	flipped = true
 	for _, m := range matches {
-		if sign(effLevel(m.level)) != sign(lo) && !m.mixed && !(lo < 0 && m.without) {
+		// "Kein X" merged as "Y, ohne X": a plain clause leaving out what the rule forbade (not
+		// a "without" the rule said itself: "No añadir X sin Y" said "Añadir X sin Y" is flipped)
+		leftOut := lo < 0 && m.without && !cl.without && m.modal == ""
+		if sign(effLevel(m.level)) != sign(lo) && !m.mixed && !leftOut {
 			continue
 		}
 		flipped = false
-		if strength(m) >= strength(cl) || m.mixed || lo < 0 && m.without {
+		if strength(m) >= strength(cl) || m.mixed || leftOut {
 			return true, false, clauseInfo{}
 		}
 		weaker = m
