@@ -116,6 +116,9 @@ type scanner struct {
 	leadLine, leadPos int
 	leadBlank         bool
 	leadInit          bool
+	// seqLead bytes at the start of text continue an escape sequence
+	// that begins before the region (see leadIn): kept and reported.
+	seqLead int
 }
 
 // hit is a finding before it is dressed with its name and class strings.
@@ -134,7 +137,7 @@ func (h hit) finding() carrier.Finding {
 // pass scans text from start (the bytes before it are plain) and returns its
 // hits, and whether text is not valid UTF-8.
 func (p *policy) pass(text []byte, start int) ([]hit, bool) {
-	s := &scanner{policy: p, v: view{p.before, text, p.after}, trailLo: 1, trailHi: 0, rtlLo: 1}
+	s := &scanner{policy: p, v: view{p.before, text, p.after}, trailLo: 1, trailHi: 0, rtlLo: 1, seqLead: leadIn(p.before, text)}
 	n := len(text)
 	for i := start; i < n; {
 		if i = nextSpecial(text, i); i >= n {
@@ -143,8 +146,8 @@ func (p *policy) pass(text []byte, start int) ([]hit, bool) {
 		c := text[i]
 		if c < utf8.RuneSelf {
 			if c == 0x1B {
-				if l := ansiLen(text[i:]); l > 1 {
-					s.emit(i, l, 0x1B, class.ANSIEscape, carrier.Remove)
+				if l, a := s.sequence(i, 1); l > 1 || a == carrier.Report {
+					s.emit(i, l, 0x1B, class.ANSIEscape, a)
 					i += l
 					continue
 				}
@@ -159,8 +162,8 @@ func (p *policy) pass(text []byte, start int) ([]hit, bool) {
 			continue
 		}
 		if isEscIntro(r) {
-			if l := ansiLen(text[i:]); l > 2 {
-				s.emit(i, l, r, class.ANSIEscape, carrier.Remove)
+			if l, a := s.sequence(i, 2); l > 2 || a == carrier.Report {
+				s.emit(i, l, r, class.ANSIEscape, a)
 				i += l
 				continue
 			}
@@ -233,7 +236,26 @@ func nextSpecial(text []byte, i int) int {
 }
 
 func (s *scanner) emit(off, n int, r rune, c class.Class, a carrier.Action) {
+	if off < s.seqLead {
+		a = carrier.Report // part of a sequence begun before the region
+	}
 	s.hits = append(s.hits, hit{off: off, n: n, r: r, c: c, a: a})
+}
+
+// sequence returns the length of the escape sequence at text[i], whose
+// introducer is intro bytes long, and what to do with it: remove it, or,
+// when the region's end cuts it after more than its introducer (see
+// cutAtEnd), report the rest of the region, kept whole with what follows.
+// An introducer alone at the region's end still goes: what follows it is
+// another region's own text (a rustdoc code span, a Markdown link), which
+// it only seemed to start a sequence in.
+func (s *scanner) sequence(i, intro int) (int, carrier.Action) {
+	text := s.v.text
+	n, open := seqLen(text[i:])
+	if open && len(text)-i > intro && cutAtEnd(text[i:], s.v.after) {
+		return len(text) - i, carrier.Report
+	}
+	return n, carrier.Remove
 }
 
 // decide judges the carrier r at i and returns where scanning resumes (after

@@ -64,6 +64,22 @@ var ruleCases = []ruleCase{
 	{name: "lone esc at end", text: "a\x1b", want: "a"},
 	{name: "osc across newline", text: "a\x1b]t\nb", want: "a]t\nb"},
 	{name: "esc before non-ascii", text: "\x1b\u00e9", want: "\u00e9"},
+	// A sequence cut by the region's end (a rustdoc code span, a link, a
+	// directive after it on the line) is kept whole and reported: removing
+	// the part in the region would leave the rest half a sequence.
+	{name: "osc cut at region end", text: "Cut \x1b]8;;https://x.example ", after: "`code` \x1b\\ after.\n", want: "Cut \x1b]8;;https://x.example ", actions: []carrier.Action{rep}},
+	{name: "st of an osc begun before", before: "/// Cut \x1b]8;;https://x.example `code`", text: " \x1b\\ after.", after: "\n", want: " \x1b\\ after.", actions: []carrier.Action{rep}},
+	{name: "bel osc cut at region end", text: "a \x1b]8;;u", after: "`c`\x07link\x1b]8;;\x07\n", want: "a \x1b]8;;u", actions: []carrier.Action{rep}},
+	{name: "bel closing an osc begun before", before: "x\x1b]8;;u `c` ", text: "\x07link\x1b]8;;\x07 z\u200b", want: "\x07link z", actions: []carrier.Action{rep, rm, rm}},
+	{name: "c1 osc cut at region end", text: "a \u009d8;;u", after: "`c`\u009c", want: "a \u009d8;;u", actions: []carrier.Action{rep}},
+	{name: "osc open to the end of the context", text: "a \x1b]8;;u", after: "`c` more", want: "a \x1b]8;;u", actions: []carrier.Action{rep}},
+	// Not cut: whole in the region, an introducer alone at its end, unterminated on
+	// its line, or ended before the region.
+	{name: "lone esc at region end before a csi", text: "red \x1b", after: "[31m`x`", want: "red ", actions: []carrier.Action{rm}},
+	{name: "esc at region end before a code span", text: "see \x1b", after: "`code`", want: "see ", actions: []carrier.Action{rm}},
+	{name: "osc whole before a code span", text: "\x1b]8;;u\x07l\x1b]8;;\x07 ", after: "`x`", want: "l "},
+	{name: "osc unterminated on its line", text: "a\x1b]8;;u", after: "\nnext", want: "a]8;;u"},
+	{name: "sequence ended before the region", before: "\x1b[31mred", text: "\x07x", want: "x"},
 	{name: "ff at line start", before: "x\n", text: "\fnext", want: "\fnext"},
 	{name: "ff at text start", text: "\fnext", want: "\fnext"},
 	{name: "ff inside line", text: "a\fb", want: "ab"},

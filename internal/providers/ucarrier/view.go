@@ -1,6 +1,9 @@
 package ucarrier
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // view reads before, text and after as one sequence without copying them.
 // Positions are virtual: [-len(before), 0) is before, [0, len(text)) is
@@ -83,6 +86,13 @@ func isEscIntro(r rune) bool {
 // follows, so a lone introducer is removed and the visible bytes after it
 // stay. A sequence never spans a line break.
 func ansiLen(b []byte) int {
+	n, _ := seqLen(b)
+	return n
+}
+
+// seqLen is ansiLen, and whether b ends inside the sequence (open): the
+// bytes after b decide whether it completes.
+func seqLen(b []byte) (n int, open bool) {
 	if len(b) >= 2 && b[0] == 0xC2 {
 		switch b[1] {
 		case 0x9B:
@@ -90,10 +100,10 @@ func ansiLen(b []byte) int {
 		case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
 			return stringLen(b, 2, 2)
 		}
-		return 2
+		return 2, false
 	}
 	if len(b) < 2 {
-		return 1
+		return 1, len(b) == 1
 	}
 	switch c := b[1]; {
 	case c == '[':
@@ -106,18 +116,19 @@ func ansiLen(b []byte) int {
 			i++
 		}
 		if i < len(b) && b[i] >= 0x30 && b[i] <= 0x7E {
-			return i + 1
+			return i + 1, false
 		}
+		return 1, i == len(b)
 	case c >= 0x30 && c <= 0x7E:
-		return 2
+		return 2, false
 	}
-	return 1
+	return 1, false
 }
 
 // csiLen parses the parameters, intermediates and final byte of a CSI
 // sequence from b[i]; intro is the introducer's length, returned when the
 // sequence is incomplete.
-func csiLen(b []byte, i, intro int) int {
+func csiLen(b []byte, i, intro int) (int, bool) {
 	for i < len(b) && b[i] >= 0x30 && b[i] <= 0x3F {
 		i++
 	}
@@ -125,31 +136,88 @@ func csiLen(b []byte, i, intro int) int {
 		i++
 	}
 	if i < len(b) && b[i] >= 0x40 && b[i] <= 0x7E {
-		return i + 1
+		return i + 1, false
 	}
-	return intro
+	return intro, i == len(b)
 }
 
 // stringLen finds the end of a control string's payload from b[i]: BEL, ESC
 // \ or U+009C (ST). Any other control, 7-bit or C1, ends it unfinished.
-func stringLen(b []byte, i, intro int) int {
+func stringLen(b []byte, i, intro int) (int, bool) {
 	for ; i < len(b); i++ {
 		switch x := b[i]; {
 		case x == 0x07:
-			return i + 1
+			return i + 1, false
 		case x == 0x1B:
-			if i+1 < len(b) && b[i+1] == '\\' {
-				return i + 2
+			if i+1 == len(b) {
+				return intro, true
 			}
-			return intro
+			if b[i+1] == '\\' {
+				return i + 2, false
+			}
+			return intro, false
 		case x == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F:
 			if b[i+1] == 0x9C {
-				return i + 2
+				return i + 2, false
 			}
-			return intro
+			return intro, false
 		case x < 0x20 || x == 0x7F:
-			return intro
+			return intro, false
 		}
 	}
-	return intro
+	return intro, true
+}
+
+// cutAtEnd reports whether the sequence starting at tail[0], which runs to
+// the end of its region (seqLen says open), goes on into after, the file
+// beyond the region up to and with its line break: complete there, or still
+// open where the context ends. Either way removing the part in the region
+// would leave the rest half a sequence, so it is kept whole.
+func cutAtEnd(tail, after []byte) bool {
+	if len(after) == 0 {
+		return false
+	}
+	if nl := bytes.IndexByte(after, '\n'); nl >= 0 {
+		after = after[:nl+1]
+	}
+	n, open := seqLen(append(tail[:len(tail):len(tail)], after...))
+	return open || n > len(tail)
+}
+
+// leadIn returns how many bytes at the start of text belong to an escape
+// sequence that begins before the region, on the same line: they are kept
+// (reported, never removed), since the sequence's start is not the
+// region's to change. It is 0 when no sequence runs over the region's
+// start.
+func leadIn(before, text []byte) int {
+	line := before[bytes.LastIndexByte(before, '\n')+1:]
+	if bytes.IndexByte(line, 0x1B) < 0 && bytes.IndexByte(line, 0xC2) < 0 {
+		return 0
+	}
+	for j := 0; j < len(line); {
+		if !startsSeq(line[j:]) {
+			j++
+			continue
+		}
+		n, open := seqLen(line[j:])
+		if !open {
+			j += n
+			continue
+		}
+		m, open := seqLen(append(line[j:len(line):len(line)], text...))
+		if open {
+			return len(text)
+		}
+		return max(0, m-(len(line)-j))
+	}
+	return 0
+}
+
+// startsSeq reports whether b starts with ESC or a C1 introducer (see
+// isEscIntro).
+func startsSeq(b []byte) bool {
+	if b[0] == 0x1B {
+		return true
+	}
+	return len(b) >= 2 && b[0] == 0xC2 && isEscIntro(rune(b[1]))
 }
