@@ -84,6 +84,8 @@ func TestChainedOrderClasses(t *testing.T) {
 		{"перед chain reversed", TypeOrder, "Обновляй схему перед API перед клиентом.", "Обновляй клиента перед API перед схемой."},
 		{"then chain reversed", TypeOrder, "Format the code then lint it then commit.", "Commit then lint it then format the code."},
 		{"comparison kept", "", "Keep coverage > 80 for core packages.", "Keep coverage > 80 in core packages."},
+		{"arrow chain's first step moved", TypeOrder, "- Deploy: build -> smoke test -> publish", "- Deploy: smoke test -> build -> publish"},
+		{"arrow chain kept", "", "- Deploy: build -> smoke test -> publish", "- Deploy steps: build -> smoke test -> publish"},
 	})
 }
 

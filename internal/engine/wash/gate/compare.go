@@ -1364,7 +1364,9 @@ func (c *stmtCompare) sequencePass(s, u *stmt, oc, uc []clauseInfo) {
 			fmt.Sprintf("the preference for %q over %q is reversed", strings.Join(a, " "), strings.Join(b, " ")))
 		return
 	}
-	for _, seq := range [][2][][]string{{arrowSegments(oc), arrowSegments(uc)}, {chainSegments(oc), chainSegments(uc)}, {afterSegments(oc), afterSegments(uc)}, {leadSegments(oc), leadSegments(uc)}, {markedSegments(oc), markedSegments(uc)}} {
+	ao, au := withoutLead(arrowSegments(oc), arrowSegments(uc))
+	co, cu := withoutLead(chainSegments(oc), chainSegments(uc))
+	for _, seq := range [][2][][]string{{ao, au}, {co, cu}, {afterSegments(oc), afterSegments(uc)}, {leadSegments(oc), leadSegments(uc)}, {markedSegments(oc), markedSegments(uc)}} {
 		if i, j, ok := reordered(seq[0], seq[1]); ok {
 			c.drop(Token{TypeOrder, strings.Join(seq[0][i], " ") + " before " + strings.Join(seq[0][j], " ")}, s, u,
 				fmt.Sprintf("order of %q and %q reversed", strings.Join(seq[0][i], " "), strings.Join(seq[0][j], " ")))
@@ -1652,6 +1654,36 @@ func markedSegments(cls []clauseInfo) [][]string {
 		out = append(out, cl.seqSegs...)
 	}
 	return out
+}
+
+// withoutLead strips from the first steps of two chains (arrows, a repeated joiner) the stems
+// they share when each keeps others: the lead of a chain ("CI: lint -> tests", "Run lint -> tests") is not its first step,
+// and "CI: tests -> lint" must map lint to the second.
+func withoutLead(o, u [][]string) ([][]string, [][]string) {
+	if len(o) < 2 || len(u) < 2 {
+		return o, u
+	}
+	var lead []string
+	for _, st := range o[0] {
+		if containsStr(u[0], st) {
+			lead = append(lead, st)
+		}
+	}
+	if len(lead) == 0 || len(lead) == len(o[0]) || len(lead) == len(u[0]) {
+		return o, u
+	}
+	strip := func(seg []string) []string {
+		var out []string
+		for _, st := range seg {
+			if !containsStr(lead, st) {
+				out = append(out, st)
+			}
+		}
+		return out
+	}
+	o = append([][]string{strip(o[0])}, o[1:]...)
+	u = append([][]string{strip(u[0])}, u[1:]...)
+	return o, u
 }
 
 // reordered maps each segment of o to the segment of u sharing most of its stems and reports
