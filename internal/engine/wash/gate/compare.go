@@ -1046,7 +1046,7 @@ func conditionKept(cl clauseInfo, p condPart, uc []clauseInfo) bool {
 // narrowed, "for exported functions" said "for all functions" widened).
 func scopeKept(p condPart, uc []clauseInfo) bool {
 	for _, u := range uc {
-		if shared(p.words, u.sentStems) >= scopeNeed(len(p.words)) && sentenceSaysAll(u, uc) == p.all {
+		if shared(p.words, u.sentStems) >= scopeNeed(len(p.words)) && (sentenceSaysAll(u, uc) == p.all || p.all && allDroppedOnly(p, u)) {
 			return true
 		}
 	}

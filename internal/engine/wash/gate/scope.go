@@ -467,7 +467,7 @@ func scopeChanges(before, siblings, after map[string]scopeMark, ustems []string)
 			continue
 		}
 		m := before[k]
-		if k == scopeAllKey && (m.head == "" || containsStr(ustems, m.head)) {
+		if k == scopeAllKey && (m.head == "" || headKept(m.head, ustems)) {
 			continue // "run all the tests" said "run the tests"
 		}
 		if k != scopeAllKey && !strictScope(m) {
@@ -816,4 +816,46 @@ func holdsAll(facts, want []Token) bool {
 		}
 	}
 	return true
+}
+
+// allDroppedOnly reports a scope of every case ("For all public APIs") whose counterpart clause
+// says all of its words and puts no new word before them: the "all" left out of a plural that
+// still says every one ("Public APIs need doc comments"), not a qualifier put in its place ("For
+// core packages").
+func allDroppedOnly(p condPart, u clauseInfo) bool {
+	for _, w := range p.words {
+		if !headKept(w, u.stems) {
+			return false
+		}
+	}
+	for i, t := range u.toks {
+		st := clauseStems(u.toks[i : i+1])
+		if len(st) == 0 || !headKept(st[0], p.words) {
+			continue
+		}
+		if i == 0 {
+			return true
+		}
+		prev := clauseStems(u.toks[i-1 : i])
+		return len(prev) == 0 || headKept(prev[0], p.words) || t.kind == tCJK
+	}
+	return false
+}
+
+// headKept reports the word a scope word qualified still said: its stem, or an inflection of it
+// (one stem starting the other, three letters at least: neuen and neue).
+func headKept(head string, ustems []string) bool {
+	for _, u := range ustems {
+		if u == head || inflected(u, head) {
+			return true
+		}
+	}
+	return false
+}
+
+func inflected(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return utf8.RuneCountInString(a) >= 3 && strings.HasPrefix(b, a)
 }

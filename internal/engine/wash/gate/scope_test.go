@@ -69,6 +69,9 @@ func TestScopeClasses(t *testing.T) {
 		{"en heading scope kept", "", "## Signing (macOS)\n\nRun `make sign` before a release.", "## Signing on macOS\n\nRun `make sign` before a release."},
 		{"en any in a prohibition", "", "- Never commit secrets to the repository.", "- Never commit any secrets to the repository."},
 		{"zh 任何 in a prohibition", "", "- 不要向仓库提交密钥。", "- 不要向仓库提交任何密钥。"},
+		{"en all left out of a plural scope", "", "- For all public APIs, add doc comments.", "- Public APIs need doc comments."},
+		{"de alle left out of a plural scope", "", "- Für alle neuen Module wird ein README geschrieben.", "- Neue Module bekommen ein README."},
+		{"en all exchanged for a qualifier", TypeCondition, "- For all packages, keep the changelog current.", "- For internal packages, keep the changelog current."},
 		{"en without kept", "", "- Never force-push to shared branches without a reviewer's approval.", "- Never force-push to shared branches without approval from a reviewer."},
 	})
 }
