@@ -156,7 +156,7 @@ func buildStmtLexicon() *stmtLexicon {
 	x.addConditions()
 	x.addSequence()
 	x.addPreferences()
-	for _, words := range seqLeadText {
+	for _, words := range seqLeadText() {
 		for _, w := range strings.Fields(words) {
 			x.lead[w] = true
 		}
@@ -211,7 +211,7 @@ func (x *stmtLexicon) addWords(w string) {
 
 // addModal reads modalText: a level per phrase.
 func (x *stmtLexicon) addModal() {
-	for lang, levels := range modalText {
+	for lang, levels := range modalText() {
 		for level, words := range levels {
 			for _, w := range strings.Fields(words) {
 				if isCJKLang(lang) {
@@ -227,7 +227,7 @@ func (x *stmtLexicon) addModal() {
 
 // addConditions reads condText: a condition kind per phrase.
 func (x *stmtLexicon) addConditions() {
-	for lang, kinds := range condText {
+	for lang, kinds := range condText() {
 		for kind, words := range kinds {
 			for _, w := range strings.Fields(words) {
 				if isCJKLang(lang) {
@@ -243,7 +243,7 @@ func (x *stmtLexicon) addConditions() {
 
 // addSequence reads seqText: a rank (first, then, last) per phrase.
 func (x *stmtLexicon) addSequence() {
-	for lang, ranks := range seqText {
+	for lang, ranks := range seqText() {
 		for rank, words := range ranks {
 			for _, w := range strings.Fields(words) {
 				if isCJKLang(lang) {
@@ -260,7 +260,7 @@ func (x *stmtLexicon) addSequence() {
 // addPreferences reads prefText: "word=1" or "word=-1", the side a preference joiner prefers.
 func (x *stmtLexicon) addPreferences() {
 	x.pref = map[string]int{}
-	for lang, pairs := range prefText {
+	for lang, pairs := range prefText() {
 		for _, p := range strings.Fields(pairs) {
 			w, d, _ := strings.Cut(p, "=")
 			dir := 1
@@ -280,7 +280,7 @@ func (x *stmtLexicon) addPreferences() {
 // addAntonyms reads antonymText: "a|b" a polarity antonym, "a|b|order" an order one, each
 // both ways, by word and by stem.
 func (x *stmtLexicon) addAntonyms() {
-	for _, pairs := range antonymText {
+	for _, pairs := range antonymText() {
 		for _, p := range strings.Fields(pairs) {
 			f := strings.Split(p, "|")
 			typ := TypePolarity
@@ -297,7 +297,7 @@ func (x *stmtLexicon) addAntonyms() {
 
 // addNumbers reads numberText: number words and their values.
 func (x *stmtLexicon) addNumbers() {
-	for lang, pairs := range numberText {
+	for lang, pairs := range numberText() {
 		for _, p := range strings.Fields(pairs) {
 			w, v, _ := strings.Cut(p, "=")
 			if isCJKLang(lang) {
@@ -313,7 +313,7 @@ func (x *stmtLexicon) addNumbers() {
 // addUnits reads unitText: unit words and their canonical units (Chinese, Japanese and Korean
 // ones also matched inside text).
 func (x *stmtLexicon) addUnits() {
-	for lang, pairs := range unitText {
+	for lang, pairs := range unitText() {
 		for _, p := range strings.Fields(pairs) {
 			w, u, _ := strings.Cut(p, "=")
 			x.unit[w] = u
@@ -327,7 +327,7 @@ func (x *stmtLexicon) addUnits() {
 // addLanguageNames reads langNameText: exact forms, and the stems of Russian and Korean forms
 // (which inflect).
 func (x *stmtLexicon) addLanguageNames() {
-	for canon, forms := range langNameText {
+	for canon, forms := range langNameText() {
 		for _, f := range strings.Fields(forms) {
 			r, _ := utf8.DecodeRuneInString(f)
 			if unicode.Is(unicode.Cyrillic, r) && !strings.HasPrefix(f, "по-") || unicode.Is(unicode.Hangul, r) {
@@ -347,7 +347,7 @@ func (x *stmtLexicon) addStopWords() {
 	for _, w := range strings.Fields(stopText) {
 		x.stop[w] = true
 	}
-	for _, words := range stopText2 {
+	for _, words := range stopText2() {
 		for _, w := range strings.Fields(words) {
 			x.stop[w] = true
 		}
@@ -357,7 +357,7 @@ func (x *stmtLexicon) addStopWords() {
 // buildQualifiers reads qualifierText and qualifierAfterText, longest entries first so "at most"
 // is read before "most" could be and 以内に before 以内.
 func buildQualifiers() (before, after []cjkEntry) {
-	for lang, pairs := range qualifierText {
+	for lang, pairs := range qualifierText() {
 		for _, p := range strings.Fields(pairs) {
 			w, q, _ := strings.Cut(p, "=")
 			kind := "word"

@@ -16,17 +16,22 @@ import (
 // implied by the other (Windows and the rest). Each is data with a test per entry
 // (TestEquivalences).
 
-// unitScale converts a unit to its dimension's base (seconds, bytes) and names the dimension.
-var unitScale = map[string]struct {
+// unitDim is a unit's dimension and its factor to the dimension's base.
+type unitDim struct {
 	dim   string
 	scale float64
-}{
-	"ns": {"t", 1e-9}, "us": {"t", 1e-6}, "ms": {"t", 1e-3}, "s": {"t", 1}, "min": {"t", 60}, "h": {"t", 3600},
-	"d": {"t", 86400}, "w": {"t", 604800},
-	"B": {"b", 1}, "KB": {"b", 1e3}, "MB": {"b", 1e6}, "GB": {"b", 1e9}, "TB": {"b", 1e12},
-	"KiB": {"b", 1024}, "MiB": {"b", 1 << 20}, "GiB": {"b", 1 << 30}, "TiB": {"b", 1 << 40},
-	"%": {"%", 1},
 }
+
+// unitScale converts a unit to its dimension's base (seconds, bytes) and names the dimension.
+var unitScale = sync.OnceValue(func() map[string]unitDim {
+	return map[string]unitDim{
+		"ns": {"t", 1e-9}, "us": {"t", 1e-6}, "ms": {"t", 1e-3}, "s": {"t", 1}, "min": {"t", 60}, "h": {"t", 3600},
+		"d": {"t", 86400}, "w": {"t", 604800},
+		"B": {"b", 1}, "KB": {"b", 1e3}, "MB": {"b", 1e6}, "GB": {"b", 1e9}, "TB": {"b", 1e12},
+		"KiB": {"b", 1024}, "MiB": {"b", 1 << 20}, "GiB": {"b", 1 << 30}, "TiB": {"b", 1 << 40},
+		"%": {"%", 1},
+	}
+})
 
 // aliasText are common aliases, one group a line's worth per entry: names of one thing.
 var aliasText = "rg=ripgrep k8s=kubernetes js=javascript ts=typescript py=python pg=postgres=postgresql " +
@@ -72,7 +77,7 @@ func factKeys(t Token) []string {
 // ("300s" and "5min" are both "num:t:300"), or "" when it has no such unit.
 func canonicalNumber(v string) string {
 	u := unitOf(v)
-	sc, ok := unitScale[u]
+	sc, ok := unitScale()[u]
 	if !ok {
 		return ""
 	}
@@ -105,7 +110,7 @@ func langOf(w string) string {
 	if l, ok := x.langName[w]; ok {
 		return l
 	}
-	if _, ok := langNameText[w]; ok {
+	if _, ok := langNameText()[w]; ok {
 		return w
 	}
 	for _, st := range x.langStem {

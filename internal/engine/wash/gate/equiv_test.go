@@ -51,8 +51,8 @@ func TestEquivalentUnits(t *testing.T) {
 // TestEquivalentUnitWords reads every unit word of unitText after a number, in its language: it
 // is the number with its normal unit, and another number is a drop.
 func TestEquivalentUnitWords(t *testing.T) {
-	for _, lang := range sortedLangs(unitText) {
-		for _, p := range strings.Fields(unitText[lang]) {
+	for _, lang := range sortedLangs(unitText()) {
+		for _, p := range strings.Fields(unitText()[lang]) {
 			w, u, _ := strings.Cut(p, "=")
 			spaced, glued := "5 "+w, "5"+w
 			if lang == "zh" || lang == "ja" || lang == "ko" {

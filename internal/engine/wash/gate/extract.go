@@ -430,11 +430,13 @@ func isWordByte(c byte) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-var months = map[string]int{
-	"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
-	"may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
-	"september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
-}
+var months = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
+		"may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
+		"september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+	}
+})
 
 const monthAlt = `(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
 
@@ -477,7 +479,7 @@ func hasMonthName(m []byte) bool {
 		if c < 'a' || c > 'z' {
 			continue
 		}
-		if _, ok := months[string([]byte{c, m[i+1] | 0x20, m[i+2] | 0x20})]; ok {
+		if _, ok := months()[string([]byte{c, m[i+1] | 0x20, m[i+2] | 0x20})]; ok {
 			return true
 		}
 	}
@@ -527,7 +529,7 @@ func (d datePattern) bounded(m []byte, a, b int) bool {
 func (d datePattern) value(m []byte, loc []int) (string, bool) {
 	year, _ := strconv.Atoi(string(m[loc[2*d.year]:loc[2*d.year+1]]))
 	ms := strings.ToLower(string(m[loc[2*d.mon]:loc[2*d.mon+1]]))
-	mon, ok := months[ms]
+	mon, ok := months()[ms]
 	if !ok {
 		mon, _ = strconv.Atoi(ms)
 	}

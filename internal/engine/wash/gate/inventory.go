@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/prosewash/prosewash/internal/engine/wash/frontmatter"
@@ -547,12 +548,14 @@ func frontKeyLine(doc *mdline.Doc, text []byte, key string) int {
 
 // stopwords are skipped when looking for the subject of a value, so "878 passed, 0 failed" and
 // "878 passed and 0 failed" bind their values the same way.
-var stopwords = map[string]bool{
-	"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "to": true, "in": true,
-	"on": true, "at": true, "for": true, "by": true, "with": true, "is": true, "are": true,
-	"was": true, "were": true, "be": true, "from": true, "as": true, "than": true, "then": true,
-	"about": true, "approx": true, "now": true, "it": true, "its": true, "set": true,
-}
+var stopwords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "to": true, "in": true,
+		"on": true, "at": true, "for": true, "by": true, "with": true, "is": true, "are": true,
+		"was": true, "were": true, "be": true, "from": true, "as": true, "than": true, "then": true,
+		"about": true, "approx": true, "now": true, "it": true, "its": true, "set": true,
+	}
+})
 
 // makeBinding pairs each value with the nearest content word between it and the previous value.
 // Only lines with at least two different values can have a swap.
@@ -626,7 +629,7 @@ func subjectWords(s string, n int) string {
 	f := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' })
 	var out []string
 	for i := len(f) - 1; i >= 0 && len(out) < n; i-- {
-		if w := strings.ToLower(f[i]); !stopwords[w] {
+		if w := strings.ToLower(f[i]); !stopwords()[w] {
 			out = append([]string{w}, out...)
 		}
 	}
@@ -638,7 +641,7 @@ func subjectWord(s string) string {
 	f := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' })
 	for i := len(f) - 1; i >= 0; i-- {
 		w := strings.ToLower(f[i])
-		if !stopwords[w] {
+		if !stopwords()[w] {
 			return w
 		}
 	}

@@ -57,8 +57,8 @@ func sortedLangs[V any](m map[string]V) []string {
 
 func TestLexiconModality(t *testing.T) {
 	n := 0
-	for _, lang := range sortedLangs(modalText) {
-		for level, words := range modalText[lang] {
+	for _, lang := range sortedLangs(modalText()) {
+		for level, words := range modalText()[lang] {
 			for _, w := range strings.Fields(words) {
 				n++
 				text := framed(lang, w)
@@ -83,8 +83,8 @@ func levelsOf(cls []clauseInfo) string {
 func TestLexiconAlways(t *testing.T) {
 	for _, w := range strings.Fields(alwaysText) {
 		found := false
-		for _, lang := range sortedLangs(modalText) {
-			if !strings.Contains(" "+modalText[lang][3]+" ", " "+w+" ") {
+		for _, lang := range sortedLangs(modalText()) {
+			if !strings.Contains(" "+modalText()[lang][3]+" ", " "+w+" ") {
 				continue
 			}
 			found = true
@@ -99,8 +99,8 @@ func TestLexiconAlways(t *testing.T) {
 }
 
 func TestLexiconConditions(t *testing.T) {
-	for _, lang := range sortedLangs(condText) {
-		for kind, words := range condText[lang] {
+	for _, lang := range sortedLangs(condText()) {
+		for kind, words := range condText()[lang] {
 			for _, w := range strings.Fields(words) {
 				texts := []string{framed(lang, w)}
 				if lang == "ko" {
@@ -118,8 +118,8 @@ func TestLexiconConditions(t *testing.T) {
 }
 
 func TestLexiconSequence(t *testing.T) {
-	for _, lang := range sortedLangs(seqText) {
-		for rank, words := range seqText[lang] {
+	for _, lang := range sortedLangs(seqText()) {
+		for rank, words := range seqText()[lang] {
 			for _, w := range strings.Fields(words) {
 				text := framed(lang, w)
 				cls := readText(text)
@@ -129,7 +129,7 @@ func TestLexiconSequence(t *testing.T) {
 			}
 		}
 	}
-	for lang, words := range seqLeadText {
+	for lang, words := range seqLeadText() {
 		for _, w := range strings.Fields(words) {
 			text := w + ": build, test, deploy"
 			if lang == "zh" || lang == "ja" {
@@ -144,8 +144,8 @@ func TestLexiconSequence(t *testing.T) {
 }
 
 func TestLexiconPreferences(t *testing.T) {
-	for _, lang := range sortedLangs(prefText) {
-		for _, p := range strings.Fields(prefText[lang]) {
+	for _, lang := range sortedLangs(prefText()) {
+		for _, p := range strings.Fields(prefText()[lang]) {
 			w, d, _ := strings.Cut(p, "=")
 			text := "pnpm " + strings.ReplaceAll(w, "_", " ") + " yarn"
 			if lang == "ko" && strings.HasPrefix(w, "보다") {
@@ -164,8 +164,8 @@ func TestLexiconPreferences(t *testing.T) {
 }
 
 func TestLexiconAntonyms(t *testing.T) {
-	for _, lang := range sortedLangs(antonymText) {
-		for _, p := range strings.Fields(antonymText[lang]) {
+	for _, lang := range sortedLangs(antonymText()) {
+		for _, p := range strings.Fields(antonymText()[lang]) {
 			f := strings.Split(p, "|")
 			for _, pair := range [][2]string{{f[0], f[1]}, {f[1], f[0]}} {
 				a, b := framed(lang, pair[0]), framed(lang, pair[1])
@@ -179,8 +179,8 @@ func TestLexiconAntonyms(t *testing.T) {
 }
 
 func TestLexiconNumbers(t *testing.T) {
-	for _, lang := range sortedLangs(numberText) {
-		for _, p := range strings.Fields(numberText[lang]) {
+	for _, lang := range sortedLangs(numberText()) {
+		for _, p := range strings.Fields(numberText()[lang]) {
 			w, v, _ := strings.Cut(p, "=")
 			text := framed(lang, w)
 			if lang == "en" && w == "one" {
@@ -194,7 +194,7 @@ func TestLexiconNumbers(t *testing.T) {
 }
 
 func TestLexiconLanguageNames(t *testing.T) {
-	for canon, forms := range langNameText {
+	for canon, forms := range langNameText() {
 		for _, f := range strings.Fields(forms) {
 			w := f
 			if _, exact := slex().langName[f]; !exact && f != canon {
@@ -236,8 +236,8 @@ func TestLexiconReasonsQuantitiesNegatedLists(t *testing.T) {
 // and of qualifierAfterText after one (5分以内), as part of the value: the bound is the value's
 // own, "≤ 5" says the same, and the bare number differs.
 func TestLexiconQualifiers(t *testing.T) {
-	for _, lang := range sortedLangs(qualifierText) {
-		for _, p := range strings.Fields(qualifierText[lang]) {
+	for _, lang := range sortedLangs(qualifierText()) {
+		for _, p := range strings.Fields(qualifierText()[lang]) {
 			w, q, _ := strings.Cut(p, "=")
 			w = strings.ReplaceAll(w, "_", " ")
 			gap := " "

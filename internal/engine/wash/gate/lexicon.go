@@ -132,7 +132,7 @@ var lex = sync.OnceValue(func() *lexicon {
 		"ns": "ns nanosecond nanoseconds", "us": "us µs μs microsecond microseconds",
 		"ms": "ms msec msecs millisecond milliseconds", "s": "s sec secs second seconds",
 		"min": "m min mins minute minutes", "h": "h hr hrs hour hours", "d": "d day days",
-		"w": "w wk wks week weeks", "mo": "mo month months", "y": "y yr yrs year years",
+		"w": "w wk wks week weeks", "mo": "mo month months()", "y": "y yr yrs year years",
 		"B": "byte bytes", "KB": "kb kilobyte kilobytes", "MB": "mb megabyte megabytes",
 		"GB": "gb gigabyte gigabytes", "TB": "tb terabyte terabytes", "PB": "pb petabyte petabytes",
 		"KiB": "kib", "MiB": "mib", "GiB": "gib", "TiB": "tib", "bit": "bit bits",

@@ -27,43 +27,47 @@ import (
 // scopeQuantText are the universal quantifiers per language: a rule said of all of something. An
 // entry ending in "*" matches the words it starts (inflected forms); in Chinese and Japanese an
 // entry is matched inside a run of text.
-var scopeQuantText = map[string]string{
-	"en": "all every each any entire whole anytime any_time at_any_time everywhere",
-	"de": "alle allen aller alles jede jeden jeder jedes jedem gesamt* ganze ganzen sämtliche* jederzeit überall",
-	"fr": "tous toutes tout toute chaque entier entière n'importe_quel n'importe_quelle partout",
-	"es": "todo todos toda todas cada cualquier cualquiera entero entera",
-	"pt": "todo todos toda todas cada qualquer quaisquer inteiro inteira",
-	"ru": "все всех всем всеми весь всего вся всю всё любой любая любое любые любых любом каждый каждая каждое каждые каждого везде",
-	"zh": "所有 全部 任何 一切 每个 每一 随时 任意 整个",
-	"ja": "全て すべて 全部 全体 あらゆる いつでも どんな",
-	"ko": "모든 모두 전체* 전부 언제든* 어떤_경우든",
-}
+var scopeQuantText = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"en": "all every each any entire whole anytime any_time at_any_time everywhere",
+		"de": "alle allen aller alles jede jeden jeder jedes jedem gesamt* ganze ganzen sämtliche* jederzeit überall",
+		"fr": "tous toutes tout toute chaque entier entière n'importe_quel n'importe_quelle partout",
+		"es": "todo todos toda todas cada cualquier cualquiera entero entera",
+		"pt": "todo todos toda todas cada qualquer quaisquer inteiro inteira",
+		"ru": "все всех всем всеми весь всего вся всю всё любой любая любое любые любых любом каждый каждая каждое каждые каждого везде",
+		"zh": "所有 全部 任何 一切 每个 每一 随时 任意 整个",
+		"ja": "全て すべて 全部 全体 あらゆる いつでも どんな",
+		"ko": "모든 모두 전체* 전부 언제든* 어떤_경우든",
+	}
+})
 
 // scopeQualText are the qualifiers that narrow what a rule applies to, by concept, the forms of
 // each language in one string ("*" as in scopeQuantText; Korean forms match the words they start).
-var scopeQualText = map[string]string{
-	"new":       "new newly neu neue neuen neuer neues nouveau nouvel nouvelle nouveaux nouvelles nuevo nueva nuevos nuevas novo nova novos novas нов* 新規 新しい 新增 新建 新 새 신규*",
-	"critical":  "critical kritisch* critique critiques crític* критичн* критическ* 关键 クリティカル 핵심*",
-	"public":    "public publicly öffentlich* publique publiques públic* публичн* 公共 公开 公開 공개*",
-	"private":   "private internal privat* intern* privée privé interne* privad* interno* интерн* приватн* 私有 内部 非公開 비공개* 내부*",
-	"complex":   "complex complicated komplex* kompliziert* complexe* complej* complicad* complex* сложн* 复杂 複雑 복잡*",
-	"large":     "large big giant huge enormous massive major large-scale groß* grosse* umfangreich* gros grosse grand grande grandes grands mayor* больш* крупн* 大型 大规模 大き 大規模 대형* 큰 대규모*",
-	"small":     "small minor tiny klein* petit* pequeñ* pequen* мелк* небольш* 小型 小规模 小さ 小規模 작은 소규모*",
-	"specific":  "specific particular concrete spezifisch* bestimmt* konkret* spécifique* particulier* concret* específic* particular* concret* специфичн* определённ* определенн* конкретн* 特定 具体 특정*",
-	"partial":   "partial partially partly teilweise partiell* partiellement partiel* parcial parcialmente частичн* 局部 部分的 一部 일부*",
-	"technical": "technical technisch* technique techniques técnic* техническ* 技术性 技術的 기술적*",
-	// a case the text before named ("in that case"): left out, the rule holds in every case
-	"case": "in_this_case in_that_case in_such_cases in_which_case in_diesem_fall in_dem_fall in_solchen_fällen dans_ce_cas dans_ces_cas " +
-		"en_ese_caso en_este_caso en_tal_caso en_esos_casos nesse_caso neste_caso em_tal_caso nesses_casos в_этом_случае в_таком_случае в_этих_случаях " +
-		"这种情况下 此时 その場合 この場合",
-	// the agent's own initiative: left out, the rule forbids what it allowed when asked
-	"initiative": "on_your_own_initiative of_your_own_accord proactively unprompted von_sich_aus eigenmächtig* ungefragt de_ta_propre_initiative " +
-		"de_votre_propre_initiative spontanément por_iniciativa_propia por_tu_cuenta por_iniciativa_própria por_conta_própria по_своей_инициативе самовольно " +
-		"主动 擅自 自分から 勝手に 自発的に 임의로 마음대로",
-	"trivial":  "trivial triviale trivialen triviaux trivia* тривиальн* 琐碎 些細 사소*",
-	"existing": "existing bestehend* existant* existente* существующ* 现有 已有 既存 기존*",
-	"selected": "selected relevant ausgewählt* relevant* sélectionné* pertinent* seleccionad* relevante* selecionad* выбранн* релевантн* 相关 该当 관련*",
-}
+var scopeQualText = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"new":       "new newly neu neue neuen neuer neues nouveau nouvel nouvelle nouveaux nouvelles nuevo nueva nuevos nuevas novo nova novos novas нов* 新規 新しい 新增 新建 新 새 신규*",
+		"critical":  "critical kritisch* critique critiques crític* критичн* критическ* 关键 クリティカル 핵심*",
+		"public":    "public publicly öffentlich* publique publiques públic* публичн* 公共 公开 公開 공개*",
+		"private":   "private internal privat* intern* privée privé interne* privad* interno* интерн* приватн* 私有 内部 非公開 비공개* 내부*",
+		"complex":   "complex complicated komplex* kompliziert* complexe* complej* complicad* complex* сложн* 复杂 複雑 복잡*",
+		"large":     "large big giant huge enormous massive major large-scale groß* grosse* umfangreich* gros grosse grand grande grandes grands mayor* больш* крупн* 大型 大规模 大き 大規模 대형* 큰 대규모*",
+		"small":     "small minor tiny klein* petit* pequeñ* pequen* мелк* небольш* 小型 小规模 小さ 小規模 작은 소규모*",
+		"specific":  "specific particular concrete spezifisch* bestimmt* konkret* spécifique* particulier* concret* específic* particular* concret* специфичн* определённ* определенн* конкретн* 特定 具体 특정*",
+		"partial":   "partial partially partly teilweise partiell* partiellement partiel* parcial parcialmente частичн* 局部 部分的 一部 일부*",
+		"technical": "technical technisch* technique techniques técnic* техническ* 技术性 技術的 기술적*",
+		// a case the text before named ("in that case"): left out, the rule holds in every case
+		"case": "in_this_case in_that_case in_such_cases in_which_case in_diesem_fall in_dem_fall in_solchen_fällen dans_ce_cas dans_ces_cas " +
+			"en_ese_caso en_este_caso en_tal_caso en_esos_casos nesse_caso neste_caso em_tal_caso nesses_casos в_этом_случае в_таком_случае в_этих_случаях " +
+			"这种情况下 此时 その場合 この場合",
+		// the agent's own initiative: left out, the rule forbids what it allowed when asked
+		"initiative": "on_your_own_initiative of_your_own_accord proactively unprompted von_sich_aus eigenmächtig* ungefragt de_ta_propre_initiative " +
+			"de_votre_propre_initiative spontanément por_iniciativa_propia por_tu_cuenta por_iniciativa_própria por_conta_própria по_своей_инициативе самовольно " +
+			"主动 擅自 自分から 勝手に 自発的に 임의로 마음대로",
+		"trivial":  "trivial triviale trivialen triviaux trivia* тривиальн* 琐碎 些細 사소*",
+		"existing": "existing bestehend* existant* existente* существующ* 现有 已有 既存 기존*",
+		"selected": "selected relevant ausgewählt* relevant* sélectionné* pertinent* seleccionad* relevante* selecionad* выбранн* релевантн* 相关 该当 관련*",
+	}
+})
 
 // scopeStrictText are the concepts of scopeQualText whose word left out alone widens the rule
 // ("public APIs" said "APIs"); the others (new, large, complex) are often description, and
@@ -75,16 +79,18 @@ var scopeStrictText = "public private critical existing specific partial case in
 // on): exchanging one for another of its family moves the rule ("in production" → "in
 // development", "on release" → "on push"). Only an exchange counts: a noun of the family said
 // or left out alone is a value of the statement, compared by its other passes.
-var scopeFamilyText = map[string]string{
-	"env:production":  "production prod produktion produktiv* producción produção produção продакшн* продакшен* прод 生产 本番 프로덕션* 운영*",
-	"env:development": "development dev entwicklung* développement desarrollo desenvolvimento разработк* 开发环境 開発環境 개발*",
-	"env:staging":     "staging stage-umgebung préproduction preproducción homologação стейджинг* 预发布 ステージング 스테이징*",
-	"event:release":   "release releases releasing veröffentlichung* publication lanzamiento lançamento релиз* 发布 发版 リリース 릴리스* 릴리즈*",
-	"event:push":      "push pushes pushing пуш* 推送 プッシュ 푸시*",
-	"event:commit":    "commit commits committing коммит* 提交 コミット 커밋*",
-	"event:merge":     "merge merges merging мерж* 合并 マージ 머지*",
-	"event:deploy":    "deploy deploys deployment deployments déploiement despliegue implantação деплой* 部署 デプロイ 배포*",
-}
+var scopeFamilyText = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"env:production":  "production prod produktion produktiv* producción produção produção продакшн* продакшен* прод 生产 本番 프로덕션* 운영*",
+		"env:development": "development dev entwicklung* développement desarrollo desenvolvimento разработк* 开发环境 開発環境 개발*",
+		"env:staging":     "staging stage-umgebung préproduction preproducción homologação стейджинг* 预发布 ステージング 스테이징*",
+		"event:release":   "release releases releasing veröffentlichung* publication lanzamiento lançamento релиз* 发布 发版 リリース 릴리스* 릴리즈*",
+		"event:push":      "push pushes pushing пуш* 推送 プッシュ 푸시*",
+		"event:commit":    "commit commits committing коммит* 提交 コミット 커밋*",
+		"event:merge":     "merge merges merging мерж* 合并 マージ 머지*",
+		"event:deploy":    "deploy deploys deployment deployments déploiement despliegue implantação деплой* 部署 デプロイ 배포*",
+	}
+})
 
 // scopeHedgeText are phrases that leave a rule to the case at hand ("where appropriate"): one
 // exchanged for a word that says always or all binds the rule everywhere.
@@ -133,13 +139,13 @@ var scopeLex = sync.OnceValue(buildScopeLexicon)
 func buildScopeLexicon() *scopeLexicon {
 	x := &scopeLexicon{words: map[string]string{}, phrases: map[string]string{}, hedges: map[string]bool{},
 		without: set(scopeWithoutText), joiner: set(scopeJoinerText)}
-	for _, forms := range scopeQuantText {
+	for _, forms := range scopeQuantText() {
 		x.addForms(forms, scopeAllKey)
 	}
-	for key, forms := range scopeQualText {
+	for key, forms := range scopeQualText() {
 		x.addForms(forms, key)
 	}
-	for key, forms := range scopeFamilyText {
+	for key, forms := range scopeFamilyText() {
 		x.addForms(forms, key)
 	}
 	for _, h := range strings.Fields(scopeHedgeText) {
@@ -218,14 +224,16 @@ func (x *scopeLexicon) wordKeyOf(w string) (string, bool) {
 	if k == "" || k == scopeAllKey {
 		return "", false
 	}
-	if scopeNegPrefix[first] {
+	if scopeNegPrefix()[first] {
 		return "non " + k, false
 	}
 	return k, true
 }
 
 // scopeNegPrefix are the first parts of a compound that negate its last ("non-trivial").
-var scopeNegPrefix = map[string]bool{"non": true, "nicht": true, "no": true, "un": true, "не": true}
+var scopeNegPrefix = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"non": true, "nicht": true, "no": true, "un": true, "не": true}
+})
 
 func cutLastHyphen(w string) (string, string, bool) {
 	i := strings.LastIndexByte(w, '-')

@@ -94,14 +94,14 @@ func TestScopeEntries(t *testing.T) {
 			}
 		}
 	}
-	for lang, forms := range scopeQuantText {
-		check("scopeQuantText "+lang, scopeAllKey, forms)
+	for lang, forms := range scopeQuantText() {
+		check("scopeQuantText() "+lang, scopeAllKey, forms)
 	}
-	for key, forms := range scopeQualText {
-		check("scopeQualText", key, forms)
+	for key, forms := range scopeQualText() {
+		check("scopeQualText()", key, forms)
 	}
-	for key, forms := range scopeFamilyText {
-		check("scopeFamilyText", key, forms)
+	for key, forms := range scopeFamilyText() {
+		check("scopeFamilyText()", key, forms)
 	}
 	for _, h := range strings.Fields(scopeHedgeText) {
 		text := "use widgets " + strings.ReplaceAll(h, "_", " ")

@@ -3,6 +3,7 @@ package gate
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -210,7 +211,7 @@ func (rs *ruleSentence) group(cl []ruleClause) ([]ruleGroup, []bool) {
 			continue
 		}
 		taken[ci] = true
-		if c.empty && c.a < len(it) && it[c.a].kind == itemWord && conditional[strings.ToLower(it[c.a].text)] {
+		if c.empty && c.a < len(it) && it[c.a].kind == itemWord && conditional()[strings.ToLower(it[c.a].text)] {
 			// "if you don't, automation adds it": the rule word belongs to an elliptical
 			// condition; it governs nothing and takes no clause after it.
 			continue
@@ -300,7 +301,9 @@ func (rs *ruleSentence) polFacts(groups []ruleGroup, prev []item, out *sentenceF
 }
 
 // conditional are the words opening a condition clause.
-var conditional = map[string]bool{"if": true, "when": true, "whether": true, "unless": true}
+var conditional = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"if": true, "when": true, "whether": true, "unless": true}
+})
 
 // gather collects the content words of a run of items (see itemWords), as shown and as distinct
 // stems.
