@@ -206,7 +206,8 @@ var seqText = sync.OnceValue(func() map[string]map[int]string {
 // withoutText are the words that leave out what they govern ("…, without `Co-Authored-By`",
 // "ohne", "без"): a clause saying one keeps a prohibition merged into it ("No X" and "Do Y"
 // said "Do Y without X"), though it is no rule of its own (a paraphrase of "without asking"
-// needs no rule word).
+// needs no rule word). The scope reader reads the same words as a "without …" exception: the
+// words after one name the case a prohibition lets through.
 var withoutText = "without ohne sans sin sem без 없이"
 
 // chainText are the words that, said twice or more in one clause, chain its items in order: "docs

@@ -103,10 +103,6 @@ var scopeHedgeText = "where_appropriate where_applicable where_sensible where_it
 // leading phrase goes on after them, and ends at any other.
 var scopeJoinerText = "of the a an and or de del des du d' la le les el los las da do das dos von vom der den und oder y e et ou o и или"
 
-// scopeWithoutText are the words of a "without …" exception: the words after it name the case a
-// prohibition lets through.
-var scopeWithoutText = "without ohne sans sin sem без 없이"
-
 // zhLeadOpen and zhLeadClose bound a Chinese leading phrase: 对于 … ，, 在没有 … 的情况下, 在 …
 // 期间, 在 … 之后. (在 … 后, 时 and 前 are scopes the clause reader marks, condScope; it leaves
 // 之后 and 之前 alone, sequence words of the lexicon.)
@@ -138,7 +134,7 @@ var scopeLex = sync.OnceValue(buildScopeLexicon)
 
 func buildScopeLexicon() *scopeLexicon {
 	x := &scopeLexicon{words: map[string]string{}, phrases: map[string]string{}, hedges: map[string]bool{},
-		without: set(scopeWithoutText), joiner: set(scopeJoinerText)}
+		without: set(withoutText), joiner: set(scopeJoinerText)}
 	for _, forms := range scopeQuantText() {
 		x.addForms(forms, scopeAllKey)
 	}

@@ -110,10 +110,10 @@ func TestScopeEntries(t *testing.T) {
 		}
 	}
 	x := scopeLex()
-	for _, w := range strings.Fields(scopeWithoutText) {
+	for _, w := range strings.Fields(withoutText) {
 		text := "never check gadgets " + w + " widgets."
 		if lps := x.withoutPhrases(read(text)[0]); len(lps) != 1 {
-			t.Errorf("scopeWithoutText %q: %q read as %+v", w, text, lps)
+			t.Errorf("withoutText %q: %q read as %+v", w, text, lps)
 		}
 	}
 }
