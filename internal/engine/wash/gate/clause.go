@@ -1248,10 +1248,14 @@ func cjkUnits(s string) []string {
 }
 
 // wordStem stems a word of any spaced script: English by its inflections (stem), other Latin and
-// Cyrillic words by their first five letters, which most inflections of one word share.
+// Cyrillic words by their first five letters, which most inflections of one word share; a
+// Cyrillic word loses its ending first (inflect.go), so a short one's forms share it too.
 func wordStem(w string) string {
 	if isASCIIWord(w) {
 		return stem(trimPossessive(w))
+	}
+	if isCyrillicWord(w) {
+		w = inflectedStem(w, ruInflections())
 	}
 	if n := utf8.RuneCountInString(w); n > 5 {
 		return string([]rune(w)[:5])
