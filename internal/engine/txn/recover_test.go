@@ -597,31 +597,3 @@ func TestCleanLeftoversTellsACutWriteFromAnExchange(t *testing.T) {
 	}
 }
 
-// TestRecoverDropsBackupsOfUntouchedFiles: a run killed after its backups and
-// before its journal changed no file. Its backup directory holds nothing the
-// files do not, so recover removes it instead of reporting it as an orphan on
-// every later run; once one file differs from its backup, the directory is an
-// orphan again, kept and reported whole.
-func TestRecoverDropsBackupsOfUntouchedFiles(t *testing.T) {
-	for _, edit := range []bool{false, true} {
-		t.Run(fmt.Sprintf("edited=%v", edit), func(t *testing.T) {
-			w, ops := crashFixture(t)
-			spec := helperSpec{Mode: "run", Validate: "ok", Root: w.root, State: w.state, Ops: toHelperOps(ops)}
-			if killed, c := runChild(t, spec, FailBackedUp); !killed {
-				t.Fatalf("not killed at %s:\n%s", FailBackedUp, c.out.String())
-			}
-			if edit {
-				w.write("e.md", "echo edited by hand\n", 0o644)
-			}
-			rep, err := Recover(w.state, RecoverOptions{Root: w.root})
-			if err != nil || rep.Unresolved {
-				t.Fatalf("%+v, %v", rep, err)
-			}
-			if o, _ := Orphans(w.state); (len(o) == 1) != edit || len(rep.Orphans) != len(o) {
-				t.Fatalf("edited=%v: orphans %+v (report %+v)", edit, o, rep.Orphans)
-			}
-			w.mustBe("a.md", "alpha\u200b original\n")
-			w.mustBe("notes/old.md", "obsolete original\n")
-		})
-	}
-}
