@@ -103,7 +103,10 @@ func backupPath(stateDir, path string) string {
 }
 
 func loadBackup(stateDir, path string) *backup {
-	b, err := os.ReadFile(backupPath(stateDir, path))
+	// Through ReadRegular like every other input: a FIFO or a device put in
+	// the state directory must not hang install, and the record holds at most
+	// one config file (base64 in JSON: 4/3 of it) and some names.
+	b, err := fsx.ReadRegular(backupPath(stateDir, path), 2*maxConfig, false)
 	if err != nil {
 		return nil
 	}
