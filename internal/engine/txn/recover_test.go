@@ -596,4 +596,3 @@ func TestCleanLeftoversTellsACutWriteFromAnExchange(t *testing.T) {
 		})
 	}
 }
-
