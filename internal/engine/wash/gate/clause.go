@@ -1179,10 +1179,11 @@ func clauseStems(toks []ctok) []string {
 	for _, t := range toks {
 		switch t.kind {
 		case tWord:
-			if x.stop[t.text] || lex().stop[t.text] || x.modal[t.text] != 0 || x.cond[t.text] != "" || x.isSeqWord(t.text) {
+			w := elided(t.text)
+			if x.stop[w] || lex().stop[w] || x.modal[t.text] != 0 || x.cond[t.text] != "" || x.isSeqWord(t.text) {
 				continue
 			}
-			add(wordStem(t.text))
+			add(wordStem(w))
 		case tHangul:
 			add(hangulStem(t.text))
 		case tCode:

@@ -57,3 +57,18 @@ func TestRussianStemClasses(t *testing.T) {
 		{"condition dropped", TypeCondition, "- Релиз выкатывай только когда тимлид просит об этом.", "- Релиз выкатывай."},
 	})
 }
+
+// TestElisionEntries: each elided French word, before an apostrophe, leaves the word after it;
+// an apostrophe of another kind of word is kept.
+func TestElisionEntries(t *testing.T) {
+	for _, head := range strings.Fields(elisionText) {
+		if got := elided(head + "'avis"); got != "avis" {
+			t.Errorf("%s'avis → %q, want avis", head, got)
+		}
+	}
+	for _, w := range []string{"don't", "o'clock", "l'a"} {
+		if got := elided(w); got != w {
+			t.Errorf("%s → %q, want it kept", w, got)
+		}
+	}
+}
