@@ -812,19 +812,26 @@ func (c *clauseInfo) addCondition(kind string, i, n int) {
 // up to the next condition.
 func (c *clauseInfo) wordConditionWords() {
 	for k := range c.parts {
-		end := len(c.toks)
-		if k+1 < len(c.parts) {
-			end = c.parts[k+1].from
-		}
-		if e := c.parts[k].end; e > 0 && e < end {
-			end = e
-		}
+		end := partEnd(c, k)
 		c.parts[k].words = clauseStems(c.toks[c.parts[k].at:end])
 		if c.parts[k].kind == condScope {
 			c.parts[k].all = saysAll(c.toks[c.parts[k].at:end])
 			c.parts[k].words = scopeWords(c.toks[c.parts[k].at:end])
 		}
 	}
+}
+
+// partEnd is where the words of the clause's k-th condition end: at the next condition, or at
+// a scope's end.
+func partEnd(c *clauseInfo, k int) int {
+	end := len(c.toks)
+	if k+1 < len(c.parts) {
+		end = c.parts[k+1].from
+	}
+	if e := c.parts[k].end; e > 0 && e < end {
+		end = e
+	}
+	return end
 }
 
 // scriptMarks reads the marks inside runs of Chinese and Japanese text and the condition

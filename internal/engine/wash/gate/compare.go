@@ -1010,7 +1010,7 @@ func descriptive(cl clauseInfo) bool {
 // carrying half the condition's words (of the clause's stems for a condition without words),
 // in the clause or, when the condition's words are there too, in its sentence. An "if"
 // may be restated without its word ("when in need of a temporary directory" as "for a temporary
-// directory") while the result says most of its words, unless a negation inside it is lost.
+// directory") while the result says most of its words (restatedCondition).
 func conditionKept(cl clauseInfo, p condPart, uc []clauseInfo) bool {
 	if p.kind == condScope {
 		return scopeKept(p, uc)
@@ -1028,15 +1028,7 @@ func conditionKept(cl clauseInfo, p condPart, uc []clauseInfo) bool {
 			return true
 		}
 	}
-	if p.kind != condIf || len(p.words) == 0 || p.neg {
-		return false
-	}
-	for _, u := range uc {
-		if shared(p.words, u.sentStems) >= need(len(p.words)) {
-			return true
-		}
-	}
-	return false
+	return restatedCondition(cl, p, uc)
 }
 
 // scopeKept reports a scope phrase of a rule that a counterpart's sentence keeps: two thirds of

@@ -1,0 +1,106 @@
+package gate
+
+import (
+	"strings"
+	"sync"
+)
+
+// A condition a summary restates without its condition word ("Si t'as un avis, tu le donnes"
+// said "Donne ton avis", "Stop after 2 failures" said "Stop on repeated failures" beside "fails
+// the same check twice") is kept when a counterpart sentence still carries its content words.
+// Only an "if" condition with words of its own and no negation inside is read this way: "only"
+// and "unless" restrict what they govern, and their word is the fact.
+
+// restatedCondition reports an "if" condition p of cl whose content a counterpart sentence
+// carries: two thirds of its words (a number counted when the counterpart says it in words:
+// twice is 2), or, for a condition of alternatives set off from its rule ("when working with the
+// API or adding models to the code, …"), a word of each alternative. A condition the clause runs
+// on into its rule ("При правке миграций или изменении схемы запускай проверку") holds the
+// rule's words too, which say nothing of the condition.
+func restatedCondition(cl clauseInfo, p condPart, uc []clauseInfo) bool {
+	if p.kind != condIf || len(p.words) == 0 || p.neg {
+		return false
+	}
+	nums := numbersSaid(uc)
+	var alts [][]string
+	if setOff(cl) {
+		alts = alternatives(cl, p)
+	}
+	for _, u := range uc {
+		if carried(p.words, u.sentStems, nums) >= need(len(p.words)) {
+			return true
+		}
+		if len(alts) > 1 && eachCarried(alts, u.sentStems, nums) {
+			return true
+		}
+	}
+	return false
+}
+
+// carried counts the words a sentence's stems carry, a number also when said in words.
+func carried(words, stems []string, nums map[string]bool) int {
+	n := 0
+	for _, w := range words {
+		if containsStr(stems, w) || nums[TypeNumber+":"+w] {
+			n++
+		}
+	}
+	return n
+}
+
+// eachCarried reports a word of every alternative carried.
+func eachCarried(alts [][]string, stems []string, nums map[string]bool) bool {
+	for _, a := range alts {
+		if carried(a, stems, nums) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// setOff reports a clause that ends at a comma, a dash or a colon: a condition before its rule.
+func setOff(cl clauseInfo) bool {
+	t := strings.TrimRight(cl.text, " *")
+	return strings.HasSuffix(t, ",") || strings.HasSuffix(t, "—") || strings.HasSuffix(t, "–") || strings.HasSuffix(t, ":") || strings.HasSuffix(t, "，")
+}
+
+// numbersSaid returns the keys of the numbers counterpart clauses say in words.
+func numbersSaid(uc []clauseInfo) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range wordFacts(uc) {
+		for _, k := range factKeys(t) {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// orText are the words that join the alternatives of a condition. Spanish and Portuguese "o"
+// is left out: in Portuguese it is the article.
+const orText = "or oder ou или либо"
+
+var orWords = sync.OnceValue(func() map[string]bool { return set(orText) })
+
+// alternatives cuts a condition of spaced-script words at its "or"s into the content stems of
+// each alternative; an alternative with no content word joins the next.
+func alternatives(cl clauseInfo, p condPart) [][]string {
+	k := 0
+	for k < len(cl.parts) && (cl.parts[k].from != p.from || cl.parts[k].kind != p.kind) {
+		k++
+	}
+	if k == len(cl.parts) || p.at > len(cl.toks) {
+		return nil
+	}
+	from, end := p.at, min(partEnd(&cl, k), len(cl.toks))
+	var out [][]string
+	for k := from; k <= end; k++ {
+		if k < end && (cl.toks[k].kind != tWord || !orWords()[cl.toks[k].text]) {
+			continue
+		}
+		if st := clauseStems(cl.toks[from:k]); len(st) > 0 {
+			out = append(out, st)
+			from = k + 1
+		}
+	}
+	return out
+}
