@@ -172,7 +172,7 @@ func runCheck(e *env, args []string) error {
 	// replies as its subprocess).
 	plan, err := clean.Prepare(clean.Request{
 		Project: proj, Pipeline: "safe", ShippedOnly: true, Profile: cf.profile, Explicit: true, Version: Version(),
-		Runner: ucarrier.InProcess, Silent: ucarrier.Silent,
+		Runner: ucarrier.InProcess, Specials: ucarrier.Specials,
 	})
 	if err != nil {
 		return err

@@ -75,7 +75,7 @@ func TestFingerprintLapsesOnEveryChange(t *testing.T) {
 		"Command":    "an approval plans clean runs only; test is a command of its own",
 		"Unattended": "follows Mode",
 		"Runner":     "code handed in by check, never by an approval",
-		"Silent":     "code handed in by check, never by an approval",
+		"Specials":   "code handed in by check, never by an approval",
 	}
 	pt := reflect.TypeOf(clean.Plan{})
 	for i := 0; i < pt.NumField(); i++ {

@@ -28,9 +28,14 @@ func Plain(data []byte) bool {
 // at a time in a uint64 (indexSpecialWords).
 func IndexSpecial(data []byte) int {
 	n := vectorPrefix(len(data))
-	i := indexSpecialVector(data[:n])
-	if i < n {
-		return i
+	i := 0
+	// Input shorter than one block (a short string, a word between two
+	// non-ASCII letters) has no vector part: the call would cost more
+	// than its scan.
+	if n > 0 {
+		if i = indexSpecialVector(data[:n]); i < n {
+			return i
+		}
 	}
 	if j := indexSpecialWords(data[i:]); j >= 0 {
 		return i + j

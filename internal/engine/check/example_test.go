@@ -60,7 +60,7 @@ func safeEngine(dir string) (*clean.Engine, error) {
 		return nil, err
 	}
 	plan, err := clean.Prepare(clean.Request{Project: p, Pipeline: "safe", ShippedOnly: true, Explicit: true,
-		Runner: ucarrier.InProcess, Silent: ucarrier.Silent})
+		Runner: ucarrier.InProcess, Specials: ucarrier.Specials})
 	if err != nil {
 		return nil, err
 	}

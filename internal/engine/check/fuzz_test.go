@@ -91,7 +91,7 @@ func FuzzClean(f *testing.F) {
 	// hold across that difference.
 	opt := options(testEngine(f))
 	e := testEngine(f)
-	e.Silent = nil
+	e.Specials = nil
 	for _, s := range truthSeeds {
 		f.Add(s, uint8(0))
 	}

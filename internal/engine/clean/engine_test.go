@@ -19,8 +19,8 @@ func safeEngine(tb testing.TB, run clean.Runner) *clean.Engine {
 	tb.Helper()
 	e := safeplan.Engine(tb, carrier.Standard, nil)
 	if run != nil {
-		// Silent speaks for the real provider only.
-		e.Run, e.Silent = run, nil
+		// Specials speaks for the real provider only.
+		e.Run, e.Specials = run, nil
 	}
 	return e
 }

@@ -47,6 +47,10 @@ type File struct {
 	ValidationNote string
 
 	origMap *region.Map
+	// specials are Engine.Specials of specialsOf, the text they were
+	// found in.
+	specials   []int
+	specialsOf []byte
 }
 
 func (f *File) refuse(format string, args ...any) {

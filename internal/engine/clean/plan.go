@@ -49,9 +49,9 @@ type Plan struct {
 	Validation  Validation
 
 	// Runner runs a provider call: provider.Run unless the caller handed
-	// in another (check answers in-process). Silent is Engine.Silent.
-	Runner Runner
-	Silent func(text []byte) bool
+	// in another (check answers in-process). Specials is Engine.Specials.
+	Runner   Runner
+	Specials func(text []byte) []int
 }
 
 // Validation is what a run's validation will be made of; the level rises
@@ -126,7 +126,7 @@ func makePlan(req Request, h heading) (*Plan, error) {
 		MaxRewriteStages: cfg.Clean.MaxRewriteStages,
 		Allow:            cfg.AllowRules(), Filter: filterOf(cfg), MaxFileSize: cfg.Clean.MaxFileSize,
 		Validation: Validation{Level: cfg.Clean.Validation, Commands: cfg.Commands, Timeout: cfg.Clean.ValidationTimeout, StripGitEnv: req.StripGitEnv},
-		Runner:     req.Runner, Silent: req.Silent,
+		Runner:     req.Runner, Specials: req.Specials,
 		Vars: map[string]string{
 			"prosewash": req.Self, "workspace": p.Root, "profile": string(profile),
 			"model": cfg.Clean.RewriteModel, "endpoint": cfg.Clean.RewriteEndpoint,
@@ -282,7 +282,7 @@ func (plan *Plan) Engine() *Engine {
 		run = provider.Run
 	}
 	return &Engine{
-		Pipeline: plan.Pipeline, Bindings: plan.Bindings, Run: run, Silent: plan.Silent, Allow: plan.Allow,
+		Pipeline: plan.Pipeline, Bindings: plan.Bindings, Run: run, Specials: plan.Specials, Allow: plan.Allow,
 		Call: provider.Call{Vars: plan.Vars, Dir: plan.Project.Root},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/internal/engine/carrier"
 	"github.com/prosewash/prosewash/internal/engine/pipeline"
@@ -37,12 +38,15 @@ type Engine struct {
 	// markers in the files, they are sent as Keep offsets to transforms
 	// and never reported as left.
 	Allow []carrier.Allow
-	// Silent, when set, reports that a region's text holds nothing any
-	// stage's provider could report or change, so the region is not sent:
-	// set only where every stage runs the carrier policy in-process
-	// (ucarrier.Silent), whose answer for such a region is known to be
-	// nothing. nil sends every region.
-	Silent func(text []byte) bool
+	// Specials, when set, returns the offsets of a file at which
+	// something any stage's provider could report or change may start, in
+	// order: a region that holds none is not sent. Set only where every
+	// stage runs the carrier policy in-process (ucarrier.Specials), whose
+	// answer for such a region is known to be nothing. One pass over a
+	// file answers for all its regions and stages, where a test per
+	// region cost a call for each of the thousands of strings of a JSON
+	// file. nil sends every region.
+	Specials func(text []byte) []int
 }
 
 // kindsFor says which region kinds a stage may be given. Directives are
@@ -144,12 +148,18 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 		}
 		s := &sent{file: f, fileID: len(batch), in: f.Cur, m: m, stage: st.Index}
 		s.req = provider.FileRegions{ID: s.fileID, Path: f.Rel, Language: f.Lang}
+		specials := e.specials(f)
 		for _, r := range m.Regions {
 			if !kinds[r.Kind] || r.Len() == 0 {
 				continue
 			}
-			if e.Silent != nil {
-				if e.Silent(f.Cur[r.Start:r.End]) {
+			if e.Specials != nil {
+				// The regions come in file order: the specials before
+				// this one are behind every later one too.
+				for len(specials) > 0 && specials[0] < r.Start {
+					specials = specials[1:]
+				}
+				if silentIn(f.Cur, specials, r.Start, r.End) {
 					continue // plain ASCII included
 				}
 			} else if st.Op.SkipPlainASCII && carrier.Plain(f.Cur[r.Start:r.End]) {
@@ -176,6 +186,36 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 			e.payload(s)
 		}
 	}
+}
+
+// specials returns e.Specials of the file's current text, found once for
+// every stage that reads the same text; nil without e.Specials.
+func (e *Engine) specials(f *File) []int {
+	if e.Specials == nil {
+		return nil
+	}
+	if !sameBytes(f.specialsOf, f.Cur) {
+		f.specials, f.specialsOf = e.Specials(f.Cur), f.Cur
+	}
+	return f.specials
+}
+
+// sameBytes reports whether a and b are the same slice of the same array.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// silentIn reports whether text[start:end] holds none of specials (the
+// offsets of text that may start something, ascending, none before
+// start). The answer is the region's own only when both its ends are at
+// character starts, where a scan of the region alone decodes what the
+// scan of the file did: a region that begins or ends inside a character is
+// never called silent.
+func silentIn(text []byte, specials []int, start, end int) bool {
+	if !utf8.RuneStart(text[start]) || end < len(text) && !utf8.RuneStart(text[end]) {
+		return false
+	}
+	return len(specials) == 0 || specials[0] >= end
 }
 
 // payload (re)builds the regions sent for s, with their keep offsets.

@@ -65,9 +65,9 @@ type Request struct {
 	// ShippedOnly plans with the definitions that ship with the binary,
 	// whatever the project defines.
 	ShippedOnly bool
-	// Runner and Silent replace the subprocess runner (see Plan).
-	Runner Runner
-	Silent func(text []byte) bool
+	// Runner and Specials replace the subprocess runner (see Plan).
+	Runner   Runner
+	Specials func(text []byte) []int
 
 	// Record, when set, is re-baselined with the new hashes of the files
 	// this run changed, so its own edit is not mistaken for a human one.

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/internal/engine/carrier"
 )
@@ -59,4 +60,57 @@ func TestSilentMeansNothing(t *testing.T) {
 			t.Errorf("Silent(%+q) = true", s)
 		}
 	}
+}
+
+// TestSpecialsAgreeWithSilent holds Specials to Silent: for every region
+// of a text between two character starts, Silent(region) exactly when no
+// offset Specials finds in the whole text lies in it. Texts mix quiet
+// scripts, carriers and bytes that are not valid UTF-8 (a cut sequence, a
+// stray continuation byte), where the two scans must still agree.
+func TestSpecialsAgreeWithSilent(t *testing.T) {
+	units := []string{"a", " ", "\t", "\n", "é", "Ж", "中", "न", "😀", "\u00a0", "\u200b", "\ufeff", "\x1b", "\x7f", "\u2028",
+		"\U000E0041", "\xff", "\xe4\xb8", "\x80", "\xc3", "\xed\xa0\x80", "\xf0\x9f\x98", "\xef\xbf\xbd", strings.Repeat("x", 40)}
+	rng := rand.New(rand.NewSource(2))
+	checked := [2]int{}
+	for range 3000 {
+		var sb strings.Builder
+		for range rng.Intn(24) {
+			sb.WriteString(units[rng.Intn(len(units))])
+		}
+		text := []byte(sb.String())
+		specials := Specials(text)
+		for k := 1; k < len(specials); k++ {
+			if specials[k] <= specials[k-1] {
+				t.Fatalf("Specials(%+q) = %v, not ascending", text, specials)
+			}
+		}
+		for s := 0; s <= len(text); s++ {
+			if s < len(text) && !utf8.RuneStart(text[s]) {
+				continue
+			}
+			for e := s; e <= len(text); e++ {
+				if e < len(text) && !utf8.RuneStart(text[e]) {
+					continue
+				}
+				none := true
+				for _, o := range specials {
+					none = none && (o < s || o >= e)
+				}
+				if got := Silent(text[s:e]); got != none {
+					t.Fatalf("Silent(%+q) = %v, but Specials(%+q) = %v says %v for [%d, %d)", text[s:e], got, text, specials, none, s, e)
+				}
+				checked[boolIndex(none)]++
+			}
+		}
+	}
+	if checked[0] < 1000 || checked[1] < 1000 {
+		t.Fatalf("the texts do not exercise both answers: %v", checked)
+	}
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -3,6 +3,7 @@ package ucarrier
 import (
 	"context"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/internal/engine/carrier"
 	"github.com/prosewash/prosewash/internal/engine/provider"
@@ -214,6 +215,29 @@ func Any(text []byte) bool {
 // (clean.Engine.Silent): most runtime regions of a file with one carrier.
 func Silent(text []byte) bool {
 	return nextSpecial(text, 0) == len(text)
+}
+
+// Specials returns, in order, the offsets of text at which a carrier may
+// start: for s and e at character starts (or len(text)), Silent(text[s:e])
+// exactly when none lies in [s, e). The engine running this provider
+// in-process finds them once per file and skips every region that holds
+// none (clean.Engine.Specials), instead of a call per region.
+func Specials(text []byte) []int {
+	var out []int
+	for i := nextSpecial(text, 0); i < len(text); i = nextSpecial(text, i+unitLen(text[i:])) {
+		out = append(out, i)
+	}
+	return out
+}
+
+// unitLen is the length of what nextSpecial steps over at the start of b:
+// one character, or one byte that is not valid UTF-8.
+func unitLen(b []byte) int {
+	if b[0] < utf8.RuneSelf {
+		return 1
+	}
+	_, n := utf8.DecodeRune(b)
+	return n
 }
 
 // InProcess runs the policy as a provider without a subprocess: the

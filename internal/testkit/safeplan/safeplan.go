@@ -25,7 +25,7 @@ func Engine(tb testing.TB, profile carrier.Profile, allow []carrier.Allow) *clea
 	}
 	plan, err := clean.Prepare(clean.Request{
 		Project: p, Pipeline: "safe", ShippedOnly: true, Profile: string(profile), Explicit: true,
-		Runner: ucarrier.InProcess, Silent: ucarrier.Silent,
+		Runner: ucarrier.InProcess, Specials: ucarrier.Specials,
 	})
 	if err != nil {
 		tb.Fatal(err)
