@@ -10,6 +10,12 @@ import (
 	"github.com/prosewash/prosewash/internal/engine/carrier"
 )
 
+// Silent reports that text holds no character that could start a carrier:
+// the promise a region without Specials makes, read on the region alone.
+func Silent(text []byte) bool {
+	return nextSpecial(text, 0) == len(text)
+}
+
 // TestSilentMeansNothing holds Silent to its promise, which lets check's
 // engine skip regions: a text it calls silent gets no finding and comes
 // back unchanged in every language, profile and position, whatever its

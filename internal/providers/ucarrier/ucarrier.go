@@ -207,21 +207,15 @@ func Any(text []byte) bool {
 	return nextSpecial(text, i) < len(text)
 }
 
-// Silent reports that text holds no character that could start a carrier
-// in any context or profile (a byte order mark included): the inspect and
-// clean operations report nothing in such a region and return it as it
-// is, whatever its kind, offset and surroundings. The engine running this
-// provider in-process skips such regions instead of sending them
-// (clean.Engine.Silent): most runtime regions of a file with one carrier.
-func Silent(text []byte) bool {
-	return nextSpecial(text, 0) == len(text)
-}
-
 // Specials returns, in order, the offsets of text at which a carrier may
-// start: for s and e at character starts (or len(text)), Silent(text[s:e])
-// exactly when none lies in [s, e). The engine running this provider
-// in-process finds them once per file and skips every region that holds
-// none (clean.Engine.Specials), instead of a call per region.
+// start. A region between two character starts (or len(text)) that holds
+// none holds no character that could start a carrier in any context or
+// profile (a byte order mark included): the inspect and clean operations
+// report nothing in it and return it as it is, whatever its kind, offset
+// and surroundings (TestSilentMeansNothing, TestSpecialsAgreeWithSilent).
+// The engine running this provider in-process finds them once per file
+// and skips every region that holds none (clean.Engine.Specials): most
+// runtime regions of a file with one carrier.
 func Specials(text []byte) []int {
 	var out []int
 	for i := nextSpecial(text, 0); i < len(text); i = nextSpecial(text, i+unitLen(text[i:])) {
