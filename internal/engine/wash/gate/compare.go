@@ -231,6 +231,9 @@ func (c *stmtCompare) alignedPass(s *stmt, to []*stmt) {
 	if !c.cfg.noBinding && !c.cfg.skipType[TypeBindingSwap] && len(to) == 1 {
 		c.bindingPass(s, to[0], oc, uc)
 	}
+	if len(to) == 1 {
+		c.substitutionPass(s, to[0], oc, uc)
+	}
 }
 
 // factsOf returns the facts and words of result statements.

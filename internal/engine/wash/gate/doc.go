@@ -63,7 +63,11 @@
 // direction and strength (must > should > may; always > usually > if needed; never > avoid)
 // and every condition it carries ("only on macOS", "unless ...", 除非, если); no word is
 // exchanged for its antonym; what a sequence or a rank puts first stays first; the same words
-// and operands paired differently are a swap. A statement with no counterpart was dropped: each
+// and operands paired differently are a swap; one content word or short span exchanged for another
+// in an otherwise unchanged statement is a drop ("centaines" said "dizaines", 三层 said 两层),
+// unless the two are equivalent (an inflection, a prefix abbreviation, an acronym, a unit written
+// short, one number, a synonym of synonymText; sentence_diff.go, sentence_subst.go). A
+// statement with no counterpart was dropped: each
 // of its facts and rules must be stated by another statement of the result. Order is a fact
 // only where the text makes it one: a numbered list, a first/then/before/after/priority lead.
 // Set classes (code lines, front matter) compare presence, and a fence the result leaves stray
