@@ -45,6 +45,8 @@ type stmtCompare struct {
 	seen  map[dropKey]bool
 	into  map[int][]*stmt    // result statement id -> the original statements aligned with it
 	kept  map[string][]*stmt // fact key -> original statements the result keeps unchanged
+	// repFacts holds the facts of the result statements a removed statement repeats (repeat.go).
+	repFacts map[int]*factSet
 }
 
 // dropKey identifies a drop: one per token, line and file.
@@ -1863,9 +1865,10 @@ func (c *stmtCompare) droppedPass(s *stmt) {
 	}
 	scope := c.scopeOf(s.sect)
 	aliases := c.o.aliases()
+	rep := c.repeatOf(s)
 	facts := append(append([]Token(nil), s.facts...), wordFacts(c.o.clausesOf(s))...)
 	for _, t := range facts {
-		if !c.isStmtFact(t) || keptFact(t, scope, aliases) || shortenedCompound(t, s.text(), scope) {
+		if !c.isStmtFact(t) || keptFact(t, scope, aliases) || shortenedCompound(t, s.text(), scope) || c.repeatSays(rep, t, aliases) {
 			continue
 		}
 		c.drop(t, s, nil, fmt.Sprintf("%s not said elsewhere in its section", t.Value))
@@ -1884,7 +1887,7 @@ func (c *stmtCompare) droppedPass(s *stmt) {
 		if rc == nil {
 			rc = c.scopeClauses(s.sect)
 		}
-		if !ruleKept(cl, rc.candidates(cl.stems, need(len(cl.stems)))) {
+		if !ruleKept(cl, rc.candidates(cl.stems, need(len(cl.stems)))) && !c.repeatRules(rep, cl) {
 			typ, what := TypePolarity, "rule "+levelWord(cl)
 			if cl.modal == "" {
 				// a bare "only"/"unless" clause restricts the rule beside it: a condition
@@ -1904,16 +1907,7 @@ func (c *stmtCompare) nearRepeat(s *stmt) bool {
 	if len(s.facts) == 0 || c.a.rewritten[s.sect] || len(c.o.stemsOf(s)) < 3 {
 		return false
 	}
-	if c.kept == nil {
-		c.kept = map[string][]*stmt{}
-		for _, o := range c.o.stmts {
-			if c.a.same[o.id] {
-				for _, f := range o.facts {
-					c.kept[f.Key()] = append(c.kept[f.Key()], o)
-				}
-			}
-		}
-	}
+	c.keptIndex()
 	stems := c.o.stemsOf(s)
 	for _, cand := range c.kept[s.facts[0].Key()] {
 		if cand.id == s.id || !hasAllFacts(cand, s) {
@@ -1924,6 +1918,21 @@ func (c *stmtCompare) nearRepeat(s *stmt) bool {
 		}
 	}
 	return false
+}
+
+// keptIndex indexes, once, the original statements the result keeps unchanged by their facts.
+func (c *stmtCompare) keptIndex() {
+	if c.kept != nil {
+		return
+	}
+	c.kept = map[string][]*stmt{}
+	for _, o := range c.o.stmts {
+		if c.a.same[o.id] {
+			for _, f := range o.facts {
+				c.kept[f.Key()] = append(c.kept[f.Key()], o)
+			}
+		}
+	}
 }
 
 // hasAllFacts reports a statement stating every fact of s.

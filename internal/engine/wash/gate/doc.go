@@ -56,7 +56,8 @@
 // (in its own section first, a statement repeated under two headings saying something under
 // each), else the result statement sharing most of its content stems, both halves of a split,
 // or the one statement several were merged into. An exact repeat removed within a section is
-// free. Each aligned statement is then compared with its counterparts by passes (compare.go):
+// free, and so is a whole statement removed when a statement kept unchanged anywhere in the file
+// says all its facts, half its words and its rules (repeat.go). Each aligned statement is then compared with its counterparts by passes (compare.go):
 // its values with their units and bounds ("at most 2", "Node 20+"; equivalences that are facts
 // allowed, equiv.go: 60 s = 1 min = every minute, number words, language names across scripts,
 // an alias the original defines) and its names must be there; each clause's rule keeps its
