@@ -93,7 +93,7 @@ func File(path string, data []byte, opt Options) *Result {
 	}
 	var f *clean.File
 	if lang != "" {
-		f = clean.NewFile(path, rel, data)
+		f = opt.Engine.NewFile(path, rel, data)
 		f.ProjectRel = rel
 	}
 	if f == nil || !f.Alive() {

@@ -1,7 +1,9 @@
 package clean_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -140,5 +142,45 @@ func TestStructureProofUnexplainedChange(t *testing.T) {
 	f = runOne(t, safeEngine(t, rewriter(func(s string) string { return strings.ReplaceAll(s, "words", "`code`") })), "a.md", src)
 	if f.Status != clean.Refused || !strings.Contains(f.Reason, "structure") || string(f.Cur) != src {
 		t.Fatalf("a rewrite that makes a code span: %s (%s)", f.Status, f.Reason)
+	}
+}
+
+// The engine's own NewFile reads a file's NUL bytes and invalid UTF-8 off
+// the provider's Specials instead of scanning for them: it must refuse
+// what NewFile refuses, with the same reason, and decide the rest the
+// same way, the fallback for a text with too many specials included.
+func TestEngineNewFileAsNewFile(t *testing.T) {
+	e := safeEngine(t, nil)
+	plain := safeEngine(t, nil)
+	plain.Specials = nil
+	many := strings.Repeat("a\u00a0", 300)
+	for _, c := range []struct{ path, src string }{
+		{"a.md", "plain text\n"},
+		{"a.md", "a\u200bb\n"},
+		{"a.md", "x\x00y\u200b\n"},
+		{"a.md", "caf\xc3 au lait\u200b\n"},
+		{"a.md", "ok \u200b then \xe4\xb8 cut\n"},
+		{"a.md", "\xff\x00\n"},
+		{"a.md", "bad \xed\xa0\x80 surrogate\n"},
+		{"a.md", "replacement \ufffd is valid\u00a0\n"},
+		{"a.go", "package p\n\n// Doc\u200b.\nvar s = \"\u200b\"\n"},
+		{"a.md", many + "\n\ntail\u200b\n"},
+		{"a.bin", "no classifier\u200b\n"},
+	} {
+		got, want := e.NewFile(c.path, c.path, []byte(c.src)), clean.NewFile(c.path, c.path, []byte(c.src))
+		if got.Status != want.Status || got.Reason != want.Reason || got.Lang != want.Lang {
+			t.Fatalf("%+q: engine's NewFile %s (%s), NewFile %s (%s)", c.src, got.Status, got.Reason, want.Status, want.Reason)
+		}
+		if !got.Alive() {
+			continue
+		}
+		e.RunStages(context.Background(), []*clean.File{got})
+		plain.RunStages(context.Background(), []*clean.File{want})
+		if !bytes.Equal(got.Cur, want.Cur) || fmt.Sprint(got.Carriers) != fmt.Sprint(want.Carriers) {
+			t.Fatalf("%+q: with Specials %+q %v, without %+q %v", c.src, got.Cur, got.Carriers, want.Cur, want.Carriers)
+		}
+	}
+	if _, ok := e.Specials([]byte(many)); ok {
+		t.Fatalf("Specials kept a list for a text of %d no-break spaces", strings.Count(many, "\u00a0"))
 	}
 }

@@ -47,9 +47,10 @@ type File struct {
 	ValidationNote string
 
 	origMap *region.Map
-	// specials are Engine.Specials of specialsOf, the text they were
-	// found in.
+	// specials and specialsOK are Engine.Specials of specialsOf, the text
+	// they were found in.
 	specials   []int
+	specialsOK bool
 	specialsOf []byte
 }
 

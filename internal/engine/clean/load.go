@@ -66,7 +66,7 @@ func Load(t Target, maxSize int64) *File {
 			return f
 		}
 	}
-	prepare(f, t.Path, data)
+	prepare(f, t.Path, data, flawsOf)
 	return f
 }
 
@@ -74,12 +74,64 @@ func Load(t Target, maxSize int64) *File {
 // reading anything: check uses it to run the engine's decision in memory.
 func NewFile(path, rel string, data []byte) *File {
 	f := &File{Path: path, Rel: rel}
-	prepare(f, path, data)
+	prepare(f, path, data, flawsOf)
 	return f
 }
 
-// prepare classifies data, or refuses it with the reason.
-func prepare(f *File, path string, data []byte) {
+// NewFile is clean.NewFile for this engine. With Specials, the one scan
+// that finds them also finds the file's NUL bytes and bytes that are not
+// valid UTF-8 (each is one), which cost a pass each otherwise, and the
+// stages read the file with the same list.
+func (e *Engine) NewFile(path, rel string, data []byte) *File {
+	if e.Specials == nil {
+		return NewFile(path, rel, data)
+	}
+	f := &File{Path: path, Rel: rel}
+	if region.Language(path, data) == "" {
+		prepare(f, path, data, flawsOf) // refused without a look at the bytes
+		return f
+	}
+	f.specials, f.specialsOK = e.Specials(data)
+	f.specialsOf = data
+	if !f.specialsOK {
+		prepare(f, path, data, flawsOf)
+		return f
+	}
+	prepare(f, path, data, func([]byte) flaws { return flawsAt(data, f.specials) })
+	return f
+}
+
+// flaws are where a file first holds a NUL byte and a byte that is not
+// valid UTF-8, -1 for none; invalid is only looked for without a NUL.
+type flaws struct{ nul, invalid int }
+
+func flawsOf(data []byte) flaws {
+	fl := flaws{nul: bytes.IndexByte(data, 0), invalid: -1}
+	if fl.nul < 0 && !utf8.Valid(data) {
+		fl.invalid = firstInvalid(data)
+	}
+	return fl
+}
+
+// flawsAt is flawsOf read off specials, a list of offsets of data that
+// holds every NUL byte and every byte that does not start valid UTF-8
+// (ucarrier.Specials).
+func flawsAt(data []byte, specials []int) flaws {
+	fl := flaws{nul: -1, invalid: -1}
+	for _, i := range specials {
+		if data[i] == 0 {
+			return flaws{nul: i, invalid: -1}
+		}
+		if r, n := utf8.DecodeRune(data[i:]); fl.invalid < 0 && r == utf8.RuneError && n == 1 {
+			fl.invalid = i
+		}
+	}
+	return fl
+}
+
+// prepare classifies data, or refuses it with the reason; scan says where
+// it holds a NUL byte or is not valid UTF-8.
+func prepare(f *File, path string, data []byte, scan func([]byte) flaws) {
 	f.Orig, f.Cur = data, data
 	f.Lang = region.Language(path, data)
 	t := Target{Path: path}
@@ -91,13 +143,13 @@ func prepare(f *File, path string, data []byte) {
 		f.refuse("no classifier for %s files; refused, not treated as prose", ext)
 		return
 	}
-	if i := bytes.IndexByte(data, 0); i >= 0 {
+	fl := scan(data)
+	if i := fl.nul; i >= 0 {
 		line, col := textpos.LineCol(data, i)
 		f.refuse("contains a NUL byte at %d:%d; binary files are not cleaned", line, col)
 		return
 	}
-	if !utf8.Valid(data) {
-		off := firstInvalid(data)
+	if off := fl.invalid; off >= 0 {
 		line, col := textpos.LineCol(data, off)
 		f.refuse("invalid UTF-8 at %d:%d (byte %d); not cleaned", line, col, off)
 		return

@@ -51,7 +51,7 @@ type Plan struct {
 	// Runner runs a provider call: provider.Run unless the caller handed
 	// in another (check answers in-process). Specials is Engine.Specials.
 	Runner   Runner
-	Specials func(text []byte) []int
+	Specials func(text []byte) ([]int, bool)
 }
 
 // Validation is what a run's validation will be made of; the level rises

@@ -46,7 +46,9 @@ type Engine struct {
 	// file answers for all its regions and stages, where a test per
 	// region cost a call for each of the thousands of strings of a JSON
 	// file. nil sends every region.
-	Specials func(text []byte) []int
+	// ok false means the list would be too long to keep: every region of
+	// such a text is sent.
+	Specials func(text []byte) (offsets []int, ok bool)
 }
 
 // kindsFor says which region kinds a stage may be given. Directives are
@@ -148,12 +150,12 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 		}
 		s := &sent{file: f, fileID: len(batch), in: f.Cur, m: m, stage: st.Index}
 		s.req = provider.FileRegions{ID: s.fileID, Path: f.Rel, Language: f.Lang}
-		specials := e.specials(f)
+		specials, specialsOK := e.specials(f)
 		for _, r := range m.Regions {
 			if !kinds[r.Kind] || r.Len() == 0 {
 				continue
 			}
-			if e.Specials != nil {
+			if specialsOK {
 				// The regions come in file order: the specials before
 				// this one are behind every later one too.
 				for len(specials) > 0 && specials[0] < r.Start {
@@ -189,15 +191,16 @@ func (e *Engine) runStage(ctx context.Context, st pipeline.ResolvedStage, kinds 
 }
 
 // specials returns e.Specials of the file's current text, found once for
-// every stage that reads the same text; nil without e.Specials.
-func (e *Engine) specials(f *File) []int {
+// every stage that reads the same text; ok false without e.Specials.
+func (e *Engine) specials(f *File) (offsets []int, ok bool) {
 	if e.Specials == nil {
-		return nil
+		return nil, false
 	}
 	if !sameBytes(f.specialsOf, f.Cur) {
-		f.specials, f.specialsOf = e.Specials(f.Cur), f.Cur
+		f.specials, f.specialsOK = e.Specials(f.Cur)
+		f.specialsOf = f.Cur
 	}
-	return f.specials
+	return f.specials, f.specialsOK
 }
 
 // sameBytes reports whether a and b are the same slice of the same array.

@@ -67,7 +67,7 @@ type Request struct {
 	ShippedOnly bool
 	// Runner and Specials replace the subprocess runner (see Plan).
 	Runner   Runner
-	Specials func(text []byte) []int
+	Specials func(text []byte) ([]int, bool)
 
 	// Record, when set, is re-baselined with the new hashes of the files
 	// this run changed, so its own edit is not mistaken for a human one.

@@ -84,7 +84,10 @@ func TestSpecialsAgreeWithSilent(t *testing.T) {
 			sb.WriteString(units[rng.Intn(len(units))])
 		}
 		text := []byte(sb.String())
-		specials := Specials(text)
+		specials, ok := Specials(text)
+		if !ok {
+			t.Fatalf("Specials(%+q) gives up on a short text", text)
+		}
 		for k := 1; k < len(specials); k++ {
 			if specials[k] <= specials[k-1] {
 				t.Fatalf("Specials(%+q) = %v, not ascending", text, specials)

@@ -215,13 +215,19 @@ func Any(text []byte) bool {
 // and surroundings (TestSilentMeansNothing, TestSpecialsAgreeWithSilent).
 // The engine running this provider in-process finds them once per file
 // and skips every region that holds none (clean.Engine.Specials): most
-// runtime regions of a file with one carrier.
-func Specials(text []byte) []int {
-	var out []int
+// runtime regions of a file with one carrier. A text with more than one
+// such offset in eight bytes (a file of NULs, of no-break spaces) gets
+// ok false and no list: the list would outweigh the text, and the engine
+// then sends every region.
+func Specials(text []byte) (offsets []int, ok bool) {
+	most := len(text)/8 + 64
 	for i := nextSpecial(text, 0); i < len(text); i = nextSpecial(text, i+unitLen(text[i:])) {
-		out = append(out, i)
+		if len(offsets) == most {
+			return nil, false
+		}
+		offsets = append(offsets, i)
 	}
-	return out
+	return offsets, true
 }
 
 // unitLen is the length of what nextSpecial steps over at the start of b:
