@@ -67,7 +67,9 @@
 // and operands paired differently are a swap; one content word or short span exchanged for another
 // in an otherwise unchanged statement is a drop ("centaines" said "dizaines", 三层 said 两层),
 // unless the two are equivalent (an inflection, a prefix abbreviation, an acronym, a unit written
-// short, one number, a synonym of synonymText; sentence_diff.go, sentence_subst.go). A
+// short, one number, a synonym of synonymText; sentence_diff.go, sentence_subst.go); two content
+// spans that trade places are a binding swap or a reversed order (sentence_swap.go) unless they
+// are items of one list ("lint and tests") or words moved in their own forms (free word order). A
 // statement with no counterpart was dropped: each
 // of its facts and rules must be stated by another statement of the result. Order is a fact
 // only where the text makes it one: a numbered list, a first/then/before/after/priority lead.

@@ -26,6 +26,12 @@ type dunit struct {
 	// one marks an article that also means one (un, ein, a): exchanged for a number word, it
 	// changes a count.
 	one bool
+	// coord marks a word or mark joining the items of a list (and, oder, и, 和, 、, 및).
+	coord bool
+	// order marks a word or mark that orders what it joins: an arrow, a sequence word, a
+	// preference joiner (→, before, then, over, than).
+	order  bool
+	clause int // the index of the unit's clause in its statement
 }
 
 // same reports two units that are one word: one folded form or one stem.
@@ -47,14 +53,17 @@ type hunk struct {
 func diffUnits(cls []clauseInfo) []dunit {
 	x, l := slex(), lex()
 	var out []dunit
-	for _, cl := range cls {
+	for ci, cl := range cls {
+		from := len(out)
 		for _, t := range cl.toks {
 			switch t.kind {
 			case tWord:
 				k := foldWidth(t.text)
 				num := x.number[k] != ""
+				_, seq := x.seq[k]
 				out = append(out, dunit{text: t.text, key: k, stem: wordStem(k), kind: tWord, num: num, one: oneArticle(k),
-					fn: !num && (x.stop[k] || l.stop[k]), rule: x.modal[k] != 0 || x.cond[k] != "" || x.isSeqWord(k) || l.marker[k] != "" || qualifierWords()[k]})
+					order: seq || x.pref[k] != 0 || l.joiner[k] != 0,
+					fn:    !num && (x.stop[k] || l.stop[k]), rule: x.modal[k] != 0 || x.cond[k] != "" || x.isSeqWord(k) || l.marker[k] != "" || qualifierWords()[k]})
 			case tHangul:
 				out = append(out, hangulUnit(t.text))
 			case tCode:
@@ -63,11 +72,27 @@ func diffUnits(cls []clauseInfo) []dunit {
 				out = append(out, dunit{text: t.text, key: t.text, kind: tNum})
 			case tCJK:
 				out = append(out, cjkDiffUnits(x, t.text)...)
+			case tArrow:
+				out = append(out, dunit{text: "→", key: "→", kind: tArrow, fn: true, order: true})
 			}
+		}
+		for i := from; i < len(out); i++ {
+			out[i].clause = ci
+			out[i].coord = out[i].coord || coordinators()[out[i].key]
 		}
 	}
 	return out
 }
+
+// coordinators are the words and marks joining the items of a list: items a rewrite may put in
+// any order.
+var coordinators = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields("and or und oder et ou y o e и или та і 和 与 及 或 、 ・ や と 및 와 과 또는 이나 그리고") {
+		out[w] = true
+	}
+	return out
+})
 
 // hangulUnit is one Korean word: its particles glued on, so its stem (two syllables) is the
 // word; a particle standing alone after a Latin word ("berry를") is a function word.
@@ -112,6 +137,9 @@ func cjkDiffUnits(x *stmtLexicon, s string) []dunit {
 			flush()
 			c := string(r)
 			out = append(out, dunit{text: c, key: c, kind: tCJK, fn: !rule, rule: rule})
+		case r == '、' || r == '・':
+			flush()
+			out = append(out, dunit{text: string(r), key: string(r), kind: tCJK, fn: true, coord: true})
 		default:
 			flush()
 		}

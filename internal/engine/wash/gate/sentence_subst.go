@@ -213,8 +213,12 @@ func equivalentWord(aliases map[string][]string, a, b string) bool {
 	if prefixOf(a, b) || sameRoot(a, b) || sameNumberWord(a, b) || sameWord(aliases, a, b) || synonyms(a, b) {
 		return true
 	}
-	for _, pa := range compoundParts(a) {
-		for _, pb := range compoundParts(b) {
+	pa, pb := compoundParts(a), compoundParts(b)
+	if len(pa) > 1 && len(pb) > 1 {
+		return false // two compounds ("platform-up.sh", "cluster-up.sh") sharing a part are two names
+	}
+	for _, pa := range pa {
+		for _, pb := range pb {
 			if prefixOf(pa, pb) || wordStem(pa) == wordStem(pb) {
 				return true
 			}

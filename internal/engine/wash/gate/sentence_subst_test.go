@@ -24,6 +24,8 @@ func TestSubstitutionClasses(t *testing.T) {
 		{"ja katakana word exchanged", TypeName, "設定ファイルはルートディレクトリに置き、ログは別の場所に置く。", "設定ファイルはホームディレクトリに置き、ログは別の場所に置く。"},
 		{"ko folder exchanged", TypeName, "하위 폴더의 설정 파일을 사용합니다.", "루트 폴더의 설정 파일을 사용합니다."},
 		{"ru adjective exchanged", TypeName, "Комментарии в коде пишем короткими фразами на английском.", "Комментарии в коде пишем длинными фразами на английском."},
+		{"two compounds sharing a part", TypeCode, "Bootstrap runs `cluster-up.sh` and `platform-up.sh`; then `platform-up.sh` installs the ingress.",
+			"Bootstrap runs `cluster-up.sh` and `platform-up.sh`; then `cluster-up.sh` installs the ingress."},
 		{"synonym", "", "Run the linter before each commit of the module.", "Execute the linter before each commit of the module."},
 		{"prefix abbreviation", "", "Store the configuration of every service in the repository.", "Store the config of every service in the repo."},
 		{"acronym", "", "Open a pull request for each change of the schema.", "Open a PR for each change of the schema."},

@@ -1,0 +1,26 @@
+package gate
+
+import "testing"
+
+// TestTranspositionClasses: two content spans of a statement that trade places, the rest kept,
+// are a drop: a crossing (each span now says what the other said: a binding swap), a move
+// across an order word (→, over), or a move that carries each span's case endings with it (the
+// roles traded places). Items of a list reordered, and words moved in their own forms (free
+// word order, an adverb after its verb), are none.
+func TestTranspositionClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"crossing", TypeBindingSwap, "Logs go to the collector in the cluster and to the console on laptops.",
+			"Logs go to the console in the cluster and to the collector on laptops."},
+		{"de crossing across clauses", TypeBindingSwap, "Hotfixes landen im Wartungszweig, neue Funktionen im Hauptzweig.",
+			"Hotfixes landen im Hauptzweig, neue Funktionen im Wartungszweig."},
+		{"ko arrow", TypeOrder, "- 배포 순서: 스테이징 서버 → 운영 서버", "- 배포 순서: 운영 서버 → 스테이징 서버"},
+		{"ru roles by case endings", TypeOrder, "Предпочитайте короткие функции длинным методам.", "Предпочитайте длинные методы коротким функциям."},
+		{"list items reordered", "", "Run lint and tests before pushing a branch.", "Run tests and lint before pushing a branch."},
+		{"es list reordered", "", "Documenta la API y la CLI en cada versión.", "Documenta la CLI y la API en cada versión."},
+		{"ko list reordered", "", "변경 시 API 문서 및 CLI 문서를 함께 업데이트합니다.", "변경 시 CLI 문서 및 API 문서를 함께 업데이트합니다."},
+		{"crossing, en", TypeBindingSwap, "Staging pulls images from the mirror and production pulls them from the registry directly.",
+			"Staging pulls images from the registry and production pulls them from the mirror directly."},
+		{"ru free word order", "", "Не запускайте миграции вручную на проде.", "Миграции вручную на проде не запускайте."},
+		{"adverb after its verb", "", "Never silently drop errors from the worker.", "Never drop errors silently from the worker."},
+	})
+}
