@@ -226,6 +226,7 @@ func (c *stmtCompare) alignedPass(s *stmt, to []*stmt) {
 	if !c.cfg.skipType[TypeCondition] {
 		c.conditionsPass(s, to[0], oc, uc)
 		c.scopePass(s, to[0], oc, uc)
+		c.codeScopePass(s, to[0], oc, uc)
 	}
 	if !c.cfg.skipType[TypeOrder] {
 		c.sequencePass(s, to[0], oc, uc)
