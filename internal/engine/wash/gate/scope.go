@@ -756,6 +756,9 @@ func (c *stmtCompare) anchoredPass(s *stmt) {
 	}
 	u := c.anchor(s)
 	if u == nil {
+		u = c.subjectAnchor(s)
+	}
+	if u == nil {
 		return
 	}
 	oc, uc := c.o.clausesOf(s), c.r.clausesOf(u)
