@@ -69,7 +69,9 @@
 // unless the two are equivalent (an inflection, a prefix abbreviation, an acronym, a unit written
 // short, one number, a synonym of synonymText; sentence_diff.go, sentence_subst.go); two content
 // spans that trade places are a binding swap or a reversed order (sentence_swap.go) unless they
-// are items of one list ("lint and tests") or words moved in their own forms (free word order). A
+// are items of one list ("lint and tests") or words moved in their own forms (free word order);
+// one item left out of a coordinated list ("A und B" said "A") is a drop unless another result
+// statement states it or the list gives examples (sentence_item.go). A
 // statement with no counterpart was dropped: each
 // of its facts and rules must be stated by another statement of the result. Order is a fact
 // only where the text makes it one: a numbered list, a first/then/before/after/priority lead.

@@ -87,11 +87,7 @@ func diffUnits(cls []clauseInfo) []dunit {
 // coordinators are the words and marks joining the items of a list: items a rewrite may put in
 // any order.
 var coordinators = sync.OnceValue(func() map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.Fields("and or und oder et ou y o e и или та і 和 与 及 或 、 ・ や と 및 와 과 또는 이나 그리고") {
-		out[w] = true
-	}
-	return out
+	return set("and or und oder et ou y o e и или та і 和 与 及 或 、 ・ や と 및 와 과 또는 이나 그리고")
 })
 
 // hangulUnit is one Korean word: its particles glued on, so its stem (two syllables) is the
@@ -126,6 +122,9 @@ func cjkDiffUnits(x *stmtLexicon, s string) []dunit {
 	for i, r := range []rune(s) {
 		rule := i < len(mr) && mr[i] != r
 		switch {
+		case r == '、' || r == '・': // the list marks (・ sits in the katakana block)
+			flush()
+			out = append(out, dunit{text: string(r), key: string(r), kind: tCJK, fn: true, coord: true})
 		case r >= 0x30a0 && r <= 0x30ff && !rule:
 			kata.WriteRune(r)
 		case unicode.Is(unicode.Han, r) || r >= 0x30a0 && r <= 0x30ff:
@@ -137,9 +136,6 @@ func cjkDiffUnits(x *stmtLexicon, s string) []dunit {
 			flush()
 			c := string(r)
 			out = append(out, dunit{text: c, key: c, kind: tCJK, fn: !rule, rule: rule})
-		case r == '、' || r == '・':
-			flush()
-			out = append(out, dunit{text: string(r), key: string(r), kind: tCJK, fn: true, coord: true})
 		default:
 			flush()
 		}

@@ -1,0 +1,100 @@
+package gate
+
+import (
+	"fmt"
+	"sync"
+)
+
+// The dropped-item pass: an aligned statement that says what its original said except one item
+// of a coordinated list ("source code, comments, commit messages, and PR descriptions" said
+// without "commit messages"; "A und B" said "A"), when no other statement of the result states
+// that item. A list of examples ("e.g. …", "such as …") may be cut short freely.
+
+// itemMaxUnits is the longest item, in content units, the pass reads as one list item.
+const itemMaxUnits = 4
+
+// droppedItemPass reports the list item a statement's one counterpart leaves out.
+func (c *stmtCompare) droppedItemPass(s, u *stmt, oc []clauseInfo, uc []clauseInfo) {
+	if c.dropped(s) || len(c.mergedInto(u)) > 1 || c.cfg.skipType[TypeName] {
+		return
+	}
+	ou := diffUnits(oc)
+	hs := diffHunks(ou, diffUnits(uc))
+	if len(hs) != 1 || len(hs[0].ins) > 0 || exampleList(ou) {
+		return
+	}
+	h := hs[0]
+	if !listItem(ou, h.at, h.at+len(h.del)) || c.statedElsewhere(trimSpan(h.del), u) {
+		return
+	}
+	item := unitsText(trimSpan(h.del))
+	c.drop(Token{TypeName, item}, s, u, fmt.Sprintf("list item %q dropped", item))
+}
+
+// listItem reports a span of ou that is one item of a list: it opens with a coordinator and
+// ends its clause or meets the next coordinator ("…, und die Prüfungen", "・ロールバック手順を"),
+// or it is a whole clause of the list followed by a clause opening with a coordinator ("…,
+// commit messages, and PR descriptions").
+func listItem(ou []dunit, from, to int) bool {
+	span := ou[from:to]
+	n := countContent(span)
+	if n == 0 || n > itemMaxUnits || hasRule(span) {
+		return false
+	}
+	end := to == len(ou) || ou[to].coord || ou[to].clause != ou[to-1].clause || !ou[to].content() && !ou[to].rule
+	if span[0].coord && end {
+		return true
+	}
+	whole := (from == 0 || ou[from-1].clause != span[0].clause) && (to == len(ou) || ou[to].clause != ou[to-1].clause)
+	return whole && from > 0 && to < len(ou) && ou[to].coord
+}
+
+// exampleList reports a statement that gives examples: its lists may be cut short.
+func exampleList(ou []dunit) bool {
+	w := exampleWords()
+	for _, u := range ou {
+		if w[u.key] {
+			return true
+		}
+	}
+	return false
+}
+
+// exampleWords open a list of examples, in the nine languages.
+var exampleWords = sync.OnceValue(func() map[string]bool {
+	return set("e.g eg example examples like such beispiel beispiele z.b exemple exemples ejemplo ejemplos exemplo exemplos например 例 如 比 등 예")
+})
+
+// statedElsewhere reports an item whose content another statement of the result states.
+func (c *stmtCompare) statedElsewhere(item []dunit, u *stmt) bool {
+	var want []string
+	for _, x := range item {
+		if x.content() {
+			want = append(want, x.key)
+		}
+	}
+	for _, v := range c.r.stmts {
+		if v == u {
+			continue
+		}
+		vu := diffUnits(c.r.clausesOf(v))
+		all := true
+		for _, w := range want {
+			found := false
+			for _, y := range vu {
+				if y.key == w || y.stem != "" && y.stem == wordStem(w) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
