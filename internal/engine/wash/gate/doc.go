@@ -46,7 +46,9 @@
 // A code fence no fence closes (or whose block swallows the author's next "```bash") is a stray
 // fence (mdline.Doc.StrayFences): the lines it swallows are read as the Markdown their author
 // wrote, except those that look like code, which stay code lines. So an honest edit of that prose
-// is not a dropped code line, and a dropped statement of real code still is.
+// is not a dropped code line, and a dropped statement of real code still is. A block no bare fence
+// ever closes that holds fences with an info string is a file whose author closes blocks with
+// "```text": its fences are read as toggling, open and close in turn (stray.go).
 //
 // # Comparison
 //

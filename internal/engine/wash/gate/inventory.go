@@ -194,6 +194,10 @@ func readKinds(doc *mdline.Doc, text []byte, cfg checks) []mdline.Kind {
 		return kinds
 	}
 	for _, st := range doc.StrayFences() {
+		if st.Inner > 0 && unclosedStray(doc, st) {
+			toggledKinds(doc, st, kinds, cfg)
+			continue
+		}
 		last := st.End // 1-based, inclusive
 		if st.Inner > 0 {
 			last = st.Inner - 1
@@ -203,23 +207,28 @@ func readKinds(doc *mdline.Doc, text []byte, cfg checks) []mdline.Kind {
 			continue
 		}
 		from, to := doc.Lines[st.Line].Start, doc.Lines[last-1].End
-		sub := mdline.Parse(text[from:to])
-		for j, sl := range sub.Lines {
-			i := st.Line + j
-			if i >= last {
-				break
-			}
-			k := sl.Kind
-			if k == mdline.FrontMatter {
-				k = mdline.Text
-			}
-			if (k == mdline.Text || k == mdline.TableRow) && !cfg.noStrayCode && looksLikeCode(sl.Text(sub.Src)) {
-				k = mdline.Fenced
-			}
-			kinds[i] = k
-		}
+		rereadKinds(mdline.Parse(text[from:to]), st.Line, last, kinds, cfg)
 	}
 	return kinds
+}
+
+// rereadKinds files the kinds of sub, a stretch of the file parsed again from line index at, up
+// to line index last: Markdown as Markdown, a prose or table line that looks like code as code.
+func rereadKinds(sub *mdline.Doc, at, last int, kinds []mdline.Kind, cfg checks) {
+	for j, sl := range sub.Lines {
+		i := at + j
+		if i >= last {
+			break
+		}
+		k := sl.Kind
+		if k == mdline.FrontMatter {
+			k = mdline.Text
+		}
+		if (k == mdline.Text || k == mdline.TableRow) && !cfg.noStrayCode && looksLikeCode(sl.Text(sub.Src)) {
+			k = mdline.Fenced
+		}
+		kinds[i] = k
+	}
 }
 
 // readSentences hands the prose paragraphs to the sentence reader and files what it finds:
