@@ -505,6 +505,10 @@ func clauseTokens(ln stmtLine, cur *clauseInfo, raw *strings.Builder, depth *int
 				}
 				cur.reason = true // also after a comma: "(..., so nothing to install)"
 			}
+			if contrastNegation(cur.toks, w) {
+				cur.toks = cur.toks[:len(cur.toks)-1] // "… and not X": the "and" joins two clauses
+				end(breakComma)
+			}
 			cur.toks = append(cur.toks, ctok{tWord, w})
 		default:
 			if stop := clauseBreak(s, i, r, *depth); stop != 0 {
