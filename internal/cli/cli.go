@@ -52,7 +52,11 @@ func versionFrom(settings []debug.BuildSetting) string {
 // env is what every command receives: the streams, the output helpers and
 // the context that SIGINT and SIGTERM cancel.
 type env struct {
-	ctx    context.Context
+	ctx context.Context
+	// arm makes SIGINT and SIGTERM cancel ctx from now on, where Main
+	// catches them only late ([lazyInterrupt]); a no-op where they are
+	// caught already.
+	arm    func()
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
@@ -152,10 +156,13 @@ func mainWith(cmds []command, args []string, stdin io.Reader, stdout, stderr io.
 		printHelp(stderr, "")
 		return exitUsage
 	}
-	in := interruptible(u, holdsLocks)
-	defer in.stop()
-	ctx := in.ctx
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, ui: u, color: colour}
+	in := interruptible
+	if agentHookInProcess(args) {
+		in = lazyInterrupt
+	}
+	intr := in(u, holdsLocks)
+	defer intr.stop()
+	e := &env{ctx: intr.ctx, arm: intr.arm, stdin: stdin, stdout: stdout, stderr: stderr, ui: u, color: colour}
 	name := args[0]
 	if name == "help" {
 		if len(args) > 2 && args[1] == "wash" {
@@ -183,7 +190,7 @@ func mainWith(cmds []command, args []string, stdin io.Reader, stdout, stderr io.
 			printHelp(stdout, name)
 			return exitOK
 		}
-		return in.wait(func() int { return runCommand(e, u, c, name, args[1:]) })
+		return intr.wait(func() int { return runCommand(e, u, c, name, args[1:]) })
 	}
 	u.errorf("unknown command %q", name)
 	u.hintf("run 'prosewash --help'")

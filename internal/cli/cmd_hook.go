@@ -86,7 +86,23 @@ func runHook(e *env, args []string) error {
 	if inWorker(target, event) {
 		return hookAgentInChild(e, p, event, hookDeadline(target, event)+10*time.Second)
 	}
+	if ev, _ := p.Event(event); ev.Kind == agent.TurnEnd {
+		e.armSignals() // the engine may run here: a signal rolls it back
+	}
 	return hookAgentInProcess(e, p, event, agentEnv())
+}
+
+// agentHookInProcess reports whether args are an agent hook that Main may
+// answer without catching signals at first ([lazyInterrupt]): any agent
+// hook but a worker's, whose work is the engine's. Of the others, only
+// an end of a turn may run a transaction, and it arms the handling
+// first (runHook, hookAgentInChild).
+func agentHookInProcess(args []string) bool {
+	if len(args) < 3 || args[0] != "hook" || wantsHelp(args[1:]) || os.Getenv(envWorker) != "" {
+		return false
+	}
+	_, ok := agent.Lookup(args[1])
+	return ok
 }
 
 // hookAgentInProcess runs an agent hook in this process: only the

@@ -164,6 +164,7 @@ func hookAgentInChild(e *env, p agent.Platform, event string, d time.Duration) e
 		inner.stdin = bytes.NewReader(data)
 		return hookAgentInProcess(&inner, p, event, env)
 	}
+	e.armSignals() // a signal now interrupts the worker, which rolls back
 	w := runWorker(e.ctx, e.ui.colour, []string{p.Name, event}, bytes.NewReader(data), d)
 	if w.err == nil && !w.stdout.Overflowed() && !w.stderr.Overflowed() && keepsContract(p, w.stdout.Bytes()) {
 		_, _ = e.stdout.Write(w.stdout.Bytes())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"sync"
 	"time"
 )
 
@@ -30,17 +31,74 @@ type interrupt struct {
 	sigs     chan os.Signal
 	critical func() bool
 	u        *ui
+
+	mu      sync.Mutex
+	caught  bool        // the signals are caught
+	stopped bool        // stop ran: they never will be
+	later   *time.Timer // catches them when a lazy command outlasts its delay
 }
 
+// armDelay is when an agent hook answered in process starts catching
+// SIGINT and SIGTERM ([lazyInterrupt]): well above the few milliseconds
+// such a hook takes, well below anything a person waits for.
+const armDelay = 50 * time.Millisecond
+
 func interruptible(u *ui, critical func() bool) *interrupt {
-	ctx, cancel := context.WithCancel(context.Background())
-	in := &interrupt{ctx: ctx, cancel: cancel, sigs: make(chan os.Signal, 4), critical: critical, u: u}
-	signal.Notify(in.sigs, interruptSignals()...)
+	in := newInterrupt(u, critical)
+	in.arm()
 	return in
 }
 
+// lazyInterrupt is interruptible for a command that runs no transaction
+// and usually ends within milliseconds: it catches the signals only from
+// armDelay on, or once the command calls arm. os/signal's set-up is a
+// thread locked for the signal mask, a template thread and the signal
+// loop, half the threads and most of the context switches of a
+// post-tool-use hook that is over long before a signal could come. A
+// signal before then ends the process by its default action, which is
+// what a kill -9 does, and what such a command writes is written so that
+// it is whole after one.
+func lazyInterrupt(u *ui, critical func() bool) *interrupt {
+	in := newInterrupt(u, critical)
+	in.later = time.AfterFunc(armDelay, in.arm)
+	return in
+}
+
+func newInterrupt(u *ui, critical func() bool) *interrupt {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &interrupt{ctx: ctx, cancel: cancel, sigs: make(chan os.Signal, 4), critical: critical, u: u}
+}
+
+// arm starts catching the signals, once; a command about to start work
+// that a signal must roll back calls it first.
+func (in *interrupt) arm() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.caught || in.stopped {
+		return
+	}
+	in.caught = true
+	signal.Notify(in.sigs, interruptSignals()...)
+}
+
+// armSignals is e.arm where there is one.
+func (e *env) armSignals() {
+	if e.arm != nil {
+		e.arm()
+	}
+}
+
 func (in *interrupt) stop() {
-	signal.Stop(in.sigs)
+	in.mu.Lock()
+	in.stopped = true
+	if in.later != nil {
+		in.later.Stop()
+	}
+	caught := in.caught
+	in.mu.Unlock()
+	if caught {
+		signal.Stop(in.sigs)
+	}
 	in.cancel()
 }
 

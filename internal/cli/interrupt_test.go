@@ -4,7 +4,9 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"io"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -79,6 +81,78 @@ func TestInterruptWaitsOnlyForCriticalWork(t *testing.T) {
 		in.stop()
 		if want := map[bool]int{true: exitFindings, false: exitInterrupted}[critical]; code != want {
 			t.Errorf("critical=%v: exit %d, want %d (stderr %q)", critical, code, want, errb.String())
+		}
+	}
+}
+
+// A lazy interrupt catches no signal at first (os/signal's set-up is most
+// of a quick hook's threads), catches them once armDelay has passed or
+// once the command arms it, and never after stop.
+func TestLazyInterruptCatchesLate(t *testing.T) {
+	u := newUI(io.Discard, io.Discard, "never")
+	caught := func(in *interrupt) bool {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		return in.caught
+	}
+	in := lazyInterrupt(u, func() bool { return false })
+	if caught(in) {
+		t.Fatal("a lazy interrupt caught the signals at once")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !caught(in) && time.Now().Before(deadline) {
+		time.Sleep(armDelay / 5)
+	}
+	if !caught(in) {
+		t.Error("a lazy interrupt did not catch the signals after its delay")
+	}
+	in.stop()
+
+	in = lazyInterrupt(u, func() bool { return false })
+	in.arm()
+	if !caught(in) {
+		t.Error("arm did not catch the signals at once")
+	}
+	in.stop()
+
+	in = lazyInterrupt(u, func() bool { return false })
+	in.stop()
+	in.arm()
+	time.Sleep(2 * armDelay)
+	if caught(in) {
+		t.Error("a stopped interrupt caught the signals")
+	}
+	(&env{}).armSignals() // no arm: a no-op, not a panic
+}
+
+// Main catches signals late only for agent hooks answered in process; an
+// end of a turn arms the handling before the engine can run, and the
+// other hooks never do.
+func TestOnlyQuickHooksCatchLate(t *testing.T) {
+	for args, want := range map[string]bool{
+		"hook claude post-tool-use": true, "hook claude stop": true, "hook codex session-start": true,
+		"hook git pre-commit": false, "hook claude": false, "hook claude stop --help": false,
+		"clean .": false, "version": false, "hook nosuch stop": false,
+	} {
+		if got := agentHookInProcess(strings.Fields(args)); got != want {
+			t.Errorf("%s: late %v, want %v", args, got, want)
+		}
+	}
+	t.Setenv(envWorker, "1")
+	if agentHookInProcess(strings.Fields("hook claude stop")) {
+		t.Error("a hook's worker catches signals late")
+	}
+	t.Setenv(envWorker, "")
+	isolated(t)
+	for event, want := range map[string]bool{"stop": true, "post-tool-use": false, "session-start": false} {
+		armed := false
+		var out bytes.Buffer
+		e := &env{ctx: context.Background(), arm: func() { armed = true }, stdin: strings.NewReader("{}"), stdout: &out, stderr: io.Discard, ui: newUI(io.Discard, io.Discard, "never")}
+		if err := runHook(e, []string{"claude", event}); err != nil {
+			t.Fatalf("%s: %v", event, err)
+		}
+		if armed != want {
+			t.Errorf("%s: armed %v, want %v", event, armed, want)
 		}
 	}
 }
