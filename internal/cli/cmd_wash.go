@@ -82,6 +82,9 @@ func runWashVerify(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
+		if err := gate.CheckText(b); err != nil {
+			return fmt.Errorf("%s: %w: the gate compares UTF-8 text only (convert it first, e.g. iconv -f GBK -t UTF-8)", p, err)
+		}
 		texts[i] = b
 	}
 	drops := gate.Verify(texts[0], texts[1])

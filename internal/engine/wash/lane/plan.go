@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/prosewash/prosewash/internal/engine/fsx"
 	"github.com/prosewash/prosewash/internal/engine/wash/bins"
@@ -123,8 +122,10 @@ func ParsePlan(b []byte, baseDir string) (Plan, error) {
 		default:
 			return p, fmt.Errorf("%s: no content", where)
 		}
-		if a.Type != ActDelete && (!utf8.Valid(a.content) || bytes.IndexByte(a.content, 0) >= 0) {
-			return p, fmt.Errorf("%s: content is not valid UTF-8 text", where)
+		if a.Type != ActDelete {
+			if err := gate.CheckText(a.content); err != nil {
+				return p, fmt.Errorf("%s: content: %w", where, err)
+			}
 		}
 	}
 	for _, d := range p.ApprovedDrops {

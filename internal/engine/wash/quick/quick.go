@@ -374,8 +374,8 @@ func (p *planner) planFile(f File) FilePlan {
 		fp.Refused = true
 		return fp
 	}
-	if !utf8.Valid(f.Content) || bytes.IndexByte(f.Content, 0) >= 0 {
-		return refuse(Unreadable, "not valid UTF-8 text")
+	if err := gate.CheckText(f.Content); err != nil {
+		return refuse(Unreadable, err.Error())
 	}
 	doc := mdline.Parse(f.Content)
 	for _, sf := range doc.StrayFences() {
