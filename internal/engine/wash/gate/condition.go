@@ -2,7 +2,6 @@ package gate
 
 import (
 	"strings"
-	"sync"
 )
 
 // A condition a summary restates without its condition word ("Si t'as un avis, tu le donnes"
@@ -79,8 +78,6 @@ func numbersSaid(uc []clauseInfo) map[string]bool {
 // is left out: in Portuguese it is the article.
 const orText = "or oder ou или либо"
 
-var orWords = sync.OnceValue(func() map[string]bool { return set(orText) })
-
 // alternatives cuts a condition of spaced-script words at its "or"s into the content stems of
 // each alternative; an alternative with no content word joins the next.
 func alternatives(cl clauseInfo, p condPart) [][]string {
@@ -94,7 +91,7 @@ func alternatives(cl clauseInfo, p condPart) [][]string {
 	from, end := p.at, min(partEnd(&cl, k), len(cl.toks))
 	var out [][]string
 	for k := from; k <= end; k++ {
-		if k < end && (cl.toks[k].kind != tWord || !orWords()[cl.toks[k].text]) {
+		if k < end && (cl.toks[k].kind != tWord || !smallSets().or[cl.toks[k].text]) {
 			continue
 		}
 		if st := clauseStems(cl.toks[from:k]); len(st) > 0 {

@@ -104,13 +104,11 @@ func stripFirst(w string, t []inflection) string {
 // qu'une): the word after the apostrophe is the one that carries content.
 const elisionText = "c d j l m n s t qu jusqu lorsqu puisqu quoiqu"
 
-var elisionWords = sync.OnceValue(func() map[string]bool { return set(elisionText) })
-
 // elided returns a word without its elided French article or pronoun ("t'as" is "as",
 // "l'utilisateur" "utilisateur"); any other word as it is.
 func elided(w string) string {
 	head, rest, ok := strings.Cut(w, "'")
-	if !ok || utf8.RuneCountInString(rest) < 2 || !elisionWords()[head] {
+	if !ok || utf8.RuneCountInString(rest) < 2 || !smallSets().elision[head] {
 		return w
 	}
 	return rest

@@ -220,16 +220,11 @@ func (x *scopeLexicon) wordKeyOf(w string) (string, bool) {
 	if k == "" || k == scopeAllKey {
 		return "", false
 	}
-	if scopeNegPrefix()[first] {
+	if smallSets().negPrefix[first] {
 		return "non " + k, false
 	}
 	return k, true
 }
-
-// scopeNegPrefix are the first parts of a compound that negate its last ("non-trivial").
-var scopeNegPrefix = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"non": true, "nicht": true, "no": true, "un": true, "не": true}
-})
 
 func cutLastHyphen(w string) (string, string, bool) {
 	i := strings.LastIndexByte(w, '-')

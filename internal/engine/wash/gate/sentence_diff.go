@@ -78,17 +78,11 @@ func diffUnits(cls []clauseInfo) []dunit {
 		}
 		for i := from; i < len(out); i++ {
 			out[i].clause = ci
-			out[i].coord = out[i].coord || coordinators()[out[i].key]
+			out[i].coord = out[i].coord || smallSets().coordinators[out[i].key]
 		}
 	}
 	return out
 }
-
-// coordinators are the words and marks joining the items of a list: items a rewrite may put in
-// any order.
-var coordinators = sync.OnceValue(func() map[string]bool {
-	return set("and or und oder et ou y o e и или та і 和 与 及 或 、 ・ や と 및 와 과 또는 이나 그리고")
-})
 
 // hangulUnit is one Korean word: its particles glued on, so its stem (two syllables) is the
 // word; a particle standing alone after a Latin word ("berry를") is a function word.

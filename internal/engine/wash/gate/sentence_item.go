@@ -2,7 +2,6 @@ package gate
 
 import (
 	"fmt"
-	"sync"
 )
 
 // The dropped-item pass: an aligned statement that says what its original said except one item
@@ -51,7 +50,7 @@ func listItem(ou []dunit, from, to int) bool {
 
 // exampleList reports a statement that gives examples: its lists may be cut short.
 func exampleList(ou []dunit) bool {
-	w := exampleWords()
+	w := smallSets().examples
 	for _, u := range ou {
 		if w[u.key] {
 			return true
@@ -59,11 +58,6 @@ func exampleList(ou []dunit) bool {
 	}
 	return false
 }
-
-// exampleWords open a list of examples, in the nine languages.
-var exampleWords = sync.OnceValue(func() map[string]bool {
-	return set("e.g eg example examples like such beispiel beispiele z.b exemple exemples ejemplo ejemplos exemplo exemplos например 例 如 比 등 예")
-})
 
 // statedElsewhere reports an item whose content another statement of the result states.
 func (c *stmtCompare) statedElsewhere(item []dunit, u *stmt) bool {

@@ -3,7 +3,6 @@ package gate
 import (
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -211,7 +210,7 @@ func (rs *ruleSentence) group(cl []ruleClause) ([]ruleGroup, []bool) {
 			continue
 		}
 		taken[ci] = true
-		if c.empty && c.a < len(it) && it[c.a].kind == itemWord && conditional()[strings.ToLower(it[c.a].text)] {
+		if c.empty && c.a < len(it) && it[c.a].kind == itemWord && smallSets().conditional[strings.ToLower(it[c.a].text)] {
 			// "if you don't, automation adds it": the rule word belongs to an elliptical
 			// condition; it governs nothing and takes no clause after it.
 			continue
@@ -299,11 +298,6 @@ func (rs *ruleSentence) polFacts(groups []ruleGroup, prev []item, out *sentenceF
 		}
 	}
 }
-
-// conditional are the words opening a condition clause.
-var conditional = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"if": true, "when": true, "whether": true, "unless": true}
-})
 
 // gather collects the content words of a run of items (see itemWords), as shown and as distinct
 // stems.

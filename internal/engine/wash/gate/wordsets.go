@@ -1,0 +1,29 @@
+package gate
+
+import "sync"
+
+// wordSets are the gate's small word sets. They are built together on first use behind one
+// sync.OnceValue because each OnceValue allocates when the binary starts, and every agent
+// hook starts the binary: seven of them cost fourteen allocations before any hook could
+// answer, one costs two.
+type wordSets struct {
+	or           map[string]bool // the "or" of a condition's alternatives (orText)
+	contrast     map[string]bool // a conjunction and the negation opening a contrast clause (contrastText)
+	elision      map[string]bool // French articles and pronouns elided before a vowel (elisionText)
+	coordinators map[string]bool // words and marks joining the items of a list: items a rewrite may put in any order
+	examples     map[string]bool // words opening a list of examples, in the nine languages
+	conditional  map[string]bool // words opening a condition clause
+	negPrefix    map[string]bool // first parts of a compound that negate its last ("non-trivial")
+}
+
+var smallSets = sync.OnceValue(func() *wordSets {
+	return &wordSets{
+		or:           set(orText),
+		contrast:     set(contrastText),
+		elision:      set(elisionText),
+		coordinators: set("and or und oder et ou y o e и или та і 和 与 及 或 、 ・ や と 및 와 과 또는 이나 그리고"),
+		examples:     set("e.g eg example examples like such beispiel beispiele z.b exemple exemples ejemplo ejemplos exemplo exemplos например 例 如 比 등 예"),
+		conditional:  set("if when whether unless"),
+		negPrefix:    set("non nicht no un не"),
+	}
+})
