@@ -108,7 +108,7 @@ type flaws struct{ nul, invalid int }
 func flawsOf(data []byte) flaws {
 	fl := flaws{nul: bytes.IndexByte(data, 0), invalid: -1}
 	if fl.nul < 0 && !utf8.Valid(data) {
-		fl.invalid = firstInvalid(data)
+		fl.invalid = textpos.FirstInvalid(data)
 	}
 	return fl
 }
@@ -164,17 +164,6 @@ func prepare(f *File, path string, data []byte, scan func([]byte) flaws) {
 
 // Map is the classification of the original, nil for a refused file.
 func (f *File) Map() *region.Map { return f.origMap }
-
-func firstInvalid(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
-}
 
 func extOf(p string) string {
 	for i := len(p) - 1; i >= 0 && p[i] != '/' && p[i] != os.PathSeparator; i-- {

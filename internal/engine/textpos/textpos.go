@@ -112,3 +112,17 @@ func asciiWords(b []byte) int {
 	}
 	return i
 }
+
+// FirstInvalid returns the offset of the first byte of b that does not
+// start a valid UTF-8 sequence, or -1 when b is valid UTF-8: where a
+// refusal of a file in another encoding points.
+func FirstInvalid(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}

@@ -114,3 +114,29 @@ func TestRuneCountAgreesWithUTF8(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFirstInvalid holds FirstInvalid to what utf8.Valid says: -1 exactly
+// for valid text, otherwise an offset before which the text is valid and
+// from which no prefix is.
+func FuzzFirstInvalid(f *testing.F) {
+	for _, s := range []string{"", "abc", "é", "a\x80", "\xff", "ok\xe2\x82", "日本\xc6\xab"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		i := FirstInvalid(b)
+		if i < 0 {
+			if !utf8.Valid(b) {
+				t.Fatalf("FirstInvalid(%q) = -1 for invalid text", b)
+			}
+			return
+		}
+		if i >= len(b) || !utf8.Valid(b[:i]) {
+			t.Fatalf("FirstInvalid(%q) = %d: the text before it is not valid", b, i)
+		}
+		for j := i + 1; j <= len(b) && j <= i+utf8.UTFMax; j++ {
+			if utf8.Valid(b[i:j]) {
+				t.Fatalf("FirstInvalid(%q) = %d, but %q from there is valid", b, i, b[i:j])
+			}
+		}
+	})
+}

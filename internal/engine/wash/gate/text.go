@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/prosewash/prosewash/internal/engine/textpos"
 )
 
 // NotTextError says why bytes are not text the gate can read: it compares UTF-8 text, and
@@ -27,7 +29,7 @@ func CheckText(b []byte) error {
 	bad := bytes.IndexByte(b, 0)
 	nul := bad >= 0
 	if !utf8.Valid(b) {
-		if i := firstInvalid(b); bad < 0 || i < bad {
+		if i := textpos.FirstInvalid(b); bad < 0 || i < bad {
 			bad, nul = i, false
 		}
 	}
@@ -37,16 +39,4 @@ func CheckText(b []byte) error {
 	line := bytes.Count(b[:bad], []byte{'\n'}) + 1
 	col := bad - (bytes.LastIndexByte(b[:bad], '\n') + 1) + 1
 	return &NotTextError{Line: line, Col: col, NUL: nul}
-}
-
-// firstInvalid is the offset of the first byte that does not start a valid UTF-8 sequence.
-func firstInvalid(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
 }
