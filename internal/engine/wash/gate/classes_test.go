@@ -214,3 +214,24 @@ func TestOrderAndRequirementClasses(t *testing.T) {
 		{"후 kept", "", "- 린트 통과 후 푸시", "- 린트를 통과한 후 푸시"},
 	})
 }
+
+// TestNegatedOppositeClasses: "X, not anti-X" (fix|ignore, keep|delete, ask|guess) says X twice;
+// the negated opposite left out loses nothing while X stays. A negated half that says more (its
+// own object) or a result that no longer does X still drops.
+func TestNegatedOppositeClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"en keep, don't delete", "", "- Keep old migrations, don't delete them.", "- Keep old migrations."},
+		{"en ask, do not guess", "", "- If a path is unclear, ask the user, do not guess.", "- If a path is unclear, ask the user."},
+		{"de beheben, nicht ignorieren", "", "- Warnungen des Linters beheben, nicht ignorieren.", "- Warnungen des Linters beheben."},
+		{"fr conserver, ne pas supprimer", "", "- Conserve les anciennes migrations, ne les supprime pas.", "- Conserve les anciennes migrations."},
+		{"es preguntar, no adivinar", "", "- Ante una ruta ambigua, pregunta al usuario, no adivines.", "- Ante una ruta ambigua, pregunta al usuario."},
+		{"pt corrigir, não ignorar", "", "- Corrija os testes quebrados, não os ignore.", "- Corrija os testes quebrados."},
+		{"ru исправлять, не игнорировать", "", "- Падающие тесты исправляйте, не отключайте.", "- Падающие тесты исправляйте."},
+		{"zh 修复，不要忽略", "", "- 测试失败时立即修复，不要忽略。", "- 测试失败时立即修复。"},
+		{"ja 修正し、無視しない", "", "- 警告はすぐ修正し、無視しないこと。", "- 警告はすぐ修正すること。"},
+		{"ko 수정하고, 무시하지 마세요", "", "- 경고는 바로 수정하고, 무시하지 마세요.", "- 경고는 바로 수정하세요."},
+		{"negated half has its own object", TypePolarity, "- Fix lint errors, don't ignore warnings.", "- Fix lint errors."},
+		{"X dropped too", TypePolarity, "- Keep old migrations, don't delete them.", "- Old migrations exist."},
+		{"X turned into its opposite", TypePolarity, "- Warnungen beheben, nicht ignorieren.", "- Warnungen ignorieren."},
+	})
+}

@@ -112,7 +112,8 @@ type stmtLexicon struct {
 	scope       map[string]bool
 	scopeNot    map[string]bool
 	scopeAll    map[string]bool
-	cjkAnt      []string // see cjkAntonymWords
+	cjkAnt      []string     // see cjkAntonymWords
+	opposite    []actionPair // see oppositeActionText
 	// qualBefore and qualAfter are the words bounding a number (see qualifierText), longest
 	// first: "at most" before it, 以内 after it.
 	qualBefore, qualAfter []cjkEntry
@@ -163,6 +164,7 @@ func buildStmtLexicon() *stmtLexicon {
 	}
 	x.addAntonyms()
 	x.cjkAnt = x.buildCJKAntonymWords()
+	x.opposite = buildOpposites()
 	x.addNumbers()
 	x.qualBefore, x.qualAfter = buildQualifiers()
 	x.addUnits()

@@ -418,3 +418,28 @@ var (
 		"regeln fehler prüfung ordner pfad verzeichnis befehl befehle ausgabe eingabe aufgabe aufgaben abschluss " +
 		"anfang ende kontext sitzung änderung"
 )
+
+// oppositeActionText gives, per language, pairs of opposite actions on one object (fix|ignore,
+// keep|delete, ask|guess): "X, not anti-X" says X twice, so the negated half may go while X
+// stays ("sofort fixen, nicht ignorieren" said "sofort fixen"). A side lists the word's forms
+// by the prefix they start with, "/" between alternatives; Chinese and Japanese entries are
+// matched inside a run of text.
+func oppositeActionText() map[string]string {
+	return map[string]string{
+		"en": "fix/repair/resolv/address/handl|ignor/skip/suppress/silenc/disabl keep/preserv/retain|delet/remov/drop/discard/overwrit " +
+			"ask/verif/check/confirm|guess/assum run/execut|skip report/surfac/rais/throw/propagat|hid/swallow/suppress reus/extend|duplicat/reimplement/rewrit",
+		"de": "fix/beheb/korrigier/reparier|ignorier/übersprin/unterdrück/deaktivier behalt/bewahr/erhalt|lösch/entfern/verwerf/überschreib " +
+			"frag/prüf/verifizier/bestätig|rate/errat/annehm/vermut ausführ/ausfuhr|übersprin",
+		"fr": "corrig/répar/résou/résol|ignor/masqu/désactiv/saut conserv/gard/préserv|supprim/effac/écras " +
+			"demand/vérifi/confirm|devin/suppos exécut/lanc|saut/ignor",
+		"es": "corrig/corrij/arregl/repar/resolv/resuelv|ignor/omit/salt/desactiv manten/mantien/conserv/preserv/guard|elimin/borr/quit/descart/sobrescrib " +
+			"pregunt/verific/comprob/confirm|adivin/asum/supon ejecut|omit/salt",
+		"pt": "corrig/corrij/consert/repar/resolv|ignor/omit/pul/desativ mant/conserv/preserv/guard|apag/remov/exclu/descart/sobrescrev " +
+			"pergunt/verific/verifiq/confirm|adivinh/assum/supon execut/rod|pul/omit",
+		"ru": "исправ/чин|игнор/пропуск/пропуст/отключ/подавл сохран/оставл/оставь|удал/стир/перезапис " +
+			"спрашив/спроси/уточн/провер|угады/угад/предпол запуск/выполн|пропуск/пропуст",
+		"zh": "修复/修正/解决/处理|忽略/跳过/屏蔽/禁用 保留|删除/移除/覆盖 询问/确认/核实/验证|猜测/假设/臆测 运行/执行|跳过",
+		"ja": "修正/対処/解決|無視/スキップ/無効化 残す/残し/保持/維持|削除/上書き 確認/質問/検証|推測/憶測/仮定 実行|スキップ/省略",
+		"ko": "수정/고치/고쳐/해결/처리|무시/생략/건너 유지/보존/보관|삭제/제거/덮어 확인/질문/검증|추측/가정 실행|생략/건너",
+	}
+}
