@@ -702,7 +702,7 @@ func analyseClause(c *clauseInfo) {
 	c.seqSegs = seqSegments(c)
 	c.all = saysAll(c.toks)
 	for _, t := range c.toks {
-		c.without = c.without || t.kind == tWord && x.without[t.text]
+		c.without = c.without || (t.kind == tWord || t.kind == tHangul) && x.without[t.text]
 	}
 }
 

@@ -268,6 +268,7 @@ func (c *stmtCompare) addFacts(fs *factSet, inv *Inv, s *stmt) {
 			switch t.kind {
 			case tWord, tHangul:
 				fs.words[trimPossessive(t.text)] = true
+				fs.words[hangulBare(t.text)] = true // "표현" keeps the name "표현을"
 				if l := langOf(t.text); l != "" {
 					fs.words[l] = true
 				}
@@ -545,7 +546,7 @@ func keptFact(t Token, have *factSet, aliases map[string][]string) bool {
 	}
 	if t.Type == TypeName {
 		v := t.Value
-		if have.words[v] || have.words[langOf(v)] && langOf(v) != "" {
+		if have.words[v] || have.words[langOf(v)] && langOf(v) != "" || have.words[hangulBare(v)] {
 			return true
 		}
 	}

@@ -65,7 +65,7 @@ func diffUnits(cls []clauseInfo) []dunit {
 					order: seq || x.pref[k] != 0 || l.joiner[k] != 0,
 					fn:    !num && (x.stop[k] || l.stop[k]), rule: x.modal[k] != 0 || x.cond[k] != "" || x.isSeqWord(k) || l.marker[k] != "" || qualifierWords()[k]})
 			case tHangul:
-				out = append(out, hangulUnit(t.text))
+				out = append(out, hangulUnit(x, t.text))
 			case tCode:
 				out = append(out, dunit{text: "`" + t.text + "`", key: "`" + t.text + "`", kind: tCode})
 			case tNum:
@@ -84,10 +84,14 @@ func diffUnits(cls []clauseInfo) []dunit {
 	return out
 }
 
-// hangulUnit is one Korean word: its particles glued on, so its stem (two syllables) is the
-// word; a particle standing alone after a Latin word ("berry를") is a function word.
-func hangulUnit(w string) dunit {
-	u := dunit{text: w, key: w, stem: hangulStem(w), kind: tHangul}
+// hangulUnit is one Korean word: its particles glued on, so its stem (two syllables, or a
+// noun of one before its particle: "표로" is "표") is the word; a particle standing alone after
+// a Latin word ("berry를") is a function word.
+func hangulUnit(x *stmtLexicon, w string) dunit {
+	u := dunit{text: w, key: w, stem: hangulStem(hangulBare(w)), kind: tHangul}
+	// A modality word (on its stem: "피하고") or a "without" (없이) is a rule word, as for
+	// Latin words: the rule passes compare it, "피하고" said "없이" is no exchange of content.
+	u.rule = x.modal[w] != 0 || hangulRuleWord(w) || x.without[w]
 	if utf8.RuneCountInString(w) <= 2 && strings.Contains(hangulParticles, "|"+w+"|") {
 		u.fn, u.stem = true, ""
 	}

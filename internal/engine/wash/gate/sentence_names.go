@@ -91,7 +91,7 @@ func keyValue(it []item, i int) int {
 		if x.kind == itemStop || x.kind == itemComma && x.text == "" {
 			break
 		}
-		if x.kind != itemWord || l.marker[strings.ToLower(x.text)] != "" {
+		if x.kind != itemWord || l.marker[strings.ToLower(x.text)] != "" || hangulRuleWord(x.text) {
 			return -1
 		}
 		words++
@@ -101,6 +101,35 @@ func keyValue(it []item, i int) int {
 		return -1
 	}
 	return last
+}
+
+// hangulRuleWord reports a Korean word carrying a modality on its stem ("피하고", "금지됨"):
+// a value holding one is a rule ("명확성: 모호한 표현을 피하고"), as a marker word makes an
+// English one ("Clarity: avoid vague wording"), not a list of names.
+func hangulRuleWord(w string) bool {
+	if !isHangulWord(w) {
+		return false
+	}
+	_, modal := hangulModal([]string{w}, 0, 1)
+	return modal
+}
+
+// hangulNounParticles are the Korean particles a noun takes on without changing what it names
+// (case, topic and the comitative ones), longest first: "표현을" is the name "표현".
+var hangulNounParticles = []string{"에서는", "으로는", "에서", "에는", "으로", "로는", "에게", "을", "를", "이", "가", "은", "는", "의", "에", "로", "와", "과"}
+
+// hangulBare returns a Korean word without the noun particle it ends with, if a syllable is
+// left; other words as they are.
+func hangulBare(w string) string {
+	if !isHangulWord(w) {
+		return w
+	}
+	for _, p := range hangulNounParticles {
+		if stem, ok := strings.CutSuffix(w, p); ok && stem != "" {
+			return stem
+		}
+	}
+	return w
 }
 
 // cjkLanguages are language names written in Chinese or Japanese: named values like "German"

@@ -1,0 +1,22 @@
+package gate
+
+import "testing"
+
+// TestHangulParticleClasses: a Korean word with its noun particle names what its bare stem
+// names ("브랜치를" is "브랜치", "표로" is "표"); a value holding a modality on a word's stem
+// ("피하고", "피하기") is a rule, not a list of names; "없이" (without) leaves out what it
+// governs, so "avoid X" said "without X" keeps the rule. Another name, or the rule word
+// dropped, still blocks.
+func TestHangulParticleClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"particle dropped from a value", "", "- 기본 브랜치: 개발용 브랜치를", "- 기본 브랜치: 개발용 브랜치"},
+		{"particle dropped from a one-syllable noun", "", "- 출력 형식: 마크다운 표로", "- 출력 형식: 마크다운 표"},
+		{"another name with the particle", TypeName, "- 기본 브랜치: 개발용 브랜치를", "- 기본 브랜치: 배포용 브랜치를"},
+		{"another one-syllable noun", TypeName, "- 출력 형식: 마크다운 표로", "- 출력 형식: 마크다운 목록으로"},
+		{"피하기 said 없이", "", "- 주석: 장황한 주석을 피하기", "- 주석: 장황한 주석 없이"},
+		{"피하고 said 없이", "", "- 간결성: 불필요한 설명을 피하고, 핵심만 짧게 답합니다.", "- 간결성: 불필요한 설명 없이 핵심만 짧게 답합니다."},
+		{"금지 merged under 없이", "", "- 커밋 메시지는 영어로 작성합니다.\n- 커밋 메시지에 이모지 금지.", "- 커밋 메시지는 이모지 없이 영어로 작성합니다."},
+		{"피하기 made plain", TypePolarity, "- 주석: 장황한 주석을 피하기", "- 주석: 장황한 주석 쓰기"},
+		{"피하고 said 함께", TypePolarity, "- 간결성: 불필요한 설명을 피하고, 핵심만 짧게 답합니다.", "- 간결성: 불필요한 설명과 함께 핵심만 짧게 답합니다."},
+	})
+}
