@@ -63,6 +63,7 @@ type clauseInfo struct {
 	mixed     bool // both a binding and a forbidding word: two rules in one clause
 	without   bool // a word leaving out what it governs (without, ohne, без)
 	all       bool // a word of every case (all, alle, 모든: scopeAllText)
+	pt        bool // the clause's sentence is Portuguese (portugueseSentence)
 }
 
 // condPart is one condition of a clause: its kind, the stems it speaks of (after its word, up
@@ -109,6 +110,8 @@ type stmtLexicon struct {
 	pref        map[string]int // preference joiners (see prefText)
 	chain       map[string]bool
 	without     map[string]bool
+	portuguese  map[string]bool // words marking a Portuguese sentence (portugueseText)
+	ptNotRule   map[string]bool // lexicon words that are no rule in Portuguese (portugueseNotRule)
 	scope       map[string]bool
 	scopeNot    map[string]bool
 	scopeAll    map[string]bool
@@ -151,6 +154,7 @@ func buildStmtLexicon() *stmtLexicon {
 		antonym: map[string][]antonym{}, number: map[string]string{}, unit: map[string]string{},
 		langName: map[string]string{}, omission: map[string]bool{}, stop: map[string]bool{}, every: set(everyText), listNeg: set(listNegText), perWord: set(perText), allWord: set(allText), pronoun: set(pronounText), antonymStem: map[string][]antonym{}, reason: phrases(reasonText), quantity: set(quantityText), descriptive: set(descriptiveText),
 		always: phrases(alwaysText), chain: set(chainText), without: set(withoutText),
+		portuguese: set(portugueseText), ptNotRule: set(portugueseNotRule),
 		scope: set(scopeText), scopeNot: stemSet(scopeNotText), scopeAll: set(scopeAllText),
 	}
 	x.addModal()
@@ -388,8 +392,9 @@ type stmtLine struct {
 	codes []codeSpan
 }
 
-// readClauses cuts a statement's lines into clauses.
-func readClauses(lines []stmtLine) []clauseInfo {
+// readClauses cuts a statement's lines into clauses; pt marks a statement of a Portuguese file
+// (its "no" is "in the", see Inv.portuguese).
+func readClauses(lines []stmtLine, pt bool) []clauseInfo {
 	var out []clauseInfo
 	cur := clauseInfo{seq: -1}
 	var raw strings.Builder
@@ -410,6 +415,7 @@ func readClauses(lines []stmtLine) []clauseInfo {
 		clauseTokens(ln, &cur, &raw, &depth, end)
 	}
 	end(breakSentence)
+	markPortuguese(out, pt)
 	for i := range out {
 		analyseClause(&out[i])
 	}
@@ -592,6 +598,37 @@ func inheritHedges(out []clauseInfo) {
 			out[i].level, out[i].modal = p.level, p.modal
 		}
 	}
+}
+
+// markPortuguese marks the clauses of each Portuguese sentence (all of them in a Portuguese
+// file), whose "no" is a preposition.
+func markPortuguese(out []clauseInfo, file bool) {
+	for i := 0; i < len(out); {
+		j, pt := i, file
+		for ; j < len(out) && out[j].sentence == out[i].sentence; j++ {
+			pt = pt || portugueseClause(out[j].toks)
+		}
+		for k := i; k < j; k++ {
+			out[k].pt = pt
+		}
+		i = j
+	}
+}
+
+// portugueseClause reports a word only Portuguese writes among the nine languages.
+func portugueseClause(toks []ctok) bool {
+	for _, t := range toks {
+		if t.kind == tWord && portugueseWord(t.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// portugueseWord reports a word only Portuguese writes among the nine languages: one with ã or
+// õ, or a word of portugueseText.
+func portugueseWord(w string) bool {
+	return slex().portuguese[w] || strings.ContainsAny(w, "ãõ")
 }
 
 // endsPhrase reports a word that ends a condition or modality phrase begun by the clause's
@@ -784,6 +821,9 @@ func (c *clauseInfo) wordMarks(x *stmtLexicon, words []string, m *clauseMarks) {
 			lastIf = i + n - 1
 		}
 		p := strings.Join(words[i:i+n], " ")
+		if c.pt && x.ptNotRule[p] {
+			continue // "no último commit": in the last commit
+		}
 		if level != 0 {
 			m.levels = append(m.levels, level)
 			c.negWords = append(c.negWords, p)

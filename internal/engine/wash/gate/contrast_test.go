@@ -10,7 +10,7 @@ import (
 func TestContrastEntries(t *testing.T) {
 	for _, e := range strings.Fields(contrastText) {
 		conj, neg, _ := strings.Cut(e, "_")
-		cls := readClauses([]stmtLine{{text: "alpha beta " + conj + " " + neg + " gamma"}})
+		cls := readClauses([]stmtLine{{text: "alpha beta " + conj + " " + neg + " gamma"}}, false)
 		if len(cls) != 2 || strings.Contains(" "+cls[0].text+" ", " "+neg+" ") {
 			t.Errorf("%s: clauses %q, want %q cut before %q", e, clauseTexts(cls), conj, neg)
 		}

@@ -85,6 +85,7 @@ type Inv struct {
 	anchors  *anchorIndex        // statements by key and by code span, built on first use (scope.go)
 	ctx      [][]Token           // per line, the tokens its paragraph gave it (names)
 	alias    map[string][]string // aliases the text defines (built on first use)
+	ptFile   int8                // 1 for a Portuguese file, -1 for another, 0 before it is read (stmt.go)
 }
 
 // Inventory extracts the structured tokens of text.

@@ -31,7 +31,7 @@ var modalText = sync.OnceValue(func() map[string]map[int]string {
 		},
 		"de": {
 			3:  "immer stets muss müssen musst unbedingt zwingend pflicht erforderlich jedes_mal",
-			2:  "sollte sollten soll sollen empfohlen bevorzugt bevorzugen vorzugsweise lieber möglichst idealerweise am_besten statt anstatt stattdessen anstelle",
+			2:  "sollte sollten soll sollen empfohlen bevorzugt bevorzugen vorzugsweise lieber möglichst idealerweise am_besten statt anstatt stattdessen anstelle normalerweise üblicherweise in_der_regel",
 			1:  "kann können darf dürfen optional bei_bedarf falls_nötig wenn_nötig wenn_möglich nach_möglichkeit im_zweifel gegebenenfalls ggf eventuell erlaubt akzeptabel zulässig",
 			-1: "selten nicht_nötig nicht_erforderlich muss_nicht müssen_nicht braucht_nicht nicht_notwendig",
 			-2: "vermeiden vermeide vermieden sollte_nicht sollten_nicht möglichst_nicht lieber_nicht",
@@ -39,23 +39,23 @@ var modalText = sync.OnceValue(func() map[string]map[int]string {
 		},
 		"fr": {
 			3:  "toujours doit doivent devez obligatoire obligatoirement impérativement systématiquement",
-			2:  "devrait devraient recommandé préférer préférez privilégier privilégie idéalement plutôt au_lieu_de",
-			1:  "peut peuvent pouvez peux facultatif optionnel si_possible si_besoin au_besoin éventuellement de_préférence autorisé acceptable acceptables",
+			2:  "devrait devraient recommandé préférer préférez privilégier privilégie idéalement plutôt au_lieu_de généralement habituellement normalement en_général",
+			1:  "peut peuvent pouvez peux facultatif optionnel si_possible si_besoin au_besoin éventuellement de_préférence autorisé acceptable acceptables dans_la_mesure_du_possible",
 			-1: "rarement pas_besoin pas_nécessaire pas_obligatoire",
 			-2: "éviter évite évitez évité évitée évités évitées à_éviter essaie_de_ne_pas essayez_de_ne_pas",
 			-3: "jamais ne_pas pas rien ni aucun aucune interdit ne_jamais",
 		},
 		"es": {
 			3:  "siempre debe deben debes obligatorio obligatoria",
-			2:  "debería deberían recomendado preferible preferir prefiere preferiblemente idealmente en_lugar_de en_vez_de",
-			1:  "puede pueden puedes opcional opcionalmente si_es_posible si_hace_falta si_es_necesario de_preferencia permitido aceptable aceptables",
+			2:  "debería deberían recomendado preferible preferir prefiere preferiblemente idealmente en_lugar_de en_vez_de normalmente generalmente habitualmente por_lo_general",
+			1:  "puede pueden puedes opcional opcionalmente si_es_posible si_hace_falta si_es_necesario de_preferencia permitido aceptable aceptables de_ser_posible en_lo_posible",
 			-1: "rara_vez raramente no_hace_falta no_es_necesario no_necesita",
 			-2: "evita evitar evite evitado evitada evitados evitadas intenta_no procura_no",
 			-3: "nunca jamás no ni nada nadie ningún ninguna ninguno prohibido",
 		},
 		"pt": {
 			3:  "sempre deve devem obrigatório obrigatória",
-			2:  "deveria deveriam recomendado preferir prefira preferencialmente de_preferência idealmente em_vez_de ao_invés_de",
+			2:  "deveria deveriam recomendado preferir prefira preferencialmente de_preferência idealmente em_vez_de ao_invés_de normalmente geralmente em_geral",
 			1:  "pode podem opcional opcionalmente se_possível se_necessário permitido aceitável aceitáveis",
 			-1: "raramente não_precisa não_é_necessário",
 			-2: "evite evitar evitado evitada evitados evitadas tente_não procure_não",
@@ -63,15 +63,15 @@ var modalText = sync.OnceValue(func() map[string]map[int]string {
 		},
 		"zh": {
 			3:  "必须 务必 一定要 始终 总是 每次 不得不 强制",
-			2:  "应该 应当 建议 推荐 优先 尽量 首选",
-			1:  "可以 可选 可以选择 必要时 如有需要 视情况 允许",
+			2:  "应该 应当 建议 推荐 优先 尽量 首选 通常",
+			1:  "可以 可选 可以选择 必要时 如有需要 视情况 允许 可能的话",
 			-1: "很少 尽量少 不必 无需 无须 不需要 不用",
 			-2: "避免 尽量不要 不建议",
 			-3: "永远不要 永远不 绝不 从不 决不 永不 不要 不能 不得 不可 不准 不许 禁止 严禁 切勿 请勿 勿 不",
 		},
 		"ja": {
 			3:  "必ず 常に 必須 なければならない なければいけない なくてはならない ないといけない ねばならない 絶対に",
-			2:  "べき 推奨 望ましい 方がよい 方が良い 優先",
+			2:  "べき 推奨 望ましい 方がよい 方が良い 優先 通常",
 			1:  "できれば 可能であれば 可能な場合 可能な限り 必要に応じて 構いません 構わない てもよい てもいい 任意 なるべく",
 			-1: "めったに 必要はない 必要ありません",
 			// 不要 in a Japanese rule ("説明不要", "…は不要") leaves the thing out, as 避ける does
@@ -80,7 +80,7 @@ var modalText = sync.OnceValue(func() map[string]map[int]string {
 		},
 		"ko": {
 			3:  "항상 반드시 필수 꼭 해야 무조건 절대로",
-			2:  "권장 우선 가급적 되도록",
+			2:  "권장 우선 가급적 되도록 보통 일반적으로 대개",
 			1:  "가능하면 필요하면 필요시 필요_시 선택적 해도_됨 해도_된다 허용 될_수_있으면",
 			-1: "드물게 필요_없 필요없",
 			-2: "피하기 피하다 피할 지양",
@@ -88,8 +88,8 @@ var modalText = sync.OnceValue(func() map[string]map[int]string {
 		},
 		"ru": {
 			3:  "всегда обязательно должен должна должно должны нужно надо необходимо",
-			2:  "следует желательно рекомендуется лучше предпочтительно предпочитайте",
-			1:  "можно может могут допустимо разрешено при_необходимости по_возможности старайся старайтесь допустимы приемлемо",
+			2:  "следует желательно рекомендуется лучше предпочтительно предпочитайте обычно как_правило",
+			1:  "можно может могут допустимо разрешено при_необходимости по_возможности старайся старайтесь допустимы приемлемо по_мере_возможности",
 			-1: "редко не_нужно не_надо не_обязательно необязательно",
 			-2: "избегай избегайте избегать старайся_не старайтесь_не лучше_не",
 			-3: "никогда не нельзя запрещено запрещается ни ничего никто нигде",
@@ -250,6 +250,15 @@ var prefText = sync.OnceValue(func() map[string]string {
 // listNegText are the words that negate each item of a list (ни ... ни ..., neither ... nor):
 // an item the list carries on without the word stays negated.
 var listNegText = "ни nor ni nem"
+
+// portugueseText are the words that mark a sentence as Portuguese among the nine languages (with
+// any word holding ã or õ, see portugueseWord): function words Spanish, English and the others
+// do not write. In a Portuguese sentence "no" is "em o" (in the), never a negation, which is "não".
+var portugueseText = "é em um uma ao aos à às pelo pela pelos pelas num numa você vocês também está após até já só nós com"
+
+// portugueseNotRule are the words of the modality lexicon that a Portuguese sentence writes
+// as something else: "no" (in the), a negation in English and Spanish.
+var portugueseNotRule = "no"
 
 // reasonText are the words that open a clause giving a reason or a purpose ("so the docs always
 // describe ...", "damit", "чтобы"): a new clause, and a rationale rather than a rule.

@@ -80,7 +80,7 @@ func TestScopeClasses(t *testing.T) {
 // the reader finds it as what the table says: a scope word with its key, a hedge, a
 // "without" word opening an exception.
 func TestScopeEntries(t *testing.T) {
-	read := func(text string) []clauseInfo { return readClauses([]stmtLine{{text: text}}) }
+	read := func(text string) []clauseInfo { return readClauses([]stmtLine{{text: text}}, false) }
 	marks := func(text string) map[string]scopeMark { return scopeSet(scopeMarks(read(text))) }
 	check := func(table, key, forms string) {
 		for _, f := range strings.Fields(forms) {

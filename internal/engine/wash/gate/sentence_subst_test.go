@@ -81,8 +81,8 @@ func TestSynonymEntries(t *testing.T) {
 
 // TestDiffHunks: the diff reads inflections as one word and cuts where the statements differ.
 func TestDiffHunks(t *testing.T) {
-	o := diffUnits(readClauses([]stmtLine{{text: "Run the tests before committing the change"}}))
-	r := diffUnits(readClauses([]stmtLine{{text: "Run tests before you commit the changes"}}))
+	o := diffUnits(readClauses([]stmtLine{{text: "Run the tests before committing the change"}}, false))
+	r := diffUnits(readClauses([]stmtLine{{text: "Run tests before you commit the changes"}}, false))
 	var got []string
 	for _, h := range diffHunks(o, r) {
 		got = append(got, unitsText(h.del)+">"+unitsText(h.ins))

@@ -124,7 +124,7 @@ func (inv *Inv) stmtLines(s *stmt) []stmtLine {
 func (inv *Inv) clausesOf(s *stmt) []clauseInfo {
 	if !s.read {
 		s.read = true
-		s.clauses = readClauses(s.owner.stmtLines(s))
+		s.clauses = readClauses(s.owner.stmtLines(s), s.owner.portuguese())
 		for _, c := range s.clauses {
 			for _, st := range c.stems {
 				if !containsStr(s.stems, st) {
@@ -149,4 +149,24 @@ func (s *stmt) text() string {
 		t = string(r[:97]) + "..."
 	}
 	return t
+}
+
+// portuguese reports a file written in Portuguese: one word in fifty at least, three at least,
+// is a word only Portuguese writes (portugueseWord). A word of another language quoted once
+// ("São Paulo") makes no file Portuguese.
+func (inv *Inv) portuguese() bool {
+	if inv.ptFile == 0 {
+		inv.ptFile = -1
+		marks, all := 0, 0
+		for w, n := range inv.wordCounts() {
+			all += n
+			if portugueseWord(w) {
+				marks += n
+			}
+		}
+		if marks >= 3 && 50*marks >= all {
+			inv.ptFile = 1
+		}
+	}
+	return inv.ptFile > 0
 }
