@@ -235,3 +235,18 @@ func TestNegatedOppositeClasses(t *testing.T) {
 		{"X turned into its opposite", TypePolarity, "- Warnungen beheben, nicht ignorieren.", "- Warnungen ignorieren."},
 	})
 }
+
+// TestMergedPreferenceClasses: two rules merged into one clause, one of them a preference ("use
+// X instead of Y"), keep the other's strength: the joiner ranks only its own pair. A rule word
+// that binds the whole merged clause ("You should ...") still weakens the plain rule.
+func TestMergedPreferenceClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"en instead of", "", "- Keep commits small. Use rebase instead of merge.", "- Keep commits small and use rebase instead of merge."},
+		{"de statt", "", "- Commits klein halten. Rebase statt Merge verwenden.", "- Commits klein halten und Rebase statt Merge verwenden."},
+		{"fr au lieu de", "", "- Garde les commits petits. Utilise rebase au lieu de merge.", "- Garde les commits petits et utilise rebase au lieu de merge."},
+		{"es en vez de", "", "- Mantén los commits pequeños. Usa rebase en vez de merge.", "- Mantén los commits pequeños y usa rebase en vez de merge."},
+		{"pt em vez de", "", "- Mantenha os commits pequenos. Use rebase em vez de merge.", "- Mantenha os commits pequenos e use rebase em vez de merge."},
+		{"should binds the merged clause", TypeModality, "- Run the tests. You should lint the code.", "- You should run the tests and lint the code."},
+		{"no other clause brought the joiner", TypeModality, "- Keep commits small.", "- Keep commits small instead of large."},
+	})
+}

@@ -654,16 +654,7 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → only under a condition", levelWord(cl)))
 			continue
 		}
-		if flipped && cl.modal == "" && minLevel(matches) > -2 {
-			flipped = false // "it is very rare that X" said "X rarely": a description, no rule
-			kept = true
-		}
-		if flipped && cl.level < 0 && finalNegationCovers(matches, uc) {
-			flipped, kept = false, true
-		}
-		if flipped && cl.modal == "" && c.mergedWithRule(cl, u, oc, matches) {
-			// "Propose X. Évite Y." said "Propose X et évite Y": the rule word is the merged
-			// clause's, not cl's
+		if !kept && c.keptByReading(cl, u, oc, uc, matches, flipped, weaker) {
 			flipped, kept = false, true
 		}
 		switch {
@@ -674,6 +665,27 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(weaker)))
 		}
 	}
+}
+
+// keptByReading reports a rule the counterparts seem to flip or weaken that a closer reading
+// keeps: a description with no rule, a Korean or Japanese final negation covering a list, or a
+// merge whose rule word is another clause's.
+func (c *stmtCompare) keptByReading(cl clauseInfo, u *stmt, oc, uc, matches []clauseInfo, flipped bool, weaker clauseInfo) bool {
+	switch {
+	case flipped && cl.modal == "" && minLevel(matches) > -2:
+		return true // "it is very rare that X" said "X rarely": a description, no rule
+	case flipped && cl.level < 0 && finalNegationCovers(matches, uc):
+		return true
+	case flipped && cl.modal == "" && c.mergedWithRule(cl, u, oc, matches):
+		// "Propose X. Évite Y." said "Propose X et évite Y": the rule word is the merged
+		// clause's, not cl's
+		return true
+	case !flipped && cl.modal == "" && preferenceOnly(weaker) && c.mergedWithRule(cl, u, oc, []clauseInfo{weaker}):
+		// "Prioritize X. Verify instead of guessing." said "Prioritize X and verify instead
+		// of guessing": the joiner weighs only its own pair, the other clause's
+		return true
+	}
+	return false
 }
 
 // ruleCounterparts returns the result clauses that state rule cl (the i-th of oc): those sharing
@@ -788,6 +800,18 @@ func (c *stmtCompare) mergedWithRule(cl clauseInfo, u *stmt, oc []clauseInfo, ma
 		}
 	}
 	return false
+}
+
+// preferenceOnly reports a clause whose only rule words join a preference's two sides ("instead
+// of", "statt", "au lieu de", "en vez de"): they rank the pair they join, no other part of it.
+func preferenceOnly(cl clauseInfo) bool {
+	x := slex()
+	for _, w := range cl.negWords {
+		if _, ok := x.pref[w]; !ok {
+			return false
+		}
+	}
+	return len(cl.negWords) > 0
 }
 
 // mergedInto returns the original statements aligned with result statement u.
