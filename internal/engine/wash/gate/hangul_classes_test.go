@@ -3,14 +3,16 @@ package gate
 import "testing"
 
 // TestHangulParticleClasses: a Korean word with its noun particle names what its bare stem
-// names ("브랜치를" is "브랜치", "표로" is "표"); a value holding a modality on a word's stem
+// names ("브랜치를" is "브랜치", "폴더에서" is "폴더"), though a noun of two syllables may end like
+// a particle ("통과"); a value holding a modality on a word's stem
 // ("피하고", "피하기") is a rule, not a list of names; "없이" (without) leaves out what it
 // governs, so "avoid X" said "without X" keeps the rule. Another name, or the rule word
 // dropped, still blocks.
 func TestHangulParticleClasses(t *testing.T) {
 	checkEditClasses(t, []editClass{
 		{"particle dropped from a value", "", "- 기본 브랜치: 개발용 브랜치를", "- 기본 브랜치: 개발용 브랜치"},
-		{"particle dropped from a one-syllable noun", "", "- 출력 형식: 마크다운 표로", "- 출력 형식: 마크다운 표"},
+		{"a noun ending like a particle", "", "- 린트 통과 후 푸시", "- 린트를 통과한 후 푸시"},
+		{"two-syllable particle dropped", "", "- 실행 위치: 프로젝트 루트 폴더에서", "- 실행 위치: 프로젝트 루트 폴더"},
 		{"another name with the particle", TypeName, "- 기본 브랜치: 개발용 브랜치를", "- 기본 브랜치: 배포용 브랜치를"},
 		{"another one-syllable noun", TypeName, "- 출력 형식: 마크다운 표로", "- 출력 형식: 마크다운 목록으로"},
 		{"피하기 said 없이", "", "- 주석: 장황한 주석을 피하기", "- 주석: 장황한 주석 없이"},

@@ -118,10 +118,11 @@ func hangulRuleWord(w string) bool {
 // (case, topic and the comitative ones), longest first: "표현을" is the name "표현".
 var hangulNounParticles = []string{"에서는", "으로는", "에서", "에는", "으로", "로는", "에게", "을", "를", "이", "가", "은", "는", "의", "에", "로", "와", "과"}
 
-// hangulBare returns a Korean word without the noun particle it ends with, if a syllable is
-// left; other words as they are.
+// hangulBare returns a Korean word of three syllables or more without the noun particle it
+// ends with; other words as they are. A word of two may be a noun ending like a particle
+// (통과, 결과, 정의, 경로, 추가), more often than a noun of one with its particle ("표로").
 func hangulBare(w string) string {
-	if !isHangulWord(w) {
+	if !isHangulWord(w) || utf8.RuneCountInString(w) < 3 {
 		return w
 	}
 	for _, p := range hangulNounParticles {
