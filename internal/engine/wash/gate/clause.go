@@ -1103,7 +1103,7 @@ func hangulModal(words []string, i, k int) (int, bool) {
 	for _, e := range []struct {
 		stem  string
 		level int
-	}{{"금지", -3}, {"허용", 1}, {"필수", 3}, {"권장", 2}, {"절대", -3}, {"않", -3}, {"반드시", 3}, {"항상", 3}, {"피해", -2}, {"피하", -2}} {
+	}{{"금지", -3}, {"허용", 1}, {"필수", 3}, {"권장", 2}, {"절대", -3}, {"않", -3}, {"반드시", 3}, {"항상", 3}, {"피해", -2}, {"피하", -2}, {"없", -3}} {
 		if strings.HasPrefix(w, e.stem) {
 			return e.level, true
 		}

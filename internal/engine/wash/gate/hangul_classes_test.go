@@ -22,3 +22,15 @@ func TestHangulParticleClasses(t *testing.T) {
 		{"피하고 said 함께", TypePolarity, "- 간결성: 불필요한 설명을 피하고, 핵심만 짧게 답합니다.", "- 간결성: 불필요한 설명과 함께 핵심만 짧게 답합니다."},
 	})
 }
+
+// TestHangulAbsenceClasses: "없" (there is none, not needed) negates as "않" (not) does, so
+// "필요하지 않은" said "필요 없는" keeps what the sentence says; "없는" exchanged for "있는" reverses
+// it, even beside another negation of the clause.
+func TestHangulAbsenceClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"필요하지 않은 said 필요 없는", "", "- 배포에 필요하지 않은 스크립트는 패키지에서 제외합니다.", "- 배포에 필요 없는 스크립트는 패키지에서 제외합니다."},
+		{"관련 없는 said 관련되지 않은", "", "- 관련 없는 설정 파일은 건드리지 않습니다.", "- 관련되지 않은 설정 파일은 건드리지 않습니다."},
+		{"필요 없는 said 필요한", TypePolarity, "- 인증이 필요 없는 엔드포인트만 공개합니다.", "- 인증이 필요한 엔드포인트만 공개합니다."},
+		{"없는 said 있는 beside 않", TypePolarity, "- 테스트가 없는 모듈은 병합하지 않습니다.", "- 테스트가 있는 모듈도 병합하지 않습니다."},
+	})
+}
