@@ -110,7 +110,11 @@ func statementDrops(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 		if to := c.a.to[s.id]; to != nil {
 			c.alignedPass(s, to)
 		} else {
+			n := len(c.drops)
 			c.droppedPass(s)
+			if len(c.drops) == n {
+				c.removedItemPass(s)
+			}
 			c.anchoredPass(s)
 		}
 	}

@@ -1,0 +1,21 @@
+package gate
+
+import "testing"
+
+// TestRemovedItemClasses: a list item or table row with no value, name or rule of its own,
+// removed from a list or table the result keeps, is a lost fact of the list; the same item said
+// by another statement of its section, reworded in place, or a table's header row dropped when
+// the table becomes a list, is none.
+func TestRemovedItemClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"en bullet removed", TypeName, "Ask before:\n\n- deleting branches\n- rewriting history\n- changing billing settings\n", "Ask before:\n\n- deleting branches\n- changing billing settings\n"},
+		{"fr bullet removed", TypeName, "Appeler l'architecte pour :\n\n- concevoir les interfaces\n- choisir la stratégie de cache\n- planifier les tests de charge\n", "Appeler l'architecte pour :\n\n- concevoir les interfaces\n- planifier les tests de charge\n"},
+		{"es table row removed", TypeName, "| Área | Revisar |\n|---|---|\n| Estilo | nombres claros |\n| Accesibilidad | contraste suficiente |\n| Rendimiento | sin consultas repetidas |\n",
+			"| Área | Revisar |\n|---|---|\n| Estilo | nombres claros |\n| Rendimiento | sin consultas repetidas |\n"},
+		{"ru bullet removed", TypeName, "Вызывайте ревьюера для:\n\n- проверки миграций\n- разбора логов\n- планирования релиза\n", "Вызывайте ревьюера для:\n\n- проверки миграций\n- планирования релиза\n"},
+		{"item merged into its neighbour", "", "Ask before:\n\n- deleting branches\n- rewriting history\n- changing billing settings\n", "Ask before:\n\n- deleting branches or rewriting history\n- changing billing settings\n"},
+		{"item reworded in place", "", "Вызывайте ревьюера для:\n\n- проверки миграций\n- разбора логов\n- планирования релиза\n", "Вызывайте ревьюера для:\n\n- проверки миграций\n- анализа журналов ошибок\n- планирования релиза\n"},
+		{"header row dropped with the table", "", "| Área | Revisar |\n|---|---|\n| Estilo | nombres claros |\n| Rendimiento | sin consultas repetidas |\n",
+			"| Estilo | nombres claros |\n|---|---|\n| Rendimiento | sin consultas repetidas |\n"},
+	})
+}
