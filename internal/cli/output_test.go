@@ -84,3 +84,25 @@ func TestPanicIsAnInternalError(t *testing.T) {
 		t.Fatalf("stdout holds %q", out.String())
 	}
 }
+
+// Colour is the exact SGR fatih/color wrote before the ui's own styles
+// replaced it, and nothing at all when off or when stderr is not a terminal.
+func TestColourModes(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	for _, c := range []struct{ mode, want string }{
+		{"always", "prosewash: \x1b[31merror:\x1b[0m no\nprosewash: \x1b[33mwarning:\x1b[0m so\nprosewash: \x1b[36mhint:\x1b[0m try\nprosewash: plain\n\x1b[32mok\x1b[0m \x1b[1mid\x1b[22m"},
+		{"never", "prosewash: error: no\nprosewash: warning: so\nprosewash: hint: try\nprosewash: plain\nok id"},
+		{"auto", "prosewash: error: no\nprosewash: warning: so\nprosewash: hint: try\nprosewash: plain\nok id"},
+	} {
+		var out, errb bytes.Buffer
+		u := newUI(&out, &errb, c.mode)
+		u.errorf("no")
+		u.warnf("so")
+		u.hintf("try")
+		u.infof("plain")
+		errb.WriteString(u.green.Sprint("ok") + " " + u.bold.Sprint("id"))
+		if errb.String() != c.want || out.Len() != 0 {
+			t.Errorf("--color=%s wrote %q (stdout %q), want %q", c.mode, errb.String(), out.String(), c.want)
+		}
+	}
+}

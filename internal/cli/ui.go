@@ -7,8 +7,9 @@ package cli
 //     warnings "prosewash: warning: ...", hints "prosewash: hint: ...".
 //   - Standard output carries only machine output: hook JSON, --json reports,
 //     "classify --show" and "check" findings (they are the command's answer).
-//   - Colour only through fatih/color, off when NO_COLOR is set, when the
-//     stream is not a terminal (auto) or with --color=never.
+//   - Colour only through the ui's styles (ANSI SGR), off when NO_COLOR is
+//     set, when TERM is dumb or the stream is not a terminal (auto), or with
+//     --color=never.
 //   - Nothing ever prints file contents.
 
 import (
@@ -17,16 +18,30 @@ import (
 	"os"
 	"strings"
 
-	"github.com/fatih/color"
 	"github.com/mattn/go-isatty"
 )
 
 type ui struct {
 	stdout, stderr io.Writer
 	colour         bool
-	red, yellow    *color.Color
-	cyan, green    *color.Color
-	bold           *color.Color
+	red, yellow    style
+	cyan, green    style
+	bold           style
+}
+
+// style is one ANSI SGR style: the sequence that starts it and the one that
+// ends it (0 after a colour, 22 after bold, as fatih/color wrote them before
+// this replaced it). A ui without colour has empty styles, which print the
+// text as it is. Local rather than a library: a colour library's package
+// initialisers (a terminal probe of stdout, its tables) ran at every hook's
+// start, and no hook prints colour.
+type style struct{ on, off string }
+
+func (s style) Sprint(text string) string {
+	if s.on == "" {
+		return text
+	}
+	return s.on + text + s.off
 }
 
 func newUI(stdout, stderr io.Writer, mode string) *ui {
@@ -39,16 +54,11 @@ func newUI(stdout, stderr io.Writer, mode string) *ui {
 	default:
 		u.colour = isTerminal(stderr) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 	}
-	mk := func(a ...color.Attribute) *color.Color {
-		c := color.New(a...)
-		if u.colour {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
-		}
-		return c
+	if u.colour {
+		enableEscapes(stderr)
+		u.red, u.yellow, u.cyan = style{"\x1b[31m", "\x1b[0m"}, style{"\x1b[33m", "\x1b[0m"}, style{"\x1b[36m", "\x1b[0m"}
+		u.green, u.bold = style{"\x1b[32m", "\x1b[0m"}, style{"\x1b[1m", "\x1b[22m"}
 	}
-	u.red, u.yellow, u.cyan, u.green, u.bold = mk(color.FgRed), mk(color.FgYellow), mk(color.FgCyan), mk(color.FgGreen), mk(color.Bold)
 	return u
 }
 
@@ -60,7 +70,7 @@ func isTerminal(w io.Writer) bool {
 	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
 }
 
-func (u *ui) line(label string, c *color.Color, format string, args ...any) {
+func (u *ui) line(label string, c style, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	for _, l := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
 		if label != "" {
@@ -71,7 +81,7 @@ func (u *ui) line(label string, c *color.Color, format string, args ...any) {
 	}
 }
 
-func (u *ui) infof(format string, args ...any)  { u.line("", nil, format, args...) }
+func (u *ui) infof(format string, args ...any)  { u.line("", style{}, format, args...) }
 func (u *ui) errorf(format string, args ...any) { u.line("error", u.red, format, args...) }
 func (u *ui) warnf(format string, args ...any)  { u.line("warning", u.yellow, format, args...) }
 func (u *ui) hintf(format string, args ...any)  { u.line("hint", u.cyan, format, args...) }
