@@ -39,6 +39,15 @@ func unmarshal(data []byte, v any) error {
 	return nil
 }
 
+// unmarshalKept is unmarshal of only the members keep names: the same
+// answer, without encoding/json reading the rest (slim).
+func unmarshalKept(data []byte, v any, keep kept) error {
+	if small, ok := slim(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), keep); ok {
+		data = small
+	}
+	return unmarshal(data, v)
+}
+
 // WriteJSON prints v as one JSON document on a line of its own: what every
 // platform reads from a hook's stdout. Nothing is written when v cannot be
 // encoded.

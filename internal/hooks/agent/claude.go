@@ -59,9 +59,22 @@ type claudeInput struct {
 	AgentType string `json:"agent_type"`
 }
 
+// claudeKept is what decodeClaude reads of a payload: claudeInput's
+// fields, and of tool_input and tool_response what afterWrite reads.
+func claudeKept() kept {
+	return kept{
+		"session_id": nil, "conversation_id": nil, "cursor_version": nil, "transcript_path": nil, "cwd": nil,
+		"tool_name": nil, "stop_hook_active": nil,
+		"tool_input":    {"file_path": nil, "notebook_path": nil, "subagent_type": nil},
+		"tool_response": {"agentid": nil},
+		"file_path":     nil, "memory_type": nil, "load_reason": nil, "parent_file_path": nil,
+		"agent_id": nil, "agent_type": nil,
+	}
+}
+
 func decodeClaude(data []byte, k Kind, getenv func(string) string) (*Payload, error) {
 	var in claudeInput
-	if err := unmarshal(data, &in); err != nil {
+	if err := unmarshalKept(data, &in, claudeKept()); err != nil {
 		return nil, err
 	}
 	if in.ConversationID != "" || in.CursorVersion != "" {
