@@ -180,34 +180,45 @@ func (s *scanner) list(end byte, item func() bool) bool {
 	}
 }
 
-// string reads a string at i; plain says it holds only printable ASCII
-// and no escape.
+// string reads a string at i; plain says it holds only ASCII and no
+// escape. The quote and the escapes are found with bytes.IndexByte, eight
+// or more bytes a step: a payload is mostly the text of one or two long
+// strings (a file's content).
 func (s *scanner) string() (plain, ok bool) {
 	if s.i >= len(s.data) || s.data[s.i] != '"' {
 		return false, false
 	}
 	s.i++
 	plain = true
-	for s.i < len(s.data) {
-		c := s.data[s.i]
-		switch {
-		case c == '"':
-			s.i++
-			return plain, true
-		case c < 0x20:
-			return false, false
-		case c == '\\':
-			plain = false
-			if !s.escape() {
+	quote := -1 // where the next unescaped quote may be
+	for {
+		if quote < s.i {
+			if quote = bytes.IndexByte(s.data[s.i:], '"'); quote < 0 {
 				return false, false
 			}
-			continue
-		case c >= 0x80:
-			plain = false
+			quote += s.i
 		}
-		s.i++
+		seg := s.data[s.i:quote]
+		esc := bytes.IndexByte(seg, '\\')
+		if esc >= 0 {
+			seg = seg[:esc]
+		}
+		for _, c := range seg {
+			if c < 0x20 {
+				return false, false
+			}
+			plain = plain && c < 0x80
+		}
+		if esc < 0 {
+			s.i = quote + 1
+			return plain, true
+		}
+		s.i += esc
+		plain = false
+		if !s.escape() {
+			return false, false
+		}
 	}
-	return false, false
 }
 
 // escape reads the escape at i: \" \\ \/ \b \f \n \r \t or \u and four

@@ -62,6 +62,7 @@ var slimPayloads = []string{
 	"\xef\xbb\xbf{\"session_id\":\"s10\",\"cwd\":\"/p\",\"tool_input\":{}}",
 	`{"session_id":"s11","stop_hook_active":"yes","tool_input":null,"tool_response":{"agentId":3}}`,
 	`{}`,
+	`{"session_id":"s12","tool_name":"Write","tool_input":{"file_path":"/j.md","content":"` + strings.Repeat(`a\"b\\c\n\u00e9 \/`, 200) + `\""}}`,
 }
 
 // slimInvalid are not JSON (or not an object): slim must leave each to
@@ -71,6 +72,7 @@ var slimInvalid = []string{
 	`{"a":truex}`, `{"a" 1}`, `{"a":1 "b":2}`, `{a:1}`, "{\"a\":\"x\ty\"}", `{"a":"\x"}`, `{"a":"\u12g4"}`,
 	`{"a":"\u12"}`, `{"a":[1,]}`, `{"a":[1 2]}`, `{"a":"x"} x`, `{"a":{"b":1}`, `{"a":"x}`, `{"a":.5}`,
 	`{"a":+1}`, `{"a":NaN}`, `{"a":1}}`, "{\"a\":1}\x00", `{"a":[}`, `{"tool_input":{"x":1,}}`,
+	`{"a":"` + strings.Repeat(`x\"y`, 100) + "\x01" + `"}`, `{"a":"` + strings.Repeat(`x\\`, 100) + `\"}`,
 }
 
 func slimDecode(data []byte, v any) error { return unmarshalKept(data, v, claudeKept()) }
