@@ -250,3 +250,21 @@ func TestMergedPreferenceClasses(t *testing.T) {
 		{"no other clause brought the joiner", TypeModality, "- Keep commits small.", "- Keep commits small instead of large."},
 	})
 }
+
+// TestBeforeActingClasses: a rule done "before acting" (a before-condition naming no action of
+// its own) is done first: "first" or another generic before-condition keeps it; a
+// before-condition with an action of its own, or one left out, still drops.
+func TestBeforeActingClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"en before acting → first", "", "- Read the design notes before acting.", "- Read the design notes first."},
+		{"en before proceeding → before you start", "", "- Check the open issues before proceeding.", "- Check the open issues before you start."},
+		{"de bevor du handelst → zuerst", "", "- Lies die Architekturnotizen, bevor du handelst.", "- Lies zuerst die Architekturnotizen."},
+		{"fr avant d'agir → d'abord", "", "- Lis les notes d'architecture avant d'agir.", "- Lis d'abord les notes d'architecture."},
+		{"es antes de actuar → primero", "", "- Lee las notas de arquitectura antes de actuar.", "- Primero lee las notas de arquitectura."},
+		{"pt antes de agir → primeiro", "", "- Leia as notas de arquitetura antes de agir.", "- Primeiro leia as notas de arquitetura."},
+		{"ru перед тем как действовать → сначала", "", "- Прочитайте заметки об архитектуре перед тем как действовать.", "- Сначала прочитайте заметки об архитектуре."},
+		{"a before-condition with its own action", TypeCondition, "- Read the notes before deploying.", "- Read the notes first."},
+		{"before acting left out", TypeCondition, "- Read the notes before acting.", "- Read the notes."},
+		{"a generic word of the rule itself exchanged", TypeName, "- Start the server before acting.", "- Continue the server before acting."},
+	})
+}

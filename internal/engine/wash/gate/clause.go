@@ -115,8 +115,10 @@ type stmtLexicon struct {
 	scope       map[string]bool
 	scopeNot    map[string]bool
 	scopeAll    map[string]bool
-	cjkAnt      []string     // see cjkAntonymWords
-	opposite    []actionPair // see oppositeActionText
+	cjkAnt      []string        // see cjkAntonymWords
+	opposite    []actionPair    // see oppositeActionText
+	genericAct  map[string]bool // stems of genericActText
+	before      map[string]bool // beforeText
 	// qualBefore and qualAfter are the words bounding a number (see qualifierText), longest
 	// first: "at most" before it, 以内 after it.
 	qualBefore, qualAfter []cjkEntry
@@ -169,6 +171,7 @@ func buildStmtLexicon() *stmtLexicon {
 	x.addAntonyms()
 	x.cjkAnt = x.buildCJKAntonymWords()
 	x.opposite = buildOpposites()
+	x.genericAct, x.before = stemSet(genericActText), set(beforeText)
 	x.addNumbers()
 	x.qualBefore, x.qualAfter = buildQualifiers()
 	x.addUnits()

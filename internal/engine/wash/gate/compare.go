@@ -1065,7 +1065,7 @@ func conditionKept(cl clauseInfo, p condPart, uc []clauseInfo) bool {
 			return true
 		}
 	}
-	return restatedCondition(cl, p, uc)
+	return restatedCondition(cl, p, uc) || beforeActingKept(cl, p, uc)
 }
 
 // scopeKept reports a scope phrase of a rule that a counterpart's sentence keeps: two thirds of

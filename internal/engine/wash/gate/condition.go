@@ -101,3 +101,54 @@ func alternatives(cl clauseInfo, p condPart) [][]string {
 	}
 	return out
 }
+
+// beforeActingKept reports a condition "before acting" (p: a before-word with only generic
+// action words after it, see genericActText) that a counterpart sentence with the rule's words
+// keeps by a first-word ("read X first") or by another generic before-condition ("before
+// proceeding").
+func beforeActingKept(cl clauseInfo, p condPart, uc []clauseInfo) bool {
+	if !beforeActing(cl, p) {
+		return false
+	}
+	rest := cl.sentStems // a clause of the condition alone ("…, bevor du handelst") rules by its sentence
+	for _, w := range p.words {
+		rest = without(rest, w)
+	}
+	for _, u := range uc {
+		if shared(rest, u.sentStems) < need(len(rest)) {
+			continue
+		}
+		if u.seq == seqFirst || len(beforeActingWords([]clauseInfo{u})) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// beforeActingWords returns the words of the generic before-conditions (beforeActing) of cls.
+func beforeActingWords(cls []clauseInfo) []string {
+	var out []string
+	for _, cl := range cls {
+		for _, p := range cl.parts {
+			if beforeActing(cl, p) {
+				out = append(out, p.words...)
+			}
+		}
+	}
+	return out
+}
+
+// beforeActing reports a condition p of cl opened by a before-word and naming no action of its
+// own: every word after it is generic.
+func beforeActing(cl clauseInfo, p condPart) bool {
+	x := slex()
+	if p.kind != condIf || len(p.words) == 0 || p.neg || p.from >= len(cl.toks) || !x.before[cl.toks[p.from].text] {
+		return false
+	}
+	for _, w := range p.words {
+		if !x.genericAct[w] {
+			return false
+		}
+	}
+	return true
+}

@@ -210,6 +210,24 @@ var seqText = sync.OnceValue(func() map[string]map[int]string {
 // words after one name the case a prohibition lets through.
 var withoutText = "without ohne sans sin sem без 없이"
 
+// genericActText are the words that name no particular action, only acting at all ("before
+// acting", "bevor du loslegst", "avant de commencer", "antes de hacer nada", "перед тем как
+// действовать"), and beforeText the condition words such a before-condition opens with: a
+// rule done "before acting" is done first, so "first" (zuerst, d'abord, primero, сначала)
+// keeps it. Chinese, Japanese and Korean say "before" as an order word, no condition, and need
+// no entry.
+var (
+	genericActText = "act acting action actions proceed proceeding anything something doing do start starting begin beginning " +
+		"continue continuing you any " +
+		"handeln handelst handelt loslegen loslegst fortfahren fortfährst weitermachen beginnen beginnst anfangen anfängst " +
+		"starten startest etwas irgendetwas tun tust du ihr " +
+		"agir procéder commencer continuer faire quoi_que_ce_soit quoi ce soit toute action " +
+		"actuar proceder empezar comenzar continuar hacer nada cualquier acción " +
+		"agir prosseguir começar iniciar continuar fazer nada qualquer ação " +
+		"действовать действиями действий приступать приступить начинать начать продолжать продолжить что-либо тем как"
+	beforeText = "before bevor avant antes перед прежде"
+)
+
 // chainText are the words that, said twice or more in one clause, chain its items in order: "docs
 // before the CLI before the server", "Staging vor Canary vor Produktion", "format then lint then
 // commit".

@@ -147,7 +147,23 @@ func (c *stmtCompare) equivalentSpan(del, ins []dunit, s, u *stmt) bool {
 		sameWord(c.o.aliases(), a, b) {
 		return true
 	}
-	return cancelled(c.o.aliases(), del, ins)
+	return cancelled(c.o.aliases(), del, ins) || c.genericBefore(dw, iw, s, u)
+}
+
+// genericBefore reports an exchange of the words of a before-condition naming no action ("before
+// acting" said "before doing anything"): each side's words are its side's condition words.
+func (c *stmtCompare) genericBefore(dw, iw []string, s, u *stmt) bool {
+	return allStemsIn(dw, beforeActingWords(c.o.clausesOf(s))) && allStemsIn(iw, beforeActingWords(c.r.clausesOf(u)))
+}
+
+// allStemsIn reports words whose stems are all in stems.
+func allStemsIn(words, stems []string) bool {
+	for _, w := range words {
+		if !containsStr(stems, wordStem(w)) {
+			return false
+		}
+	}
+	return true
 }
 
 // cancelled reports a replacement whose content words are each the equivalent of a word of the
