@@ -19,3 +19,16 @@ func TestRemovedItemClasses(t *testing.T) {
 			"| Estilo | nombres claros |\n|---|---|\n| Rendimiento | sin consultas repetidas |\n"},
 	})
 }
+
+// TestCommaListItemClasses: an item left out of a comma list well before the coordinator that
+// ends it ("A, B, C, D or E" said without C) is a dropped item, as one right before it is; the
+// list kept whole, or cut where it gives examples, is none.
+func TestCommaListItemClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"en middle item", TypeName, "Lint, format, vendor, test, or tag a build only on the CI runner.", "Lint, format, test, or tag a build only on the CI runner."},
+		{"es middle item", TypeName, "Compila, firma, empaqueta, sube o anuncia la versión solo tras la revisión.", "Compila, empaqueta, sube o anuncia la versión solo tras la revisión."},
+		{"de middle item", TypeName, "Bauen, signieren, packen, hochladen und ankündigen nur nach dem Review.", "Bauen, packen, hochladen und ankündigen nur nach dem Review."},
+		{"list kept", "", "Lint, format, vendor, test, or tag a build only on the CI runner.", "Lint, format, vendor, test or tag builds only on the CI runner."},
+		{"examples cut short", "", "Write short notes in the ticket, such as goals, risks, owners, dates or links.", "Write short notes in the ticket, such as goals, risks, dates or links."},
+	})
+}

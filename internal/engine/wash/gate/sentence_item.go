@@ -45,7 +45,30 @@ func listItem(ou []dunit, from, to int) bool {
 		return true
 	}
 	whole := (from == 0 || ou[from-1].clause != span[0].clause) && (to == len(ou) || ou[to].clause != ou[to-1].clause)
-	return whole && from > 0 && to < len(ou) && ou[to].coord
+	return whole && from > 0 && to < len(ou) && (ou[to].coord || listGoesOn(ou, to))
+}
+
+// listGoesOn reports clauses from ou[at] on that are short items of a list, up to the
+// coordinator that ends it, opening a clause or after its first item: "Commit, push, publish,
+// release, open a PR, or send a message" and "Compila, firma, empaqueta, sube o anuncia"
+// without their third item leave out an item of the list.
+func listGoesOn(ou []dunit, at int) bool {
+	for at < len(ou) {
+		end := at
+		for end < len(ou) && ou[end].clause == ou[at].clause {
+			end++
+		}
+		for k := at; k < end; k++ {
+			if ou[k].coord {
+				return countContent(ou[at:k]) <= itemMaxUnits && !hasRule(ou[at:k])
+			}
+		}
+		if n := countContent(ou[at:end]); n == 0 || n > itemMaxUnits || hasRule(ou[at:end]) {
+			return false
+		}
+		at = end
+	}
+	return false
 }
 
 // exampleList reports a statement that gives examples: its lists may be cut short.
