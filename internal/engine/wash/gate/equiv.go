@@ -187,6 +187,9 @@ func distributive(x *stmtLexicon, words []string, i int) string {
 		return ""
 	}
 	n := words[i+1]
+	if isHangulWord(n) && !isHangulWord(words[i]) {
+		return "" // "VS 2019 Pro에서": a Korean particle glued to a name ends it, no "pro" rate
+	}
 	if n == "" || x.stop[n] || lex().stop[n] || x.modal[n] != 0 || n == "time" || n == "other" || n == "one" || unitName(x, n) != "" {
 		return "" // "2-4 times per day" is a rate, read with its number
 	}

@@ -34,3 +34,19 @@ func TestHangulAbsenceClasses(t *testing.T) {
 		{"없는 said 있는 beside 않", TypePolarity, "- 테스트가 없는 모듈은 병합하지 않습니다.", "- 테스트가 있는 모듈도 병합하지 않습니다."},
 	})
 }
+
+// TestSaidOnceClasses: two bullets merged say a value once. An acronym ("VS") the merged
+// statement spells out ("Visual Studio") is kept; a Korean particle glued to a name ("Pro에서")
+// is no rate of a Latin "pro" (per). Another name in the acronym's place, or a real "pro"
+// dropped, still blocks.
+func TestSaidOnceClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"acronym spelled out", "", "- Build with Visual Studio 2022.\n- Open the solution in VS first.", "- Build with Visual Studio 2022, opening the solution there first."},
+		{"acronym said once, 여기서 for it", "", "- **빌드 도구**: 데스크톱 앱은 **Visual Studio 2022 Pro**로 빌드합니다.\n- **디버깅**: 모든 네이티브 모듈은 **VS 2022 Pro**에서 디버깅합니다.",
+			"- **빌드 도구 / 디버깅**: 데스크톱 앱은 **Visual Studio 2022 Pro**로 빌드하고, 모든 네이티브 모듈도 여기서 디버깅합니다."},
+		{"Pro에서 is no rate", "", "- 모든 모듈은 Rider 2024 Pro에서 테스트합니다.", "- 모든 모듈을 Rider 2024 Pro로 테스트합니다."},
+		{"acronym replaced", TypeName, "- Use VS Code for debugging.", "- Use Vim for debugging."},
+		{"one of two acronyms spelled", TypeName, "- Бери курс из ЦБ РФ.", "- Бери курс из центрального банка."},
+		{"pro dropped", TypeCondition, "- Ein Reviewer pro Pull Request genügt.", "- Ein Reviewer genügt."},
+	})
+}

@@ -133,6 +133,44 @@ func hangulBare(w string) string {
 	return w
 }
 
+// acronymSpelled reports a name s writes as an acronym ("VS") that a result statement spells out
+// ("Visual Studio"): words in a row, none a stop word, whose initials are its letters.
+func (c *stmtCompare) acronymSpelled(t Token, s *stmt, to []*stmt) bool {
+	if t.Type != TypeName || !acronym(strings.ToUpper(t.Value)) || !strings.Contains(s.text(), strings.ToUpper(t.Value)) {
+		return false
+	}
+	for _, u := range to {
+		for _, cl := range c.r.clausesOf(u) {
+			if spellsAcronym(cl.toks, t.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// spellsAcronym reports a run of words of toks whose initials are the letters of acr, each
+// word longer than its initial and no stop word.
+func spellsAcronym(toks []ctok, acr string) bool {
+	letters := []rune(acr)
+	n := len(letters)
+	for i := 0; i+n <= len(toks); i++ {
+		k := 0
+		for k < n {
+			w := toks[i+k]
+			r, size := utf8.DecodeRuneInString(w.text)
+			if w.kind != tWord || len(w.text) <= size || r != letters[k] || lex().stop[w.text] || slex().stop[w.text] {
+				break
+			}
+			k++
+		}
+		if k == n {
+			return true
+		}
+	}
+	return false
+}
+
 // cjkLanguages are language names written in Chinese or Japanese: named values like "German"
 // ("PR 标题始终使用英文": titles always in English).
 var cjkLanguages = []string{"简体中文", "繁体中文", "繁體中文", "中文", "汉语", "漢語", "中国語", "英文", "英语", "英語",
