@@ -820,7 +820,9 @@ func (c *clauseInfo) wordMarks(x *stmtLexicon, words []string, m *clauseMarks) {
 				c.parts[len(c.parts)-1].neg = true
 			}
 		}
-		if kind == condIf {
+		if kind == condIf && !isHangulWord(words[i]) {
+			// a Korean condition word ends its condition ("파일 생성 시"): a negation after it
+			// belongs to the rule ("시 즉시 커밋하지 않고")
 			lastIf = i + n - 1
 		}
 		p := strings.Join(words[i:i+n], " ")
