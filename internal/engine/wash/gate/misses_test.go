@@ -12,3 +12,15 @@ func TestKoreanConditionNegationClasses(t *testing.T) {
 		{"negation after 시 kept", "", "- 배포 시 바로 머지하지 않고, 리뷰어 승인 후 머지합니다.", "- 배포 시 바로 머지하지 않고 리뷰어 승인 후 머지합니다."},
 	})
 }
+
+// TestCommandFlagClasses: a command-line option written in prose ("mypy --strict") is a named
+// value of the command; dropped, it is a name drop. The option kept, or a dash set off by
+// spaces, is none.
+func TestCommandFlagClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"ja option dropped", TypeName, "- 確認: pytest --strict-markers で警告ゼロ", "- 確認: pytest で警告ゼロ"},
+		{"en option dropped", TypeName, "Before a release, run the linter with --fix and commit the result.", "Before a release, run the linter and commit the result."},
+		{"option kept", "", "Before a release, run the linter with --fix and commit the result.", "Before a release, run the linter with --fix, then commit the result."},
+		{"spaced dash", "", "Keep rules short -- one line, plain words.", "Keep rules short -- one line and plain words."},
+	})
+}

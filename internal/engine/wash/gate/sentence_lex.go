@@ -127,6 +127,9 @@ func lexLine(items []item, pl paraLine) []item {
 				break
 			}
 			w := strings.Trim(strings.ReplaceAll(string(m[i:j]), "\u2019", "'"), "_")
+			if w != "" && flagAt(m, i) {
+				w = "--" + w // "mypy --strict": a command-line option, a name (cliFlag)
+			}
 			if w != "" {
 				items = append(items, item{kind: itemWord, text: w, line: pl.idx, label: pl.heading})
 			}
@@ -310,4 +313,10 @@ func cjkJoiner(s string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// flagAt reports a word at m[i] written right after two hyphens that open it: "--strict",
+// not the "a--b" of a joined word or the dash of "---".
+func flagAt(m []byte, i int) bool {
+	return i >= 2 && m[i-1] == '-' && m[i-2] == '-' && (i == 2 || m[i-3] == ' ' || m[i-3] == '(')
 }

@@ -253,6 +253,9 @@ func nameOf(w, lw string, start, titleCase bool, it []item, i int) string {
 	if l.tools[base] {
 		return base
 	}
+	if cliFlag(w) {
+		return base // "mypy --strict": the option is part of the command
+	}
 	sh := shapeOf(w)
 	if named, decided := sh.name(w, base, start, titleCase); decided {
 		return named
@@ -261,6 +264,14 @@ func nameOf(w, lw string, start, titleCase bool, it []item, i int) string {
 		return base
 	}
 	return ""
+}
+
+// cliFlag reports a command-line option written in prose: two hyphens and a letter
+// ("--strict", "--no-verify"); a dash set off by spaces is punctuation, not a word.
+func cliFlag(w string) bool {
+	rest, ok := strings.CutPrefix(w, "--")
+	r, _ := utf8.DecodeRuneInString(rest)
+	return ok && len(rest) >= 2 && unicode.IsLetter(r)
 }
 
 // wordShape is what the letters of a word are: digits, letters, a capital after the first
