@@ -268,3 +268,20 @@ func TestBeforeActingClasses(t *testing.T) {
 		{"a generic word of the rule itself exchanged", TypeName, "- Start the server before acting.", "- Continue the server before acting."},
 	})
 }
+
+// TestRelativeNegationClasses: a negation inside a relative clause ("edits that don't touch the
+// schema") describes what the rule is about; said on both sides, it is no negation of the rule,
+// whose own direction is compared. A relative negation one side drops, or a rule turned round
+// around it, still drops.
+func TestRelativeNegationClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"en skip … that don't → need no", "", "- Skip the migration review for changes that don't touch the schema.", "- Changes that touch no schema need no migration review."},
+		{"en don't … → neither … nor", "", "- Skip the changelog for commits that don't change behaviour or output.", "- Commits that change neither behaviour nor output need no changelog."},
+		{"fr qui ne … pas → ni … ni", "", "- Ignore le changelog pour les commits qui ne changent pas le comportement.", "- Les commits qui ne changent ni le comportement ni la sortie ne demandent aucun changelog."},
+		{"es que no → no necesitan", "", "- Omite el changelog para los commits que no cambian el comportamiento.", "- Los commits que no cambian el comportamiento no necesitan changelog."},
+		{"pt que não → não precisam", "", "- Pule o changelog para commits que não mudam o comportamento.", "- Commits que não mudam o comportamento não precisam de changelog."},
+		{"rule turned round", TypePolarity, "- Skip the changelog for commits that don't change behaviour.", "- Write the changelog for commits that don't change behaviour."},
+		{"relative negation dropped", TypePolarity, "- Skip the changelog for commits that don't change behaviour.", "- Skip the changelog for commits that change behaviour."},
+		{"relative negation added", TypePolarity, "- Commit only files that pass the linter.", "- Commit only files that don't pass the linter."},
+	})
+}

@@ -62,6 +62,11 @@ type clauseInfo struct {
 	reason    bool // the clause opens with a reason or purpose ("so ...", "damit ...")
 	mixed     bool // both a binding and a forbidding word: two rules in one clause
 	without   bool // a word leaving out what it governs (without, ohne, без)
+	// relNeg marks a negation inside a relative clause ("edits that don't change X"): it
+	// negates the edits' description, not the rule, whose level without it is coreLevel.
+	relNeg    bool
+	coreLevel int
+	coreWeak  bool
 	all       bool // a word of every case (all, alle, 모든: scopeAllText)
 	pt        bool // the clause's sentence is Portuguese (portugueseSentence)
 }
@@ -146,6 +151,7 @@ type langStem struct{ stem, lang string }
 // obligation, not a prohibition.
 var omissionText = "skip skips skipped skipping omit omits omitted omitting ignore ignores ignored leave_out exclude " +
 	"überspringen auslassen weglassen ignorieren sauter omettre ignorer saltar omitir ignorar pular " +
+	"omite omita omitan salta salte salten ignora ignoren pule pulem omitam ignorem " +
 	"пропускать пропускай пропускайте игнорировать 跳过 忽略 省略 スキップ 無視 생략 건너뛰 무시"
 
 var slex = sync.OnceValue(buildStmtLexicon)
@@ -726,9 +732,13 @@ func analyseClause(c *clauseInfo) {
 	if w := leadingOther(x, c.toks); w != "" && len(m.levels) == 0 {
 		// ", 而不是完全拒绝任务", ", а не через шелл": the side not chosen is discouraged
 		m.levels = append(m.levels, -2)
+		m.core = append(m.core, -2)
 		c.negWords = append(c.negWords, w)
 	}
 	c.level, c.weak = combineLevels(m.levels, m.omission)
+	if c.relNeg = m.rel; m.rel {
+		c.coreLevel, c.coreWeak = combineLevels(m.core, m.omission)
+	}
 	hasPos, hasNeg := false, false
 	for _, l := range m.levels {
 		hasPos = hasPos || l >= 2
@@ -802,6 +812,10 @@ func stemSet(words string) map[string]bool {
 type clauseMarks struct {
 	levels   []int
 	omission bool
+	// core are the levels but those of negations inside a relative clause ("edits that don't
+	// change X"), rel whether there was one.
+	core []int
+	rel  bool
 }
 
 // wordMarks reads the lexicon phrases of a clause's spaced-script words: modality, conditions,
@@ -833,6 +847,11 @@ func (c *clauseInfo) wordMarks(x *stmtLexicon, words []string, m *clauseMarks) {
 			m.levels = append(m.levels, level)
 			c.negWords = append(c.negWords, p)
 			c.always = c.always || x.always[p]
+			if level < 0 && relativeNegation(words, i) {
+				m.rel = true
+			} else {
+				m.core = append(m.core, level)
+			}
 		}
 		if kind != "" {
 			c.addCondition(kind, i, n)
@@ -1334,6 +1353,36 @@ func hangulStem(w string) string {
 func containsStr(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// relativeNegation reports a negation, the i-th of words, that a relative clause holds: a
+// relative pronoun up to three words before it ("that don't", "die nicht", "qui ne changent
+// pas", "que no", "которые не"), or, for the "nor" of a "neither … nor" list, before its
+// "neither" ("that change neither X nor Y").
+func relativeNegation(words []string, i int) bool {
+	sets := smallSets()
+	if relativeBefore(words, i) {
+		return true
+	}
+	if !slex().listNeg[words[i]] {
+		return false
+	}
+	for k := i - 1; k >= 0; k-- {
+		if sets.neither[words[k]] {
+			return relativeBefore(words, k)
+		}
+	}
+	return false
+}
+
+// relativeBefore reports a relative pronoun up to three words before the i-th of words.
+func relativeBefore(words []string, i int) bool {
+	for j := i - 1; j >= max(0, i-3); j-- {
+		if smallSets().relative[words[j]] {
 			return true
 		}
 	}

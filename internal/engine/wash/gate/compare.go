@@ -649,6 +649,7 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			}
 			continue
 		}
+		cl, matches = atCore(cl, matches)
 		kept, flipped, weaker := ruleMatched(cl, matches)
 		if m, ok := hedgeBound(cl, matches); kept && ok {
 			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(m)))
@@ -690,6 +691,29 @@ func (c *stmtCompare) keptByReading(cl clauseInfo, u *stmt, oc, uc, matches []cl
 		return true
 	}
 	return false
+}
+
+// atCore reads cl and its counterparts without the negations of their relative clauses when
+// each has one ("Skip updates for edits that don't change X" said "Edits that change neither X
+// nor Y need no update"): those negate what the rule is about, the same on both sides, not the
+// rule. A relative negation one side lacks is compared as before: "that don't fail" said "that
+// fail" is flipped.
+func atCore(cl clauseInfo, matches []clauseInfo) (clauseInfo, []clauseInfo) {
+	if !cl.relNeg {
+		return cl, matches
+	}
+	for _, m := range matches {
+		if !m.relNeg {
+			return cl, matches
+		}
+	}
+	out := make([]clauseInfo, len(matches))
+	for i, m := range matches {
+		m.level, m.weak = m.coreLevel, m.coreWeak
+		out[i] = m
+	}
+	cl.level, cl.weak = cl.coreLevel, cl.coreWeak
+	return cl, out
 }
 
 // ruleCounterparts returns the result clauses that state rule cl (the i-th of oc): those sharing

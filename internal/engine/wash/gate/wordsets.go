@@ -14,6 +14,8 @@ type wordSets struct {
 	examples     map[string]bool // words opening a list of examples, in the nine languages
 	conditional  map[string]bool // words opening a condition clause
 	negPrefix    map[string]bool // first parts of a compound that negate its last ("non-trivial")
+	relative     map[string]bool // relative pronouns, in the Latin and Cyrillic languages
+	neither      map[string]bool // the first word of a "neither … nor" list
 }
 
 var smallSets = sync.OnceValue(func() *wordSets {
@@ -25,5 +27,8 @@ var smallSets = sync.OnceValue(func() *wordSets {
 		examples:     set("e.g eg example examples like such beispiel beispiele z.b exemple exemples ejemplo ejemplos exemplo exemplos например 例 如 比 등 예"),
 		conditional:  set("if when whether unless"),
 		negPrefix:    set("non nicht no un не"),
+		relative: set("that which who whose der die das welche welcher welches deren dessen qui que qu dont " +
+			"quien quienes cual cuales cuyo cuya qual quais quem cujo cuja который которая которое которые которых которым которой"),
+		neither: set("neither weder ni nem ни"),
 	}
 })
