@@ -32,3 +32,14 @@ func TestCommaListItemClasses(t *testing.T) {
 		{"examples cut short", "", "Write short notes in the ticket, such as goals, risks, owners, dates or links.", "Write short notes in the ticket, such as goals, risks, dates or links."},
 	})
 }
+
+// TestBoundWordItemClasses: the "de" of a number's bound ("menos de", "more than") is no rule
+// word in an item: "gere os tipos e confirme de novo o build" cut after "gere os tipos" leaves
+// an item out; the item kept, its words moved, is none.
+func TestBoundWordItemClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"pt item with de dropped", TypeName, "Depois de editar o schema, gere os tipos e confirme de novo o build.", "Depois de editar o schema, gere os tipos."},
+		{"es item with de dropped", TypeName, "Al cambiar la API, regenera el cliente y comprueba de nuevo las rutas.", "Al cambiar la API, regenera el cliente."},
+		{"pt item kept", "", "Depois de editar o schema, gere os tipos e confirme de novo o build.", "Depois de editar o schema, gere os tipos e confirme o build de novo."},
+	})
+}

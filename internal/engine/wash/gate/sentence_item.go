@@ -37,7 +37,7 @@ func (c *stmtCompare) droppedItemPass(s, u *stmt, oc []clauseInfo, uc []clauseIn
 func listItem(ou []dunit, from, to int) bool {
 	span := ou[from:to]
 	n := countContent(span)
-	if n == 0 || n > itemMaxUnits || hasRule(span) {
+	if n == 0 || n > itemMaxUnits || itemRule(span) {
 		return false
 	}
 	end := to == len(ou) || ou[to].coord || ou[to].clause != ou[to-1].clause || !ou[to].content() && !ou[to].rule
@@ -60,15 +60,28 @@ func listGoesOn(ou []dunit, at int) bool {
 		}
 		for k := at; k < end; k++ {
 			if ou[k].coord {
-				return countContent(ou[at:k]) <= itemMaxUnits && !hasRule(ou[at:k])
+				return countContent(ou[at:k]) <= itemMaxUnits && !itemRule(ou[at:k])
 			}
 		}
-		if n := countContent(ou[at:end]); n == 0 || n > itemMaxUnits || hasRule(ou[at:end]) {
+		if n := countContent(ou[at:end]); n == 0 || n > itemMaxUnits || itemRule(ou[at:end]) {
 			return false
 		}
 		at = end
 	}
 	return false
+}
+
+// itemRule reports a rule word among the units of an item, a function word that only bounds
+// a number ("de" of "menos de", "at" of "at most") aside: "e certifique-se de que passam" is an
+// item, its "de" no rule.
+func itemRule(us []dunit) bool {
+	return anyUnit(us, func(u dunit) bool { return u.rule && !(u.fn && boundOnly(u.key)) })
+}
+
+// boundOnly reports a word of a number's bound that is no other rule word of the lexicons.
+func boundOnly(k string) bool {
+	x := slex()
+	return qualifierWords()[k] && x.modal[k] == 0 && x.cond[k] == "" && !x.isSeqWord(k) && lex().marker[k] == ""
 }
 
 // exampleList reports a statement that gives examples: its lists may be cut short.
