@@ -51,12 +51,36 @@ func readParagraph(lines []paraLine, cfg checks) sentenceFacts {
 	return out
 }
 
+// lineOpeners counts the words opening the lines of a sentence. Lines opening with one word
+// ("Проверьте X для ...\nПроверьте Y для ...") are parallel sentences written without marks:
+// the word is capitalised as a sentence's first is, no name. A word opening one line may be a
+// name a wrapped paragraph carried over ("в сервис\nGraylog через UDP").
+func lineOpeners(it []item) map[string]int {
+	var out map[string]int
+	if len(it) == 0 || it[0].line == it[len(it)-1].line {
+		return nil // one line: no second opener
+	}
+	for i, x := range it {
+		if x.kind == itemWord && lineStart(it, i) {
+			if out == nil {
+				out = map[string]int{}
+			}
+			out[x.text]++
+		}
+	}
+	return out
+}
+
+// lineStart reports the first item of a line.
+func lineStart(it []item, i int) bool { return i == 0 || it[i-1].line != it[i].line }
+
 // readSentence finds the names, polarity facts and ordered pairs of one sentence.
 func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 	l := lex()
 	german := germanSentence(it)
 	titleCase := isTitleCase(it) && !german
 	name := make([]string, len(it)) // lowercased name of each name item
+	openers := lineOpeners(it)
 	start := true
 	value := -1 // items up to this index are the words of a line's "Key: value" value
 	for i, x := range it {
@@ -73,7 +97,7 @@ func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 			continue
 		case itemWord:
 			lw := strings.ToLower(x.text)
-			n := nameOf(x.text, lw, start, titleCase || x.label, it, i)
+			n := nameOf(x.text, lw, start || openers[x.text] >= 2 && lineStart(it, i), titleCase || x.label, it, i)
 			if n == "" && i <= value && !l.stop[lw] && hasLetterOrDigit(lw) {
 				// The value of a "Quote style: single quotes" line is a named value in any case.
 				n = trimPossessive(lw)
