@@ -73,7 +73,7 @@ func (r *run) claudeAgents(cfg, cfgReal string, anc []string) {
 		why = "AGENTS.md beside CLAUDE.md (Project instructions: claude-md-and-agents-md)"
 	}
 	for i := len(anc) - 1; i >= 0; i-- {
-		dReal := realRoot(anc[i])
+		dReal := r.realRoot(anc[i])
 		for _, n := range names {
 			r.claudeAgentsFile(filepath.Join(anc[i], n), Entry{Platform: ClaudeCode, Kind: Governance, Scope: ScopeAbove, AlwaysLoaded: true, Inherited: true,
 				Why: why + "; above the project root: loaded, measured, never counted or touched"}, []string{dReal, cfgReal}, true)
@@ -104,7 +104,7 @@ func (r *run) claudeHasOwn() bool {
 // claudeAgentsFile adds one AGENTS.md with its imports, unless Claude Code already holds it:
 // the same file (add refuses a second entry) or the same content as a file it loads.
 func (r *run) claudeAgentsFile(path string, e Entry, roots []string, inherited bool) {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
+	if real, err := r.resolve(path); err == nil {
 		if c, err := r.content(real); err == nil && r.claudeHolds(c) {
 			return
 		}

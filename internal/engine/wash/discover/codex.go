@@ -94,7 +94,7 @@ func (r *run) codex() {
 	if !filepath.IsAbs(home) {
 		home = filepath.Join(r.opts.Home, ".codex")
 	}
-	homeReal := realRoot(home)
+	homeReal := r.realRoot(home)
 	cfg := r.readCodexConfig(home)
 	r.codexGlobal(home, homeReal)
 	top := markerRoot(r.start, cfg.Markers)
@@ -107,7 +107,7 @@ func (r *run) codex() {
 		e := Entry{Platform: Codex, Kind: Governance, Scope: ScopeProject, AlwaysLoaded: true, Why: "AGENTS.md chain (Codex and other agents)"}
 		roots := []string{r.project}
 		if r.above(d) {
-			roots = []string{realRoot(d)}
+			roots = []string{r.realRoot(d)}
 			e.Scope, e.Inherited = ScopeAbove, true
 			e.Why = "AGENTS.md above the project root, below the project root marker: loaded, never counted or touched"
 		}

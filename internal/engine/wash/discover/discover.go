@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -127,7 +128,7 @@ type run struct {
 	res      Result
 	seen     map[string]map[string]bool // platform -> real path -> found
 	problems map[string]bool
-	dirs     map[string]string // directory -> its realpath, resolved once per run
+	dirs     map[string]string // directory -> its realpath, resolved once per run (resolve)
 	// start is the lexical session start directory (ProjectRoot or below it).
 	start string
 	// own are the realpaths of the roots owned files live in (the project, the memory
@@ -171,7 +172,7 @@ func Discover(opts Options) (Result, error) {
 		r.own = append(r.own, md)
 	}
 	for _, d := range ConfigDirs(opts) {
-		if rd := realRoot(d); rd != "" {
+		if rd := r.realRoot(d); rd != "" {
 			r.cfg = append(r.cfg, rd)
 		}
 	}
@@ -223,12 +224,44 @@ func (r *run) problem(path, platform, reason string) {
 }
 
 // realRoot resolves an allowed root; a root that does not exist allows nothing.
-func realRoot(p string) string {
-	rp, err := filepath.EvalSymlinks(p)
+func (r *run) realRoot(p string) string {
+	rp, err := r.resolve(p)
 	if err != nil {
 		return ""
 	}
 	return rp
+}
+
+// resolve is filepath.EvalSymlinks with every directory's resolution cached for the run: a
+// path that is not itself a symlink resolves to its parent's realpath joined with its name,
+// so the roots and candidates under one directory cost one lstat each, not a walk from the
+// root of the file system each (a session-start's discovery did about 200). Off Unix, and for
+// a path that is not absolute and clean, it is filepath.EvalSymlinks itself.
+func (r *run) resolve(p string) (string, error) {
+	if rp, ok := r.dirs[p]; ok {
+		return rp, nil
+	}
+	parent := filepath.Dir(p)
+	if runtime.GOOS == "windows" || !filepath.IsAbs(p) || filepath.Clean(p) != p || parent == p {
+		return filepath.EvalSymlinks(p)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return "", err
+	}
+	var rp string
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		rp, err = filepath.EvalSymlinks(p)
+	} else if rp, err = r.resolve(parent); err == nil {
+		rp = filepath.Join(rp, filepath.Base(p))
+	}
+	if err != nil {
+		return "", err
+	}
+	if fi.IsDir() {
+		r.dirs[p] = rp
+	}
+	return rp, nil
 }
 
 func within(real, root string) bool {
@@ -281,13 +314,9 @@ func (r *run) realpath(path string) (string, error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return filepath.EvalSymlinks(path)
 	}
-	dir := filepath.Dir(path)
-	rd, ok := r.dirs[dir]
-	if !ok {
-		if rd, err = filepath.EvalSymlinks(dir); err != nil {
-			return "", err
-		}
-		r.dirs[dir] = rd
+	rd, err := r.resolve(filepath.Dir(path))
+	if err != nil {
+		return "", err
 	}
 	return filepath.Join(rd, filepath.Base(path)), nil
 }
@@ -323,11 +352,11 @@ func (r *run) belowRoot() []string {
 // memoryDir is the realpath of the Claude Code auto memory directory, "" when it does not
 // exist.
 func (r *run) memoryDir() string {
-	md := realRoot(MemoryDir(r.opts))
+	md := r.realRoot(MemoryDir(r.opts))
 	if md == "" && r.project != r.opts.ProjectRoot {
 		o := r.opts
 		o.ProjectRoot = r.project
-		md = realRoot(MemoryDir(o))
+		md = r.realRoot(MemoryDir(o))
 	}
 	return md
 }

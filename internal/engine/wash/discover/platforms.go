@@ -36,7 +36,7 @@ func Slug(projectRoot string) string {
 // load order.
 func (r *run) claude() {
 	cfg := r.claudeConfigDir()
-	cfgReal := realRoot(cfg)
+	cfgReal := r.realRoot(cfg)
 	proj := []string{r.project, cfgReal}
 	// User scope.
 	if e, ok := r.file(filepath.Join(cfg, "CLAUDE.md"), Entry{Platform: ClaudeCode, Kind: Governance, Scope: ScopeUser, AlwaysLoaded: true,
@@ -48,7 +48,7 @@ func (r *run) claude() {
 	anc := r.ancestors()
 	for i := len(anc) - 1; i >= 0; i-- {
 		d := anc[i]
-		dReal := realRoot(d)
+		dReal := r.realRoot(d)
 		for _, name := range []string{"CLAUDE.md", filepath.Join(".claude", "CLAUDE.md"), "CLAUDE.local.md"} {
 			if d == r.opts.Home && strings.HasPrefix(name, ".claude") {
 				continue // that is the user memory itself, found above
@@ -208,7 +208,7 @@ func (k geminiKind) configDir(home string, getenv func(string) string) string {
 
 func (r *run) geminiFamily(k geminiKind) {
 	cfg := k.configDir(r.opts.Home, r.opts.Getenv)
-	cfgReal := realRoot(cfg)
+	cfgReal := r.realRoot(cfg)
 	names, from := r.geminiFileNames(k, cfg)
 	why := func(s string) string {
 		if from != "" {
@@ -231,12 +231,12 @@ func (r *run) geminiFamily(k geminiKind) {
 		}
 		dirs = chainFrom(walkTop, r.start)
 	}
-	rules := importRules{gemini: true, depth: r.opts.MaxImportDepth, within: realRoot(top)}
+	rules := importRules{gemini: true, depth: r.opts.MaxImportDepth, within: r.realRoot(top)}
 	if top == "" {
-		rules.within = realRoot(r.start)
+		rules.within = r.realRoot(r.start)
 	}
 	for _, d := range dirs {
-		if cfgReal != "" && realRoot(d) == cfgReal {
+		if cfgReal != "" && r.realRoot(d) == cfgReal {
 			continue // the upward walk stops at the per-user directory
 		}
 		for _, n := range names {
@@ -255,7 +255,7 @@ func (r *run) geminiFamily(k geminiKind) {
 // the project's own below it.
 func (r *run) geminiDirFile(k geminiKind, p, d string, rules importRules, why func(string) string) {
 	if r.above(d) {
-		dReal := realRoot(d)
+		dReal := r.realRoot(d)
 		if e, ok := r.file(p, Entry{Platform: k.platform, Kind: Governance, Scope: ScopeAbove, AlwaysLoaded: true, Inherited: true,
 			Why: why("context above the project root: loaded, never counted or touched")}, []string{dReal}); ok {
 			r.importsWith(e, []string{dReal}, true, rules)
@@ -281,7 +281,7 @@ func (r *run) copilot() {
 	if !filepath.IsAbs(home) {
 		home = filepath.Join(r.opts.Home, ".copilot")
 	}
-	homeReal := realRoot(home)
+	homeReal := r.realRoot(home)
 	r.file(filepath.Join(home, "copilot-instructions.md"), Entry{Platform: Copilot, Kind: Governance, Scope: ScopeUser, AlwaysLoaded: true,
 		Why: "Copilot user instructions"}, []string{homeReal})
 	r.copilotInstructions(filepath.Join(home, "instructions"), ScopeUser, []string{homeReal}, false)
@@ -289,12 +289,12 @@ func (r *run) copilot() {
 	if top == "" {
 		top = r.start
 	}
-	repo := realRoot(top)
+	repo := r.realRoot(top)
 	rules := importRules{depth: max(r.opts.MaxImportDepth, 10), within: repo}
 	for i, d := range chainFrom(top, r.start) {
 		scope, roots, inherited := ScopeProject, []string{r.project}, false
 		if r.above(d) {
-			scope, roots, inherited = ScopeAbove, []string{realRoot(d)}, true
+			scope, roots, inherited = ScopeAbove, []string{r.realRoot(d)}, true
 		}
 		why := "repository instructions"
 		if i > 0 {
@@ -366,7 +366,7 @@ func (r *run) cline() {
 	roots := []string{r.project}
 	p := filepath.Join(r.opts.ProjectRoot, ".clinerules")
 	if st, err := os.Stat(p); err == nil && st.IsDir() {
-		if real, err := filepath.EvalSymlinks(p); err != nil || !within(real, r.project) {
+		if real, err := r.resolve(p); err != nil || !within(real, r.project) {
 			r.problem(p, Cline, "resolves outside the allowed roots; skipped")
 			return
 		}
