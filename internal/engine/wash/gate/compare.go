@@ -689,6 +689,8 @@ func (c *stmtCompare) keptByReading(cl clauseInfo, u *stmt, oc, uc, matches []cl
 		// "Prioritize X. Verify instead of guessing." said "Prioritize X and verify instead
 		// of guessing": the joiner weighs only its own pair, the other clause's
 		return true
+	case !flipped && abilityRestated(cl, weaker):
+		return true
 	}
 	return false
 }

@@ -15,3 +15,17 @@ func TestParallelLinesClasses(t *testing.T) {
 		{"a wrapped name dropped", TypeName, "Логи отправляются в сервис\nGraylog через UDP", "Логи отправляются в сервис через UDP"},
 	})
 }
+
+// TestAbilityNounClasses: a noun naming an ability ("Тестируемость", "Testability",
+// "Testbarkeit", "Escalabilidad") said with "can" and its verb ("тестировать можно") states the
+// same ability; a plain statement said with "can" and another verb still weakens it.
+func TestAbilityNounClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"тестируемость said можно тестировать", "", "- Тестируемость без доступа к сети", "- Тестировать можно без доступа к сети."},
+		{"testability said can be tested", "", "- Testability without network access", "- Can be tested without network access."},
+		{"Testbarkeit said kann getestet werden", "", "- Testbarkeit ohne echte Datenbank", "- Kann ohne echte Datenbank getestet werden."},
+		{"escalabilidad said puede escalar", "", "- Escalabilidad horizontal del servicio", "- El servicio puede escalar horizontalmente."},
+		{"another verb with can", TypeModality, "- Testability without network access", "- Can be deployed without network access."},
+		{"a plain rule said with можно", TypeModality, "- Каждый модуль покрывается тестами", "- Каждый модуль можно покрыть тестами"},
+	})
+}

@@ -1,6 +1,9 @@
 package gate
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // wordSets are the gate's small word sets. They are built together on first use behind one
 // sync.OnceValue because each OnceValue allocates when the binary starts, and every agent
@@ -16,6 +19,7 @@ type wordSets struct {
 	negPrefix    map[string]bool // first parts of a compound that negate its last ("non-trivial")
 	relative     map[string]bool // relative pronouns, in the Latin and Cyrillic languages
 	neither      map[string]bool // the first word of a "neither … nor" list
+	ability      []string        // endings of a noun naming an ability (testability, Testbarkeit, тестируемость)
 }
 
 var smallSets = sync.OnceValue(func() *wordSets {
@@ -30,5 +34,6 @@ var smallSets = sync.OnceValue(func() *wordSets {
 		relative: set("that which who whose der die das welche welcher welches deren dessen qui que qu dont " +
 			"quien quienes cual cuales cuyo cuya qual quais quem cujo cuja который которая которое которые которых которым которой"),
 		neither: set("neither weder ni nem ни"),
+		ability: strings.Fields("ability ibility barkeit abilité ibilité abilidad ibilidad abilidade ibilidade емость имость"),
 	}
 })
