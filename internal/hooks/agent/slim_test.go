@@ -46,8 +46,9 @@ func readClaude(data []byte, decode func([]byte, any) error) claudeRead {
 
 // slimPayloads are payloads whose members slim could read differently
 // from encoding/json: names in other cases, escaped, non-ASCII (ſ and the
-// Kelvin sign fold to s and k), repeated; values of the wrong type; nested
-// arrays and objects; numbers; a byte order mark.
+// Kelvin sign fold to s and k), repeated; values of the wrong type or null
+// after a value; strings with escapes, surrogate pairs, invalid UTF-8;
+// nested arrays and objects; numbers; a byte order mark; Cursor's fields.
 var slimPayloads = []string{
 	`{"session_id":"s1","tool_name":"Write","tool_input":{"file_path":"/a/b.md","content":"x\ny"},"tool_response":{"content":"x","originalFile":null}}`,
 	`{"Session_ID":"s2","TOOL_NAME":"Edit","Tool_Input":{"File_Path":"/c.md","old_string":"a","new_string":"b","replace_all":false}}`,
@@ -62,6 +63,10 @@ var slimPayloads = []string{
 	"\xef\xbb\xbf{\"session_id\":\"s10\",\"cwd\":\"/p\",\"tool_input\":{}}",
 	`{"session_id":"s11","stop_hook_active":"yes","tool_input":null,"tool_response":{"agentId":3}}`,
 	`{}`,
+	`{"conversation_id":"c1","cursor_version":"1.2","session_id":"s13","stop_hook_active":false,"stop_hook_active":null,"cwd":null,"cwd":"/k"}`,
+	`{"session_id":"s14","cwd":"/caf\u00e9/\ud83d\ude00","transcript_path":"/t/` + "\xff\xfe" + `.jsonl","memory_type":"caf` + "\xc3\xa9" + `","agent_id":12}`,
+	`{"session_id":"s15","tool_name":"Write","stop_hook_active":"true","tool_input":{"file_path":"/l.md"}}`,
+	`{"session_id":"s16","load_reason":true,"parent_file_path":["/m"]}`,
 	`{"session_id":"s12","tool_name":"Write","tool_input":{"file_path":"/j.md","content":"` + strings.Repeat(`a\"b\\c\n\u00e9 \/`, 200) + `\""}}`,
 }
 
