@@ -285,3 +285,20 @@ func TestRelativeNegationClasses(t *testing.T) {
 		{"relative negation added", TypePolarity, "- Commit only files that pass the linter.", "- Commit only files that don't pass the linter."},
 	})
 }
+
+// TestPurposeAndCliticClasses: a purpose opened by a scope preposition ("para no bloquear",
+// "pour éviter") is the rule's reason, no scope a comma before it could lose; a Spanish
+// infinitive with its object pronoun ("usarlas") is the infinitive. A purpose turned round still
+// drops, and so does a real scope left out.
+func TestPurposeAndCliticClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"es para no, comma removed", "", "- Usa colas, para no bloquear el hilo principal.", "- Usa colas para no bloquear el hilo principal."},
+		{"es para evitar, comma removed", "", "- Usa colas, para evitar bloqueos.", "- Usa colas para evitar bloqueos."},
+		{"fr pour ne pas, comma removed", "", "- Utilise des files, pour ne pas bloquer le thread principal.", "- Utilise des files pour ne pas bloquer le thread principal."},
+		{"pt para não, comma removed", "", "- Use filas, para não bloquear a thread principal.", "- Use filas para não bloquear a thread principal."},
+		{"es clitic", "", "- Revisar las entradas antes de guardar.", "- Revisar las entradas antes de guardarlas."},
+		{"es purpose turned round", TypePolarity, "- Usa colas para no bloquear el hilo principal.", "- Usa colas para bloquear el hilo principal."},
+		{"es scope left out", TypeCondition, "- Para nuevos módulos, usa colas.", "- Usa colas."},
+		{"es condition verb exchanged", TypeCondition, "- Revisar las entradas antes de guardar.", "- Revisar las entradas antes de borrarlas."},
+	})
+}

@@ -758,7 +758,8 @@ func analyseClause(c *clauseInfo) {
 
 // scopeMark records a scope phrase opening the clause (after a label's colon): a scope
 // preposition with a content word after it that is no pointer to more and not the project
-// itself (see scopeText). Its words run to the next condition, as an "if"'s do.
+// itself (see scopeText), nor a negation or a verb of purpose ("para no bloquear", "pour
+// éviter les conflits": in order not to block, to avoid conflicts), which make it a purpose. Its words run to the next condition, as an "if"'s do.
 func (c *clauseInfo) scopeMark(x *stmtLexicon, words []string) {
 	first := 0
 	for k := 1; k < min(5, len(c.toks)); k++ {
@@ -771,6 +772,10 @@ func (c *clauseInfo) scopeMark(x *stmtLexicon, words []string) {
 		return
 	}
 	for _, w := range words[first+1:] {
+		if x.modal[w] < 0 || smallSets().purpose[w] {
+			c.reason = true // "para no bloquear", "pour éviter X": a purpose, the rule's reason
+			return
+		}
 		if w == "" || x.stop[w] || lex().stop[w] || x.scopeAll[w] {
 			continue
 		}
@@ -1325,12 +1330,13 @@ func cjkUnits(s string) []string {
 	return out
 }
 
-// wordStem stems a word of any spaced script: English by its inflections (stem), other Latin and
+// wordStem stems a word of any spaced script: English by its inflections (stem; a Spanish or
+// Portuguese infinitive without its object pronoun, see encliticBase), other Latin and
 // Cyrillic words by their first five letters, which most inflections of one word share; a
 // Cyrillic word loses its ending first (inflect.go), so a short one's forms share it too.
 func wordStem(w string) string {
 	if isASCIIWord(w) {
-		return stem(trimPossessive(w))
+		return stem(trimPossessive(encliticBase(w)))
 	}
 	if isCyrillicWord(w) {
 		w = inflectedStem(w, ruInflections())

@@ -113,3 +113,20 @@ func elided(w string) string {
 	}
 	return rest
 }
+
+// encliticBase returns a Spanish or Portuguese infinitive with an object pronoun attached
+// ("usarlas", "revisarlo", "leerla": use them, check it, read it) without it: the verb of
+// "antes de usar" is the verb of "antes de usarlas". The base keeps two letters before its
+// ending, so no short word ("parle", "perla") is read as one.
+func encliticBase(w string) string {
+	if len(w) < 6 {
+		return w
+	}
+	for _, c := range [...]string{"los", "las", "les", "lo", "la", "le"} {
+		b, ok := strings.CutSuffix(w, c)
+		if ok && len(b) >= 4 && (strings.HasSuffix(b, "ar") || strings.HasSuffix(b, "er") || strings.HasSuffix(b, "ir")) {
+			return b
+		}
+	}
+	return w
+}

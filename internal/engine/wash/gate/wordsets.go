@@ -20,6 +20,7 @@ type wordSets struct {
 	relative     map[string]bool // relative pronouns, in the Latin and Cyrillic languages
 	neither      map[string]bool // the first word of a "neither … nor" list
 	ability      []string        // endings of a noun naming an ability (testability, Testbarkeit, тестируемость)
+	purpose      map[string]bool // infinitives that, after "para" or "pour", say what a rule is for
 }
 
 var smallSets = sync.OnceValue(func() *wordSets {
@@ -35,5 +36,7 @@ var smallSets = sync.OnceValue(func() *wordSets {
 			"quien quienes cual cuales cuyo cuya qual quais quem cujo cuja который которая которое которые которых которым которой"),
 		neither: set("neither weder ni nem ни"),
 		ability: strings.Fields("ability ibility barkeit abilité ibilité abilidad ibilidad abilidade ibilidade емость имость"),
+		purpose: set("avoid prevent ensure keep allow make evitar garantizar asegurar permitir facilitar mantener prevenir " +
+			"garantir assegurar manter éviter garantir assurer permettre faciliter empêcher préserver"),
 	}
 })
