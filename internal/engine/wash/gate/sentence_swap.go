@@ -18,8 +18,7 @@ func (c *stmtCompare) swapPairPass(s, u *stmt, oc, uc []clauseInfo) {
 		return
 	}
 	ou, uu := diffUnits(oc), diffUnits(uc)
-	hs := diffHunks(ou, uu)
-	first, second, moved, ok := transposition(hs, ou)
+	first, second, moved, ok := transposition(swapHunks(diffHunks(ou, uu), ou), ou)
 	if !ok || listItems(ou, first, second) || moved && !orderedMove(ou, uu, first, second) {
 		return
 	}
@@ -58,6 +57,50 @@ func transposition(hs []hunk, ou []dunit) (first, second [2]int, moved, ok bool)
 		return [2]int{h1.at, h2.at}, [2]int{h2.at, h2.at + len(h2.del)}, true, hasContent(h2.del) && hasContent(ou[h1.at:h2.at])
 	}
 	return first, second, false, false
+}
+
+// swapHunks leaves out of a statement's hunks those that cannot hide a swap: an article or
+// another function word added or dropped ("os `AGENTS.md` mais gerais"), and, beside a crossing
+// of two spans, a word of one span exchanged for a word of the other where the statement
+// repeats it ("函数定义的开括号…与语句同行" said "控制语句的开括号…与定义同行": the echo of
+// the swapped subjects).
+func swapHunks(hs []hunk, ou []dunit) []hunk {
+	var out []hunk
+	for _, h := range hs {
+		if hasContent(h.del) || hasContent(h.ins) {
+			out = append(out, h)
+		}
+	}
+	if len(out) != 3 {
+		return out
+	}
+	for k := range out {
+		rest := append(append([]hunk(nil), out[:k]...), out[k+1:]...)
+		first, second, moved, ok := transposition(rest, ou)
+		if !ok || moved {
+			continue
+		}
+		a, b := ou[first[0]:first[1]], ou[second[0]:second[1]]
+		if within(out[k].del, a) && within(out[k].ins, b) || within(out[k].del, b) && within(out[k].ins, a) {
+			return rest
+		}
+	}
+	return out
+}
+
+// within reports units whose content units are all words of span, one content unit at least.
+func within(us, span []dunit) bool {
+	n := 0
+	for _, u := range us {
+		if !u.content() {
+			continue
+		}
+		n++
+		if !anyUnit(span, u.same) {
+			return false
+		}
+	}
+	return n > 0
 }
 
 // orderedMove reports a move that changes what the statement says: the two spans were joined
