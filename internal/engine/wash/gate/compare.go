@@ -226,6 +226,7 @@ func (c *stmtCompare) alignedPass(s *stmt, to []*stmt) {
 	if !c.cfg.skipType[TypePolarity] {
 		c.rulesPass(s, to[0], oc, uc)
 		c.antonymPass(s, to[0], oc, uc)
+		c.contrastFlipPass(s, to[0], oc, uc)
 	}
 	if !c.cfg.skipType[TypeCondition] {
 		c.conditionsPass(s, to[0], oc, uc)

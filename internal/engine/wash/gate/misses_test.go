@@ -36,3 +36,15 @@ func TestSwapBesideEchoClasses(t *testing.T) {
 		{"pt article only", "", "Testes de integração rodam antes dos testes unitários.", "Os testes de integração rodam antes dos testes unitários."},
 	})
 }
+
+// TestContrastFlipClasses: a contrast "A, not B" said "B, not A" is a polarity drop even when
+// its words are function words (was, quoi); the contrast kept, or said with another negation,
+// is none.
+func TestContrastFlipClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"de warum/was", TypePolarity, "| Commit-Text | Warum, nicht was |", "| Commit-Text | Was, nicht warum |"},
+		{"en flipped", TypePolarity, "- Comments: intent, not mechanics", "- Comments: mechanics, not intent"},
+		{"es flipped", TypePolarity, "- Revisar: comportamiento, no estilo", "- Revisar: estilo, no comportamiento"},
+		{"en kept", "", "- Comments: intent, not mechanics", "- Comments: the intent, not mechanics"},
+	})
+}
