@@ -239,6 +239,10 @@ func (c *stmtCompare) alignedPass(s *stmt, to []*stmt) {
 	if !c.cfg.noBinding && !c.cfg.skipType[TypeBindingSwap] && len(to) == 1 {
 		c.bindingPass(s, to[0], oc, uc)
 	}
+	if len(to) == 1 && s.status != "" && to[0].status != "" && s.status != to[0].status && !c.cfg.skipType[TypePolarity] {
+		// "✅ Откат миграций" said "[ ] Откат миграций": the task is no longer done
+		c.drop(Token{TypePolarity, s.status + " " + s.key}, s, to[0], fmt.Sprintf("status %s → %s", s.status, to[0].status))
+	}
 	if len(to) == 1 {
 		c.substitutionPass(s, to[0], oc, uc)
 		c.swapPairPass(s, to[0], oc, uc)

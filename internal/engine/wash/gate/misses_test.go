@@ -48,3 +48,14 @@ func TestContrastFlipClasses(t *testing.T) {
 		{"en kept", "", "- Comments: intent, not mechanics", "- Comments: the intent, not mechanics"},
 	})
 }
+
+// TestTaskStatusClasses: a task's state, stated by its task box or leading mark, is a fact of
+// it: "[x]" said "[ ]", "✅" said "🚧" is a polarity drop; the state kept while the words are
+// reworded, or said by the other mark of the same state, is none.
+func TestTaskStatusClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"box done → open", TypePolarity, "- [x] Экспорт отчётов в CSV\n- [ ] Импорт из Excel\n", "- [ ] Экспорт отчётов в CSV\n- [ ] Импорт из Excel\n"},
+		{"mark done → doing", TypePolarity, "- ✅ Login page\n- 🚧 Billing page\n", "- 🚧 Login page\n- 🚧 Billing page\n"},
+		{"same state, other mark", "", "- ✅ Login page\n- 🚧 Billing page\n", "- [x] Login page\n- 🚧 Billing page\n"},
+	})
+}

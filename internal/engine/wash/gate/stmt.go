@@ -27,6 +27,7 @@ type stmt struct {
 	src     string // the source file, in a union of several originals
 	owner   *Inv   // the inventory whose lines these are
 
+	status  string  // a task's state its marker states: "done", "open", "failed", "doing" (statusOf)
 	facts   []Token // values and names, with multiplicity
 	clauses []clauseInfo
 	read    bool
@@ -71,6 +72,11 @@ func (inv *Inv) finishStatements(doc *mdline.Doc, text []byte, ctx [][]Token) {
 		}
 		s.key = stmtKey(key.String())
 		raw := doc.Lines[i].Text(text)
+		prefix := string(raw[:min(s.from[0], len(raw))])
+		s.status = statusOf(prefix, s.key)
+		if box := prefix[max(0, len(prefix)-4):]; s.status != "" && strings.HasPrefix(box, "[") {
+			s.key = strings.ToLower(box) + s.key // "[x] Export" is no exact copy of "[ ] Export"
+		}
 		s.ordinal = s.item && mdline.OrdinalPrefix(trimIndent(raw)) > 0
 		switch {
 		case s.ordinal && (list < 0 || s.indent != listIndent):
@@ -169,4 +175,27 @@ func (inv *Inv) portuguese() bool {
 		}
 	}
 	return inv.ptFile > 0
+}
+
+// statusMarks are the marks that state a task's state at the start of a statement.
+var statusMarks = [...]struct{ mark, status string }{
+	{"✅", "done"}, {"✔", "done"}, {"☑", "done"}, {"✓", "done"}, {"⬜", "open"}, {"☐", "open"},
+	{"❌", "failed"}, {"✗", "failed"}, {"🚧", "doing"}, {"⏳", "doing"}, {"🔄", "doing"},
+}
+
+// statusOf reads the state a statement's task box ("[x] ", "[ ] " in its block prefix) or
+// leading mark ("✅ Откат миграций") states, or "".
+func statusOf(prefix, key string) string {
+	switch {
+	case strings.HasSuffix(prefix, "[x] ") || strings.HasSuffix(prefix, "[X] "):
+		return "done"
+	case strings.HasSuffix(prefix, "[ ] "):
+		return "open"
+	}
+	for _, m := range statusMarks {
+		if strings.HasPrefix(key, m.mark) {
+			return m.status
+		}
+	}
+	return ""
 }
