@@ -1089,7 +1089,7 @@ func conditionKept(cl clauseInfo, p condPart, uc []clauseInfo) bool {
 	}
 	want := max(1, (len(words)+1)/2)
 	for _, u := range uc {
-		if !containsStr(u.conds, p.kind) {
+		if !containsStr(u.conds, p.kind) || p.kind == condExcept && exceptionDenied(u) {
 			continue
 		}
 		if shared(words, u.stems) >= want || shared(words, u.sentStems) >= want && shared(p.words, u.sentStems) >= need(len(p.words)) {

@@ -152,3 +152,15 @@ func beforeActing(cl clauseInfo, p condPart) bool {
 	}
 	return true
 }
+
+// exceptionDenied reports a clause whose exception word is denied right after it ("예외 없음":
+// no exception), which states no exception but that the rule holds for every case.
+func exceptionDenied(u clauseInfo) bool {
+	for i := 0; i+1 < len(u.toks); i++ {
+		a, b := u.toks[i], u.toks[i+1]
+		if a.kind == tHangul && b.kind == tHangul && hangulCond(a.text) == condExcept && strings.HasPrefix(b.text, "없") {
+			return true
+		}
+	}
+	return false
+}

@@ -59,3 +59,13 @@ func TestTaskStatusClasses(t *testing.T) {
 		{"same state, other mark", "", "- ✅ Login page\n- 🚧 Billing page\n", "- [x] Login page\n- 🚧 Billing page\n"},
 	})
 }
+
+// TestDeniedExceptionClasses: a Korean exception word denied right after it ("예외 없음": no
+// exception) states that the rule holds for every case, so an exception the original made
+// ("…는 제외합니다") said that way is lost; the exception restated is none.
+func TestDeniedExceptionClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"예외 → 예외 없음", TypeCondition, "- **예외**: 감사 규정상 영문 로그가 필수적인 모듈은 제외합니다.", "- **예외 없음**: 감사 규정상 영문 로그가 필수적인 모듈도 한글 로그를 씁니다."},
+		{"예외 kept", "", "- **예외**: 감사 규정상 영문 로그가 필수적인 모듈은 제외합니다.", "- **예외**: 감사 규정상 영문 로그가 필수적인 모듈은 제외."},
+	})
+}
