@@ -126,11 +126,7 @@ func lexLine(items []item, pl paraLine) []item {
 				}
 				break
 			}
-			w := strings.Trim(strings.ReplaceAll(string(m[i:j]), "\u2019", "'"), "_")
-			if w != "" && flagAt(m, i) {
-				w = "--" + w // "mypy --strict": a command-line option, a name (cliFlag)
-			}
-			if w != "" {
+			if w := lexWord(m, i, j); w != "" {
 				items = append(items, item{kind: itemWord, text: w, line: pl.idx, label: pl.heading})
 			}
 			i = j
@@ -313,6 +309,17 @@ func cjkJoiner(s string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// lexWord is the word m[i:j] as the gate compares it: typographic apostrophes made plain,
+// underscores of emphasis trimmed, and the two hyphens of a command-line option kept ("mypy
+// --strict": the option is a name, see cliFlag).
+func lexWord(m []byte, i, j int) string {
+	w := strings.Trim(strings.ReplaceAll(string(m[i:j]), "\u2019", "'"), "_")
+	if w != "" && flagAt(m, i) {
+		w = "--" + w
+	}
+	return w
 }
 
 // flagAt reports a word at m[i] written right after two hyphens that open it: "--strict",
