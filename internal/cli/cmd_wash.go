@@ -27,12 +27,14 @@ func washCommands() []command {
 
 const washVerifyHelp = `For anyone who edits memory by hand: compares OLD with NEW through the same fidelity
 gate every wash passes. Exit 0 when nothing was lost; exit 1 with the dropped tokens
-listed as type:value and the line in OLD. Values are counted per section: saying a
-value fewer times in the same section is free, dropping it from a section is not.
-A rule dropped or flipped (never, only, unless, must, prefer X over Y; 不要, しない),
-a changed unit (25 MB to 25 GB), a changed name (C17 to C99), a reversed pair or a
-changed front matter value is a drop. A code fence left unclosed is reported with
-the line it starts on; one NEW adds is a drop.`
+listed as type:value and the line in OLD. Each statement of OLD (a paragraph, list
+item, table row or heading) is aligned with the statement or statements of NEW that
+carry it, and compared with them: its values and units (25 MB to 25 GB), names
+(C17 to C99), rules and their strength (must to may; 必须 to 可以), conditions
+(only on macOS) and order (first a, then b). A statement with no counterpart is a
+drop unless NEW says each of its facts elsewhere; an exact repeat removed is free.
+A code fence left unclosed is reported with the line it starts on; one NEW adds
+is a drop.`
 
 func runWash(e *env, args []string) error {
 	// "wash help COMMAND" is "wash COMMAND --help", as "prosewash help
