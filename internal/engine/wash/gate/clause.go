@@ -1094,6 +1094,9 @@ func matchWords(x *stmtLexicon, words []string, i int) (n, level int, kind strin
 			continue
 		}
 		l, isModal := x.modal[p]
+		if !isModal && k == 1 {
+			l, isModal = modalForm(p) // "obligatoires", "recommande", "обязательны"
+		}
 		if _, isPref := x.pref[p]; isPref && !isModal && k > 1 {
 			// "а не", "rather than": a preference's joiner, whose "не" negates no rule
 			return k, 0, "", -1, false
@@ -1262,7 +1265,7 @@ func clauseStems(toks []ctok) []string {
 		switch t.kind {
 		case tWord:
 			w := elided(t.text)
-			if x.stop[w] || lex().stop[w] || x.modal[t.text] != 0 || x.cond[t.text] != "" || x.isSeqWord(t.text) {
+			if x.stop[w] || lex().stop[w] || x.modal[t.text] != 0 || x.cond[t.text] != "" || x.isSeqWord(t.text) || isModalForm(t.text) {
 				continue
 			}
 			add(wordStem(w))

@@ -63,8 +63,9 @@
 // its values with their units and bounds ("at most 2", "Node 20+"; equivalences that are facts
 // allowed, equiv.go: 60 s = 1 min = every minute, number words, language names across scripts,
 // an alias the original defines) and its names must be there; each clause's rule keeps its
-// direction and strength (must > should > may; always > usually > if needed; never > avoid)
-// and every condition it carries ("only on macOS", "unless ...", 除非, если); no word is
+// direction and strength (must > should > may; always > usually > if needed; never > avoid;
+// a rule word read in its inflected or unaccented forms too, "obligatoires", "recommande",
+// "обязательны", modal_forms.go) and every condition it carries ("only on macOS", "unless ...", 除非, если); no word is
 // exchanged for its antonym; what a sequence or a rank puts first stays first; the same words
 // and operands paired differently are a swap; one content word or short span exchanged for another
 // in an otherwise unchanged statement is a drop ("centaines" said "dizaines", 三层 said 两层),
