@@ -244,15 +244,23 @@ func (x *stmtLexicon) addModal() {
 func (x *stmtLexicon) addConditions() {
 	for lang, kinds := range condText() {
 		for kind, words := range kinds {
-			for _, w := range strings.Fields(words) {
-				if isCJKLang(lang) {
-					x.cjkCond = append(x.cjkCond, cjkEntry{text: w, kind: kind, lang: lang})
-					continue
-				}
-				x.cond[phrase(w)] = kind
-				x.addWords(w)
-			}
+			x.addConditionWords(lang, kind, words)
 		}
+	}
+	for lang, words := range evenText() {
+		x.addConditionWords(lang, condEven, words)
+	}
+}
+
+// addConditionWords reads the phrases of one condition kind of one language.
+func (x *stmtLexicon) addConditionWords(lang, kind, words string) {
+	for _, w := range strings.Fields(words) {
+		if isCJKLang(lang) {
+			x.cjkCond = append(x.cjkCond, cjkEntry{text: w, kind: kind, lang: lang})
+			continue
+		}
+		x.cond[phrase(w)] = kind
+		x.addWords(w)
 	}
 }
 

@@ -65,13 +65,16 @@
 // an alias the original defines) and its names must be there; each clause's rule keeps its
 // direction and strength (must > should > may; always > usually > if needed; never > avoid;
 // a rule word read in its inflected or unaccented forms too, "obligatoires", "recommande",
-// "обязательны", modal_forms.go) and every condition it carries ("only on macOS", "unless ...", 除非, если); no word is
+// "обязательны", modal_forms.go) and every condition it carries ("only on macOS", "unless ...",
+// 除非, если; an "even" case, "auch in DRY_RUN" or 緊急対応時も, is kept only as one,
+// condition_even.go); no word is
 // exchanged for its antonym; what a sequence or a rank puts first stays first; the same words
 // and operands paired differently are a swap; one content word or short span exchanged for another
 // in an otherwise unchanged statement is a drop ("centaines" said "dizaines", 三层 said 两层),
 // unless the two are equivalent (an inflection, a prefix abbreviation, an acronym, a unit written
 // short, one number, a synonym of synonymText; sentence_diff.go, sentence_subst.go); two content
-// spans that trade places are a binding swap or a reversed order (sentence_swap.go) unless they
+// spans that trade places are a binding swap or, across a before or after word of any language
+// (order_words.go), a reversed order (sentence_swap.go) unless they
 // are items of one list ("lint and tests") or words moved in their own forms (free word order);
 // one item left out of a coordinated list ("A und B" said "A") is a drop unless another result
 // statement states it or the list gives examples (sentence_item.go). A

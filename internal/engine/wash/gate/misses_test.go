@@ -25,13 +25,13 @@ func TestCommandFlagClasses(t *testing.T) {
 	})
 }
 
-// TestSwapBesideEchoClasses: two spans that trade places are a binding swap even when the
-// result also adds an article ("os") or exchanges, where the statement repeats one of them, a
+// TestSwapBesideEchoClasses: two spans that trade places are a binding swap (across a before
+// word, "antes", a reversed order) even when the result also adds an article ("os") or exchanges, where the statement repeats one of them, a
 // word of one span for a word of the other (the echo of the swapped subjects); a statement that
 // only adds the article is none.
 func TestSwapBesideEchoClasses(t *testing.T) {
 	checkEditClasses(t, []editClass{
-		{"pt swap with article added", TypeBindingSwap, "Testes de integração rodam antes dos testes unitários.", "Os testes unitários rodam antes dos testes de integração."},
+		{"pt swap with article added", TypeOrder, "Testes de integração rodam antes dos testes unitários.", "Os testes unitários rodam antes dos testes de integração."},
 		{"zh swap with echo", TypeBindingSwap, "接口文档放在 docs 目录，示例代码放在 examples 目录并与代码同步。", "示例代码放在 docs 目录，接口文档放在 examples 目录并与文档同步。"},
 		{"pt article only", "", "Testes de integração rodam antes dos testes unitários.", "Os testes de integração rodam antes dos testes unitários."},
 	})

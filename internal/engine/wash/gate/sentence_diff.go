@@ -62,7 +62,7 @@ func diffUnits(cls []clauseInfo) []dunit {
 				num := x.number[k] != ""
 				_, seq := x.seq[k]
 				out = append(out, dunit{text: t.text, key: k, stem: wordStem(k), kind: tWord, num: num, one: oneArticle(k),
-					order: seq || x.pref[k] != 0 || l.joiner[k] != 0,
+					order: seq || x.pref[k] != 0 || l.joiner[k] != 0 || orderWord(k),
 					fn:    !num && (x.stop[k] || l.stop[k]), rule: x.modal[k] != 0 || x.cond[k] != "" || x.isSeqWord(k) || l.marker[k] != "" || qualifierWords()[k]})
 			case tHangul:
 				out = append(out, hangulUnit(x, t.text))

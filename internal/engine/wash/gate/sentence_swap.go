@@ -23,7 +23,7 @@ func (c *stmtCompare) swapPairPass(s, u *stmt, oc, uc []clauseInfo) {
 		return
 	}
 	a, b := unitsText(trimSpan(ou[first[0]:first[1]])), unitsText(trimSpan(ou[second[0]:second[1]]))
-	if moved {
+	if moved || orderBetween(ou, first, second) {
 		if !c.cfg.skipType[TypeOrder] {
 			c.drop(Token{TypeOrder, a + ", " + b}, s, u, fmt.Sprintf("order of %s, %s reversed", a, b))
 		}
@@ -110,12 +110,18 @@ func within(us, span []dunit) bool {
 // words in their own forms is word order, which many languages leave free ("Не устанавливайте
 // пакеты" said "Пакеты не устанавливайте", "never silently ignore" said "never ignore silently").
 func orderedMove(ou, uu []dunit, first, second [2]int) bool {
+	return orderBetween(ou, first, second) || reinflected(ou[first[0]:first[1]], uu) && reinflected(ou[second[0]:second[1]], uu)
+}
+
+// orderBetween reports a word of order between two spans ("staging before prod"): spans that
+// trade places across it reverse an order, whether they moved or crossed.
+func orderBetween(ou []dunit, first, second [2]int) bool {
 	for i := lastContent(ou, first) + 1; i < firstContent(ou, second); i++ {
 		if ou[i].order {
 			return true
 		}
 	}
-	return reinflected(ou[first[0]:first[1]], uu) && reinflected(ou[second[0]:second[1]], uu)
+	return false
 }
 
 // reinflected reports a span of the original whose content words the result says with other
