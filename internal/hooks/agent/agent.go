@@ -5,25 +5,33 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // MaxInput bounds what a hook reads: a write payload carries the file's
 // content, which may be large, but never unbounded.
 const MaxInput = 64 << 20
 
+// payloadBuffer is what ReadPayload reads into first: above the few
+// kilobytes of most payloads (a Write's carries its content twice), so
+// they are read at once; a larger one grows the buffer as it comes.
+const payloadBuffer = 64 << 10
+
 // ReadPayload reads a hook's stdin, bounded; empty input is an error
 // naming the platform whose JSON was expected, and every error is fit for
 // a one-line message.
 func ReadPayload(r io.Reader, title string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
-	if err != nil {
+	// One buffer that holds a usual payload whole: io.ReadAll starts at
+	// 512 bytes and regrows, an allocation, a copy and a read call at each
+	// step (eight reads for a 4 KB payload, two now).
+	buf := bytes.NewBuffer(make([]byte, 0, payloadBuffer))
+	if _, err := buf.ReadFrom(io.LimitReader(r, MaxInput+1)); err != nil {
 		return nil, fmt.Errorf("read hook input: %w", err)
 	}
+	data := buf.Bytes()
 	if len(data) > MaxInput {
 		return nil, fmt.Errorf("hook input larger than %d MiB", MaxInput>>20)
 	}
-	if len(strings.TrimSpace(string(data))) == 0 {
+	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("empty hook input (expected %s's JSON on stdin)", title)
 	}
 	return data, nil
