@@ -173,7 +173,7 @@ func oneSwapPerLine(drops []Drop) []Drop {
 // setDrops reports the set classes (code lines, front matter keys and values) the result no
 // longer holds anywhere, except lines that moved verbatim to another file of the transaction.
 func setDrops(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
-	var drops []Drop
+	var drops, gone []Drop
 	for t := range o.counts {
 		if !setSemantics(t.Type) || cfg.skipType[t.Type] || t.Type == TypePolarity || t.Type == TypeOrder || r.counts[t] > 0 {
 			continue
@@ -190,9 +190,14 @@ func setDrops(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 			continue
 		}
 		dl := o.locate(t, kept)
-		drops = append(drops, Drop{Token: t, Line: dl.line(), Source: o.source(dl), Occurrences: [2]int{1, 0}})
+		d := Drop{Token: t, Line: dl.line(), Source: o.source(dl), Occurrences: [2]int{1, 0}}
+		if t.Type == TypeFenced {
+			gone = append(gone, d) // its comment may be what changed (fenced_comment.go)
+			continue
+		}
+		drops = append(drops, d)
 	}
-	return drops
+	return append(drops, commentDrops(o, r, gone)...)
 }
 
 // presenceDrops compares the prose tokens by presence in the whole file only: the gate as it

@@ -82,7 +82,9 @@
 // of its facts and rules must be stated by another statement of the result. Order is a fact
 // only where the text makes it one: a numbered list, a first/then/before/after/priority lead.
 // Set classes (code lines, front matter) compare presence, and a fence the result leaves stray
-// beyond those the original had is a drop.
+// beyond those the original had is a drop. A code line whose code (and step number) is kept in
+// place and whose trailing comment (# // -- ; per the fence's language) is reworded has that
+// comment compared as a statement (fenced_comment.go); a changed command is a dropped line.
 //
 // A drop names the original statement, the result statement it was compared with and what
 // changed ("condition \"only on macOS\" missing", "must → may", "order of `a`, `b` reversed"),

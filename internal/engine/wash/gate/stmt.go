@@ -149,8 +149,10 @@ func (inv *Inv) stemsOf(s *stmt) []string {
 }
 
 // text returns a statement's text for a message, shortened.
-func (s *stmt) text() string {
-	t := s.key
+func (s *stmt) text() string { return clipText(s.key) }
+
+// clipText shortens a text quoted in a drop to 100 characters.
+func clipText(t string) string {
 	if r := []rune(t); len(r) > 100 {
 		t = string(r[:97]) + "..."
 	}
