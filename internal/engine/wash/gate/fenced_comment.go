@@ -14,29 +14,47 @@ import (
 // (their names, values, rules, order) by the gate itself; a changed code part is still a
 // dropped code line.
 
-// commentMarkers are the line-comment markers of the languages a fence names; a fence with
-// no language, or one not listed, takes commentDefault. A language listed with no markers
-// (Markdown, JSON) has no comments the gate reads.
-var commentMarkers = map[string][]string{
-	"sh": {"#"}, "bash": {"#"}, "shell": {"#"}, "zsh": {"#"}, "fish": {"#"}, "console": {"#"},
-	"shellsession": {"#"}, "powershell": {"#"}, "ps1": {"#"}, "python": {"#"}, "py": {"#"},
-	"yaml": {"#"}, "yml": {"#"}, "toml": {"#"}, "ruby": {"#"}, "rb": {"#"}, "perl": {"#"},
-	"r": {"#"}, "makefile": {"#"}, "make": {"#"}, "dockerfile": {"#"}, "docker": {"#"},
-	"cmake": {"#"}, "nix": {"#"}, "elixir": {"#"}, "dotenv": {"#"}, "env": {"#"},
-	"gitignore": {"#"}, "conf": {"#"}, "hcl": {"#", "//"}, "terraform": {"#", "//"},
-	"php": {"//", "#"}, "go": {"//"}, "js": {"//"}, "javascript": {"//"}, "jsx": {"//"},
-	"ts": {"//"}, "typescript": {"//"}, "tsx": {"//"}, "java": {"//"}, "kotlin": {"//"},
-	"kt": {"//"}, "scala": {"//"}, "swift": {"//"}, "rust": {"//"}, "rs": {"//"}, "c": {"//"},
-	"cpp": {"//"}, "c++": {"//"}, "cs": {"//"}, "csharp": {"//"}, "dart": {"//"},
-	"groovy": {"//"}, "jsonc": {"//"}, "json5": {"//"}, "proto": {"//"}, "zig": {"//"},
-	"sql": {"--"}, "lua": {"--"}, "haskell": {"--"}, "hs": {"--"}, "elm": {"--"},
-	"ini": {";", "#"}, "lisp": {";"}, "clojure": {";"}, "scheme": {";"}, "elisp": {";"},
-	"asm": {";"}, "nasm": {";"},
-	"markdown": nil, "md": nil, "json": nil, "diff": nil,
-}
+// commentMarks is a set of line-comment markers, one bit each (markHash is "#").
+type commentMarks uint8
 
-// commentDefault are the markers read in a fence whose language is unknown.
-var commentDefault = []string{"#", "//"}
+const (
+	markHash commentMarks = 1 << iota
+	markSlashes
+	markDashes
+	markSemicolon
+	// markDefault are the markers read in a fence whose language is unknown.
+	markDefault = markHash | markSlashes
+)
+
+// markerText is the marker of bit bit of commentMarks.
+func markerText(bit int) string { return [...]string{"#", "//", "--", ";"}[bit] }
+
+// commentMarkers returns the line-comment markers of the language a fence names; a fence with
+// no language, or one not listed, reads markDefault. Markdown, JSON and diffs have no
+// comments the gate reads.
+func commentMarkers(lang string) commentMarks {
+	switch lang {
+	case "sh", "bash", "shell", "zsh", "fish", "console", "shellsession", "powershell", "ps1",
+		"python", "py", "yaml", "yml", "toml", "ruby", "rb", "perl", "r", "makefile", "make",
+		"dockerfile", "docker", "cmake", "nix", "elixir", "dotenv", "env", "gitignore", "conf":
+		return markHash
+	case "hcl", "terraform", "php":
+		return markHash | markSlashes
+	case "go", "js", "javascript", "jsx", "ts", "typescript", "tsx", "java", "kotlin", "kt",
+		"scala", "swift", "rust", "rs", "c", "cpp", "c++", "cs", "csharp", "dart", "groovy",
+		"jsonc", "json5", "proto", "zig":
+		return markSlashes
+	case "sql", "lua", "haskell", "hs", "elm":
+		return markDashes
+	case "ini":
+		return markSemicolon | markHash
+	case "lisp", "clojure", "scheme", "elisp", "asm", "nasm":
+		return markSemicolon
+	case "markdown", "md", "json", "diff":
+		return 0
+	}
+	return markDefault
+}
 
 // fencedLine is a code line split at its trailing comment.
 type fencedLine struct {
@@ -52,7 +70,7 @@ type fencedLine struct {
 // splitComment cuts a collapsed code line at its first comment marker that stands at the
 // start or after whitespace, outside quotes; a line with no comment is all code, and a
 // comment's step number stays with the code (cutStep).
-func splitComment(line string, markers []string) (code, comment string) {
+func splitComment(line string, markers commentMarks) (code, comment string) {
 	var quote byte
 	for i := 0; i < len(line); i++ {
 		ch := line[i]
@@ -69,8 +87,8 @@ func splitComment(line string, markers []string) (code, comment string) {
 		if i > 0 && line[i-1] != ' ' {
 			continue
 		}
-		for _, m := range markers {
-			if strings.HasPrefix(line[i:], m) {
+		for bit := 0; bit < 4; bit++ {
+			if m := markerText(bit); markers&(1<<bit) != 0 && strings.HasPrefix(line[i:], m) {
 				return cutStep(strings.TrimSpace(line[:i]), strings.TrimSpace(line[i+len(m):]))
 			}
 		}
@@ -89,16 +107,13 @@ func cutStep(code, comment string) (string, string) {
 
 // fenceMarkers returns, per line index, the comment markers of the fenced block it sits in:
 // those of the language the nearest fence above it names.
-func (inv *Inv) fenceMarkers() [][]string {
-	out := make([][]string, len(inv.keys))
-	cur := commentDefault
+func (inv *Inv) fenceMarkers() []commentMarks {
+	out := make([]commentMarks, len(inv.keys))
+	cur := markDefault
 	for i, k := range inv.keys {
 		if inv.kinds[i] == mdline.Fence {
 			info := strings.TrimLeft(strings.TrimSpace(k.text), "`~")
-			var ok bool
-			if cur, ok = commentMarkers[strings.ToLower(strings.Trim(firstField(info), "{}."))]; !ok {
-				cur = commentDefault
-			}
+			cur = commentMarkers(strings.ToLower(strings.Trim(firstField(info), "{}.")))
 		}
 		out[i] = cur
 	}
@@ -139,7 +154,7 @@ func (inv *Inv) placeOf(fl *fencedLine, other *Inv) {
 // their code part.
 func newCodeLines(o, r *Inv) map[string][]*fencedLine {
 	out := map[string][]*fencedLine{}
-	var markers [][]string
+	var markers []commentMarks
 	seen := map[lineKey]bool{}
 	for i, k := range r.keys {
 		if r.kinds[i] != mdline.Fenced || o.lines[k] != nil || seen[k] {
@@ -157,7 +172,7 @@ func newCodeLines(o, r *Inv) map[string][]*fencedLine {
 	return out
 }
 
-func splitFenced(i int, value string, markers []string) *fencedLine {
+func splitFenced(i int, value string, markers commentMarks) *fencedLine {
 	code, comment := splitComment(value, markers)
 	return &fencedLine{line: i + 1, text: value, code: code, comment: comment}
 }

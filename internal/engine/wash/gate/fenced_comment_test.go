@@ -22,11 +22,7 @@ func TestSplitComment(t *testing.T) {
 		{"", "run --fast // quick mode", "run --fast", "quick mode"},
 	} {
 		t.Run(c.lang+" "+c.line, func(t *testing.T) {
-			markers, ok := commentMarkers[c.lang]
-			if !ok {
-				markers = commentDefault
-			}
-			code, comment := splitComment(c.line, markers)
+			code, comment := splitComment(c.line, commentMarkers(c.lang))
 			if code != c.code || comment != c.comment {
 				t.Errorf("split %q, %q; want %q, %q", code, comment, c.code, c.comment)
 			}
