@@ -140,7 +140,7 @@ func lexLine(items []item, pl paraLine) []item {
 				}
 			case r == '|' && pl.table:
 				items = append(items, item{kind: itemStop, line: pl.idx})
-			case r == ':' && (i+1 == len(m) || m[i+1] == ' '):
+			case r == ':' && labelColon(m, i):
 				// "Fix: Move the export": a label's value starts like a sentence (but see
 				// readSentence for short values).
 				items = append(items, item{kind: itemSoft, text: ":", line: pl.idx})
@@ -166,6 +166,16 @@ func lexLine(items []item, pl paraLine) []item {
 		}
 	}
 	return items
+}
+
+// labelColon reports a colon that ends a label: followed by a space or the line's end, past
+// the emphasis that may close over it ("Telegram: grammy", "**Telegram:** grammy").
+func labelColon(m []byte, i int) bool {
+	j := i + 1
+	for j < len(m) && (m[j] == '*' || m[j] == '_') {
+		j++
+	}
+	return j == len(m) || m[j] == ' '
 }
 
 // tagAt reports a "[tag]" closing at i that opens the line's text at from or a sentence

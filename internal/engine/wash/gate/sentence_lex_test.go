@@ -57,8 +57,12 @@ func TestLexLineItems(t *testing.T) {
 		{"Use tools, e.g. ruff and approx. five checks.", "Use tools , e.g ruff and approx five checks |"},
 		// a comma inside parentheses breaks no clause; a dash starts one
 		{"Keep logs (errors, warnings) — drop traces", "Keep logs errors warnings ~ , drop traces"},
-		// a bold label ending with a colon marks its words as a label's
-		{"**Build Tool:** use Vite", "Build^ Tool^ use Vite"},
+		// a bold label ending with a colon marks its words as a label's; its colon, inside
+		// the emphasis or after it, starts the value as a clause
+		{"**Build Tool:** use Vite", "Build^ Tool^ ~ use Vite"},
+		{"**Build Tool**: use Vite", "Build^ Tool^ ~ use Vite"},
+		// a colon the next word touches is no label's
+		{"**Build Tool:**use Vite", "Build^ Tool^ use Vite"},
 		// joiners inside a word keep it whole
 		{"Never force-push to next.js or c++ repos", "Never force-push to next.js or c++ repos"},
 		// Chinese text splits into content and rule markers; its full stop ends the sentence

@@ -71,7 +71,8 @@ func germanNoun(it []item, i int) bool {
 // keyValue returns the index of the last item of the value when the colon at i ends the key of a
 // "Key: value" line ("- Quote style: single quotes", "Line length: 100 characters"): one to
 // four words open the line before it and one to three words, no rule word and no code, end the
-// line after it. Otherwise it returns -1.
+// line after it, the first no function word ("Im Zweifel: Als Personalunion einstufen" is a
+// sentence). Otherwise it returns -1.
 func keyValue(it []item, i int) int {
 	line := it[i].line
 	k := i - 1
@@ -82,6 +83,9 @@ func keyValue(it []item, i int) int {
 		k--
 	}
 	if key := i - 1 - k; key < 1 || key > 4 || k >= 0 && it[k].kind != itemStop && it[k].kind != itemComma && it[k].line == line {
+		return -1
+	}
+	if i+1 < len(it) && slex().stop[strings.ToLower(it[i+1].text)] {
 		return -1
 	}
 	l := lex()

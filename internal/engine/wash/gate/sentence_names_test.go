@@ -44,3 +44,24 @@ func TestKeyValueLineIsAName(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A bold label may close over its colon ("**Telegram:** grammy"): its short value is a named
+// value as after "Telegram: grammy"; a value opening with a function word of any of the
+// languages is a sentence, whose words are no names.
+func TestKeyValueAfterABoldLabel(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"- Telegram: grammy", []string{"grammy"}},
+		{"- **Telegram:** grammy", []string{"grammy"}},
+		{"- __Telegram:__ grammy", []string{"grammy"}},
+		{"- **Im Zweifel:** Als Personalunion einstufen.", nil},
+		{"- **En cas de doute :** la version longue", nil},
+		{"- **If unsure:** the default", nil},
+	} {
+		if got := namesOf(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("names of %q: got %q, want %q", c.in, got, c.want)
+		}
+	}
+}
