@@ -1122,6 +1122,9 @@ func matchWords(x *stmtLexicon, words []string, i int) (n, level int, kind strin
 			return k, l, kd, rk, om
 		}
 	}
+	if frenchNePlus(words, i) {
+		return 1, -3, "", -1, false // "ne plus commenter": no longer
+	}
 	return 0, 0, "", -1, false
 }
 
@@ -1190,6 +1193,10 @@ func cjkMarks(x *stmtLexicon, s string, ja bool, c *clauseInfo, levels *[]int, o
 			c.always = c.always || x.always[e.text]
 			taken = strings.ReplaceAll(taken, e.text, "　")
 		}
+	}
+	if ja && jaZuNegation(taken) {
+		*levels = append(*levels, -3) // 読み込まず: without reading
+		c.negWords = append(c.negWords, "ず")
 	}
 	for _, e := range x.cjkCond {
 		if strings.Contains(taken, e.text) && !containsStr(c.conds, e.kind) {

@@ -227,6 +227,7 @@ func (c *stmtCompare) alignedPass(s *stmt, to []*stmt) {
 		c.rulesPass(s, to[0], oc, uc)
 		c.antonymPass(s, to[0], oc, uc)
 		c.contrastFlipPass(s, to[0], oc, uc)
+		c.permittedPass(s, to[0], oc, uc)
 	}
 	if !c.cfg.skipType[TypeCondition] {
 		c.conditionsPass(s, to[0], oc, uc)
@@ -685,6 +686,8 @@ func (c *stmtCompare) keptByReading(cl clauseInfo, u *stmt, oc, uc, matches []cl
 	case flipped && cl.modal == "" && minLevel(matches) > -2:
 		return true // "it is very rare that X" said "X rarely": a description, no rule
 	case flipped && cl.level < 0 && finalNegationCovers(matches, uc):
+		return true
+	case flipped && cl.level < 0 && negatedVerbReworded(cl, matches, uc):
 		return true
 	case flipped && cl.modal == "" && c.mergedWithRule(cl, u, oc, matches):
 		// "Propose X. Évite Y." said "Propose X et évite Y": the rule word is the merged

@@ -65,10 +65,13 @@
 // an alias the original defines) and its names must be there; each clause's rule keeps its
 // direction and strength (must > should > may; always > usually > if needed; never > avoid;
 // a rule word read in its inflected or unaccented forms too, "obligatoires", "recommande",
-// "обязательны", modal_forms.go) and every condition it carries ("only on macOS", "unless ...",
-// 除非, если; an "even" case, "auch in DRY_RUN" or 緊急対応時も, is kept only as one,
-// condition_even.go); no word is
-// exchanged for its antonym; what a sequence or a rank puts first stays first; the same words
+// "обязательны", modal_forms.go; the negations no one word says, French "ne … plus" and a
+// Japanese verb's "-ず", negation_forms.go) and every condition it carries ("only on macOS",
+// "unless ...", 除非, если; an "even" case, "auch in DRY_RUN" or 緊急対応時も, is kept only as
+// one, condition_even.go); no word is exchanged for its antonym; nothing a prohibition forbade
+// is put under a permission of its own ("Nenhum arquivo temporário ou sensível" said "Nenhum
+// arquivo sensível (temporários podem ir)", permitted.go); what a sequence or a rank puts first
+// stays first; the same words
 // and operands paired differently are a swap; one content word or short span exchanged for another
 // in an otherwise unchanged statement is a drop ("centaines" said "dizaines", 三层 said 两层),
 // unless the two are equivalent (an inflection, a prefix abbreviation, an acronym, a unit written

@@ -35,7 +35,7 @@ var modalText = sync.OnceValue(func() map[string]map[int]string {
 			1:  "kann können darf dürfen optional bei_bedarf falls_nötig wenn_nötig wenn_möglich nach_möglichkeit im_zweifel gegebenenfalls ggf eventuell erlaubt akzeptabel zulässig",
 			-1: "selten nicht_nötig nicht_erforderlich muss_nicht müssen_nicht braucht_nicht nicht_notwendig",
 			-2: "vermeiden vermeide vermieden sollte_nicht sollten_nicht möglichst_nicht lieber_nicht",
-			-3: "nie niemals nichts niemand nicht kein keine keinen keinem keiner keines verboten untersagt darf_nicht dürfen_nicht",
+			-3: "nie niemals keinesfalls nichts niemand nicht kein keine keinen keinem keiner keines verboten untersagt darf_nicht dürfen_nicht",
 		},
 		"fr": {
 			3:  "toujours doit doivent devez obligatoire obligatoirement impérativement systématiquement",
@@ -48,7 +48,7 @@ var modalText = sync.OnceValue(func() map[string]map[int]string {
 		"es": {
 			3:  "siempre debe deben debes obligatorio obligatoria",
 			2:  "debería deberían recomendado preferible preferir prefiere preferiblemente idealmente en_lugar_de en_vez_de normalmente generalmente habitualmente por_lo_general",
-			1:  "puede pueden puedes opcional opcionalmente si_es_posible si_hace_falta si_es_necesario de_preferencia permitido aceptable aceptables de_ser_posible en_lo_posible",
+			1:  "puede pueden puedes opcional opcionalmente si_es_posible si_hace_falta si_es_necesario cuando_convenga si_conviene de_preferencia permitido aceptable aceptables de_ser_posible en_lo_posible",
 			-1: "rara_vez raramente no_hace_falta no_es_necesario no_necesita",
 			-2: "evita evitar evite evitado evitada evitados evitadas intenta_no procura_no",
 			-3: "nunca jamás no ni nada nadie ningún ninguna ninguno prohibido",
@@ -84,15 +84,15 @@ var modalText = sync.OnceValue(func() map[string]map[int]string {
 			1:  "가능하면 필요하면 필요시 필요_시 선택적 해도_됨 해도_된다 허용 될_수_있으면",
 			-1: "드물게 필요_없 필요없",
 			-2: "피하기 피하다 피할 지양",
-			-3: "절대 금지 않기 않는다 않음 않고 말_것 말고 마세요 안_됨 안된다 하지_마",
+			-3: "안 절대 금지 않기 않는다 않음 않고 말_것 말고 마세요 안_됨 안된다 하지_마",
 		},
 		"ru": {
-			3:  "всегда обязательно должен должна должно должны нужно надо необходимо",
-			2:  "следует желательно рекомендуется лучше предпочтительно предпочитайте обычно как_правило",
+			3:  "всегда обязательно обязателен должен должна должно должны нужно надо необходимо",
+			2:  "следует желательно желателен рекомендуется лучше предпочтительно предпочитайте обычно как_правило",
 			1:  "можно может могут допустимо разрешено при_необходимости по_возможности старайся старайтесь допустимы приемлемо по_мере_возможности",
 			-1: "редко не_нужно не_надо не_обязательно необязательно",
 			-2: "избегай избегайте избегать старайся_не старайтесь_не лучше_не",
-			-3: "никогда не нельзя запрещено запрещается ни ничего никто нигде",
+			-3: "никогда не нельзя запрещено запрещается ни ничего никто нигде никаких никакие никакой никакого ни_в_коем_случае",
 		},
 	}
 })

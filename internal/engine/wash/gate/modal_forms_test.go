@@ -41,14 +41,20 @@ func TestModalFormEndings(t *testing.T) {
 // TestModalFormClasses: a rule moved down the scale in an inflected or unaccented form is a
 // modality drop; the same level in another form is none.
 func TestModalFormClasses(t *testing.T) {
-	for _, c := range []editClass{
+	checkEachClass(t, []editClass{
 		{"fr obligatoire → recommande", TypeModality, "- Les migrations Alembic sont obligatoires pour chaque changement de base.", "- Les migrations Alembic sont recommandees pour chaque changement de base."},
 		{"fr obligatoire → obligatoires", "", "- Une revue de code est obligatoire pour chaque merge request.", "- Les revues de code sont obligatoires pour chaque merge request."},
 		{"es obligatorio → recomendada", TypeModality, "- La cobertura de tests es obligatoria en los módulos de pago.", "- La cobertura de tests es recomendada en los módulos de pago."},
 		{"pt obrigatório → recomendadas", TypeModality, "- Revisões de segurança são obrigatórias antes do deploy.", "- Revisões de segurança são recomendadas antes do deploy."},
 		{"ru обязательны → желательна", TypeModality, "- Аннотации типов обязательны во всех публичных функциях.", "- Аннотация типов желательна во всех публичных функциях."},
 		{"ru обязательна → обязательны", "", "- Проверка линтером обязательна перед каждым коммитом.", "- Проверки линтером обязательны перед каждым коммитом."},
-	} {
+	})
+}
+
+// checkEachClass runs each edit class as a test of its own.
+func checkEachClass(t *testing.T, cases []editClass) {
+	t.Helper()
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { checkEditClasses(t, []editClass{c}) })
 	}
 }
