@@ -1308,12 +1308,13 @@ func (x *stmtLexicon) isSeqWord(w string) bool {
 }
 
 // unmarked blanks the rule, condition and sequence words of a run of Chinese or Japanese: they
-// are not its content.
+// are not its content. Each rune of a word gets a blank, so the result lines up with the run
+// rune by rune (cjkDiffUnits): what follows a word of two runes (場合, 优先) is content.
 func unmarked(x *stmtLexicon, s string) string {
 	for _, l := range [][]cjkEntry{x.cjkModal, x.cjkCond, x.cjkSeq, x.cjkPref} {
 		for _, e := range l {
 			if strings.Contains(s, e.text) {
-				s = strings.ReplaceAll(s, e.text, "　")
+				s = strings.ReplaceAll(s, e.text, strings.Repeat("　", utf8.RuneCountInString(e.text)))
 			}
 		}
 	}

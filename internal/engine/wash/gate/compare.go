@@ -1705,6 +1705,7 @@ func markedSegments(cls []clauseInfo) [][]string {
 			marked = append(marked, first)
 		}
 		if cl.seq >= 0 {
+			cl.seqSegs = seqSegsOf(cls, i)
 			marked = append(marked, cl)
 		}
 	}
