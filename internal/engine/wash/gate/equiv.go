@@ -342,7 +342,7 @@ func (inv *Inv) aliases() map[string][]string {
 				outer = outer[k+1:]
 			}
 			outer = strings.Trim(outer, "`*")
-			if aliasWord(inner) && aliasWord(outer) {
+			if aliasWord(inner) && aliasWord(outer) && namedIn(s, outer) {
 				a, b := strings.ToLower(outer), strings.ToLower(inner)
 				inv.alias[a] = append(inv.alias[a], b)
 				inv.alias[b] = append(inv.alias[b], a)
@@ -375,6 +375,19 @@ func aliasWord(w string) bool {
 		}
 	}
 	return true
+}
+
+// namedIn reports a word the statement names (a name or a code span of its facts): only a
+// name takes an alias in parentheses ("rg (ripgrep)"); a plain word's parenthesis is a fact of
+// its own ("chiffrés avant insertion (ChaCha20)").
+func namedIn(s *stmt, w string) bool {
+	lw := strings.ToLower(w)
+	for _, t := range s.facts {
+		if (t.Type == TypeName || t.Type == TypeCode) && strings.ToLower(t.Value) == lw {
+			return true
+		}
+	}
+	return false
 }
 
 // acronym reports a word of two to six capitals (and digits): PII, API, K8S.

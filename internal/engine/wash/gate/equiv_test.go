@@ -137,6 +137,10 @@ func TestEquivalentNames(t *testing.T) {
 	same(t, "defined alias", "Search with rg (ripgrep). Prefer rg over grep.", "Search with rg. Prefer rg over grep.")
 	same(t, "defined alias", "Mask PII (personal identifying data) in logs.", "Mask PII in logs.")
 	differs(t, "alias", "Use rg for this.", "Use grep for this.")
+	// A plain word takes no alias: its parenthesis is a fact of its own.
+	differs(t, "no alias of a plain word", "Fields are encrypted before insertion (ChaCha20).", "Fields are encrypted before insertion.")
+	differs(t, "no alias of a plain word", "Les champs sont chiffrés avant insertion (ChaCha20).", "Les champs sont chiffrés avant insertion.")
+	same(t, "defined alias of a code span", "Search with `rg` (ripgrep). Prefer `rg` over grep.", "Search with `rg`. Prefer `rg` over grep.")
 	for _, c := range [][2]string{
 		{"PR titles are always in English.", "PR titles are always in 英文."},
 		{"PR titles are always in English.", "PR titles are always in Englisch."},
