@@ -33,24 +33,37 @@ import (
 // maxShellReparse bounds the parses spent on comments ending in a backslash.
 const maxShellReparse = 8
 
-// shellNames maps an interpreter's base name, as a shebang names it, to the
-// classifier's dialect. Each dialect lists the parser variants to try in
-// order: a script run by /bin/sh is read as POSIX first, and as bash when it
-// uses bash syntax (bash is /bin/sh on many systems).
-var shellNames = map[string][]syntax.LangVariant{
-	"sh":   {syntax.LangPOSIX, syntax.LangBash},
-	"dash": {syntax.LangPOSIX, syntax.LangBash},
-	"ash":  {syntax.LangPOSIX, syntax.LangBash},
-	"bash": {syntax.LangBash},
-	"bats": {syntax.LangBats},
-	"ksh":  {syntax.LangMirBSDKorn},
-	"mksh": {syntax.LangMirBSDKorn},
-	"zsh":  {syntax.LangZsh},
+// shellDialect maps an interpreter's base name, as a shebang names it, to
+// the classifier's dialect, ok false for a name that is no shell. Each
+// dialect lists the parser variants to try in order: a script run by
+// /bin/sh is read as POSIX first, and as bash when it uses bash syntax (bash
+// is /bin/sh on many systems). A switch, not a map: a map literal is built
+// by every process at start, the hooks' included, which never classify.
+func shellDialect(name string) (vs []syntax.LangVariant, ok bool) {
+	switch name {
+	case "sh", "dash", "ash":
+		return []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}, true
+	case "bash":
+		return []syntax.LangVariant{syntax.LangBash}, true
+	case "bats":
+		return []syntax.LangVariant{syntax.LangBats}, true
+	case "ksh", "mksh":
+		return []syntax.LangVariant{syntax.LangMirBSDKorn}, true
+	case "zsh":
+		return []syntax.LangVariant{syntax.LangZsh}, true
+	}
+	return nil, false
 }
 
-// shellExts maps a file extension to the interpreter it implies.
-var shellExts = map[string]string{
-	".sh": "bash", ".bash": "bash", ".bats": "bats", ".ksh": "ksh", ".mksh": "mksh", ".zsh": "zsh",
+// shellByExt names the interpreter a file extension implies, or "".
+func shellByExt(ext string) string {
+	switch ext {
+	case ".sh", ".bash":
+		return "bash"
+	case ".bats", ".ksh", ".mksh", ".zsh":
+		return ext[1:]
+	}
+	return ""
 }
 
 // shebangCommand returns the base name of the program a "#!" first line
@@ -88,7 +101,7 @@ func shebangCommand(head []byte) string {
 
 // shellByContent names the shell a shebang runs, or "".
 func shellByContent(head []byte) string {
-	if _, ok := shellNames[shebangCommand(head)]; ok {
+	if _, ok := shellDialect(shebangCommand(head)); ok {
 		return "shell"
 	}
 	return ""
@@ -98,14 +111,16 @@ func shellByContent(head []byte) string {
 // names a shell, else its extension, else bash.
 func shellVariants(path string, src []byte) (string, []syntax.LangVariant) {
 	if cmd := shebangCommand(src); cmd != "" {
-		if vs, ok := shellNames[cmd]; ok {
+		if vs, ok := shellDialect(cmd); ok {
 			return cmd, vs
 		}
 	}
-	if cmd, ok := shellExts[strings.ToLower(filepath.Ext(path))]; ok {
-		return cmd, shellNames[cmd]
+	cmd := shellByExt(strings.ToLower(filepath.Ext(path)))
+	if cmd == "" {
+		cmd = "bash"
 	}
-	return "bash", shellNames["bash"]
+	vs, _ := shellDialect(cmd)
+	return cmd, vs
 }
 
 // ShellDialect names the shell a script is written for, from its shebang,

@@ -2,8 +2,11 @@ package region
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 func TestShellLanguage(t *testing.T) {
@@ -233,5 +236,46 @@ func TestShellUnderSizeBound(t *testing.T) {
 	src := strings.Repeat(unit, maxShellParse/len(unit))
 	if _, err := Classify("big.sh", []byte(src)); err != nil {
 		t.Fatalf("a %d-byte script: %v", len(src), err)
+	}
+}
+
+// TestShellVariantsChosen holds the parser variants each shebang and
+// extension selects: POSIX before bash for the sh family, each shell's own
+// otherwise, bash for an unknown one.
+func TestShellVariantsChosen(t *testing.T) {
+	posix := []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}
+	for _, tc := range []struct {
+		path, src, cmd string
+		want           []syntax.LangVariant
+	}{
+		{"run", "#!/bin/sh\n", "sh", posix},
+		{"run", "#!/bin/dash\n", "dash", posix},
+		{"run", "#!/bin/ash\n", "ash", posix},
+		{"run", "#!/bin/bash\n", "bash", []syntax.LangVariant{syntax.LangBash}},
+		{"run", "#!/usr/bin/env bats\n", "bats", []syntax.LangVariant{syntax.LangBats}},
+		{"run", "#!/bin/ksh\n", "ksh", []syntax.LangVariant{syntax.LangMirBSDKorn}},
+		{"run", "#!/bin/mksh\n", "mksh", []syntax.LangVariant{syntax.LangMirBSDKorn}},
+		{"run", "#!/usr/bin/env zsh\n", "zsh", []syntax.LangVariant{syntax.LangZsh}},
+		{"t.sh", "echo\n", "bash", []syntax.LangVariant{syntax.LangBash}},
+		{"t.BASH", "echo\n", "bash", []syntax.LangVariant{syntax.LangBash}},
+		{"t.bats", "echo\n", "bats", []syntax.LangVariant{syntax.LangBats}},
+		{"t.ksh", "echo\n", "ksh", []syntax.LangVariant{syntax.LangMirBSDKorn}},
+		{"t.mksh", "echo\n", "mksh", []syntax.LangVariant{syntax.LangMirBSDKorn}},
+		{"t.zsh", "echo\n", "zsh", []syntax.LangVariant{syntax.LangZsh}},
+		{"t.zsh", "#!/bin/sh\n", "sh", posix},
+		{"t.sh", "#!/usr/bin/python3\n", "bash", []syntax.LangVariant{syntax.LangBash}},
+		{"t.fish", "echo\n", "bash", []syntax.LangVariant{syntax.LangBash}},
+	} {
+		t.Run(tc.path+" "+strings.TrimSpace(tc.src), func(t *testing.T) {
+			cmd, vs := shellVariants(tc.path, []byte(tc.src))
+			if cmd != tc.cmd || !slices.Equal(vs, tc.want) {
+				t.Errorf("shellVariants = %s %v, want %s %v", cmd, vs, tc.cmd, tc.want)
+			}
+		})
+	}
+	for _, name := range []string{"python3", "fish", "", "Bash"} {
+		if _, ok := shellDialect(name); ok {
+			t.Errorf("shellDialect(%q) is a shell", name)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package region
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // The suppression comments below are read by tools that work across
 // languages: a scanner that finds "nosemgrep" in a Python comment finds it
@@ -200,9 +203,13 @@ func scanned(i int) bool {
 // js/ts benchmark corpus).
 type suppressionIndex struct{ first, second [256]uint64 }
 
-var suppressionStarts = indexSuppressions()
+// suppressionStarts is built on first use: a 4 KiB table built at start
+// is a 4 KiB frame in the package's initialiser, and every process, the
+// hooks' included, grew its stack for it.
+var suppressionStarts = sync.OnceValue(indexSuppressions)
 
-func indexSuppressions() (idx suppressionIndex) {
+func indexSuppressions() *suppressionIndex {
+	idx := new(suppressionIndex)
 	for i := range suppressions {
 		if s := &suppressions[i]; scanned(i) {
 			for _, c := range [...]byte{s.word[0], upperASCII(s.word[0])} {
@@ -227,8 +234,9 @@ func upperASCII(c byte) byte {
 // holds, or len(suppressions).
 func scanSuppressions(t []byte) int {
 	first := len(suppressions)
+	idx := suppressionStarts()
 	for k := 0; k+1 < len(t); k++ {
-		for m := suppressionStarts.first[t[k]] & suppressionStarts.second[t[k+1]]; m != 0; m &= m - 1 {
+		for m := idx.first[t[k]] & idx.second[t[k+1]]; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros64(m)
 			if i >= first {
 				break
