@@ -13,7 +13,8 @@ import (
 // it, and no prohibition of the result still covers it.
 func (c *stmtCompare) permittedPass(s, u *stmt, oc, uc []clauseInfo) {
 	for _, cl := range oc {
-		if cl.level >= 0 || cl.mixed || cl.relNeg {
+		if cl.level >= 0 || cl.mixed || cl.relNeg || !saysNegation(cl) {
+			// a verb of omission ("会…跳过": it skips) describes; it forbids nothing
 			continue
 		}
 		for _, m := range uc {
@@ -28,7 +29,8 @@ func (c *stmtCompare) permittedPass(s, u *stmt, oc, uc []clauseInfo) {
 // newlyPermitted returns the stems of prohibition cl that permission m says, when they are half
 // of m's and neither a permission of oc nor a prohibition of uc says them.
 func newlyPermitted(cl, m clauseInfo, oc, uc []clauseInfo) []string {
-	if m.level != 1 || m.mixed || len(m.stems) == 0 {
+	if m.level != 1 || m.mixed || len(m.stems) == 0 || saysNegation(m) {
+		// "不用动…跳过": a negated verb of omission reads as a permission, and permits nothing
 		return nil
 	}
 	var out []string

@@ -11,6 +11,7 @@ func TestPermittedClasses(t *testing.T) {
 		{"en no … may", TypePolarity, "- No debug logs or secrets in the commit.", "- No secrets in the commit (debug logs may stay)."},
 		{"ru никаких … можно", TypePolarity, "- Никаких отладочных логов и секретов в коммите.", "- Никаких секретов в коммите (отладочные логи можно)."},
 		{"en permission already given", "", "- No secrets in the commit; debug logs may stay.", "- No secrets in the commit (debug logs may stay)."},
+		{"zh a verb of omission describes", "", "- 部署脚本会检测已有的镜像并跳过。", "- 部署脚本不用改：检测到已有镜像就会跳过。"},
 		{"en prohibition kept, permission of another item", "", "- No debug logs or secrets in the commit.", "- No debug logs or secrets in the commit (screenshots may stay)."},
 	})
 }
