@@ -394,6 +394,11 @@ func buildQualifiers() (before, after []cjkEntry) {
 		w, q, _ := strings.Cut(p, "=")
 		after = append(after, cjkEntry{text: w, kind: q})
 	}
+	for lang, words := range boundAfterText() {
+		for _, w := range strings.Fields(words) {
+			after = append(after, cjkEntry{text: strings.ReplaceAll(w, "_", " "), kind: "≥", lang: lang})
+		}
+	}
 	longestFirst(before)
 	longestFirst(after)
 	return before, after
@@ -836,6 +841,10 @@ type clauseMarks struct {
 func (c *clauseInfo) wordMarks(x *stmtLexicon, words []string, m *clauseMarks) {
 	lastIf := -10
 	for i := 0; i < len(words); i++ {
+		if b := boundWordsAt(x, words, c.toks, i); b > 0 {
+			i += b - 1 // "no more than 5": the value's bound, no rule (bound_words.go)
+			continue
+		}
 		n, level, kind, rank, omit := matchWords(x, words, i)
 		if n == 0 {
 			continue

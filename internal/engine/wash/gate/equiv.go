@@ -51,6 +51,21 @@ var (
 	allText   = "all any alle allen tous toutes tout toute todos todas todo toda все всех любой любая любое"
 )
 
+// boundAfterText gives, per language, the words after a number that make it a lower bound:
+// "20 or later" is ≥20, as "20+", "at least 20", "≥ 20", 20以上 and 20 이상 are (the CJK ones
+// are qualifierAfterText's). Underscores are spaces.
+var boundAfterText = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"en": "or_more or_later or_higher or_newer or_above and_up and_above and_later",
+		"de": "oder_mehr und_mehr oder_höher und_höher oder_neuer und_neuer",
+		"fr": "ou_plus et_plus ou_supérieur ou_plus_récent",
+		"es": "o_más y_más o_superior o_posterior",
+		"pt": "ou_mais e_mais ou_superior ou_posterior",
+		"ru": "и_более или_более и_выше или_выше",
+		"zh": "及以上 或以上 或更高",
+	}
+})
+
 // factKeys returns the keys a fact matches by: its own, and its canonical forms.
 func factKeys(t Token) []string {
 	keys := []string{t.Key()}

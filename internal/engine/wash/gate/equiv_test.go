@@ -152,3 +152,40 @@ func TestEquivalentNames(t *testing.T) {
 	same(t, "complement", "To build the project, run `make` (Linux/macOS) or `build.bat` (Windows).", "To build the project, run `make` (`build.bat` on Windows).")
 	differs(t, "complement", "To build the project, run `make` (Linux/macOS) or `build.bat` (Windows).", "To build the project, run `make` (Windows).")
 }
+
+// TestEquivalentLowerBounds holds every way of saying "at least X" as one value: "X+", "≥ X",
+// a bound word before it (qualifierText) and one after it (boundAfterText, qualifierAfterText),
+// in each language; the bare X and "at most X" differ from it.
+func TestEquivalentLowerBounds(t *testing.T) {
+	for _, c := range [][2]string{
+		{"Coverage must reach 90%+ on the core.", "Coverage must reach at least 90% on the core."},
+		{"Coverage must reach 90%+ on the core.", "Coverage must reach ≥ 90% on the core."},
+		{"Requires Node 20+.", "Requires Node 20 or later."},
+		{"Requires Node 20+.", "Requires Node ≥20."},
+		{"Keep 3+ replicas.", "Keep 3 or more replicas."},
+		{"Abdeckung 80%+ im Kern.", "Abdeckung mindestens 80% im Kern."},
+		{"Abdeckung 80%+ im Kern.", "Abdeckung 80% oder mehr im Kern."},
+		{"Couverture 80%+ sur le cœur.", "Couverture d'au moins 80 % sur le cœur."},
+		{"Couverture 80%+ sur le cœur.", "Couverture de 80 % ou plus sur le cœur."},
+		{"Cobertura 80%+ en el núcleo.", "Cobertura de al menos 80% en el núcleo."},
+		{"Cobertura 80%+ en el núcleo.", "Cobertura de 80% o más en el núcleo."},
+		{"Cobertura 80%+ para o código.", "Cobertura de pelo menos 80% para o código."},
+		{"Cobertura 80%+ para o código.", "Cobertura de 80% ou mais para o código."},
+		{"Покрытие 80%+ для ядра.", "Покрытие не менее 80% для ядра."},
+		{"Покрытие 80%+ для ядра.", "Покрытие от 80% для ядра."},
+		{"Покрытие 80%+ для ядра.", "Покрытие 80% и более для ядра."},
+		{"核心覆盖率 80%+。", "核心覆盖率至少 80%。"},
+		{"核心覆盖率 80%+。", "核心覆盖率 80% 及以上。"},
+		{"コアのカバレッジは80%+。", "コアのカバレッジは80%以上。"},
+		{"코어 커버리지 80%+.", "코어 커버리지 80% 이상."},
+	} {
+		t.Run(c[1], func(t *testing.T) {
+			same(t, "lower bound", c[0], c[1])
+			same(t, "lower bound", c[1], c[0])
+		})
+	}
+	differs(t, "lower bound", "Coverage must reach 90%+ on the core.", "Coverage must reach 90% on the core.")
+	differs(t, "lower bound", "Requires Node 20+.", "Requires Node 20.")
+	differs(t, "lower bound", "Keep 3 or more replicas.", "Keep at most 3 replicas.")
+	differs(t, "lower bound", "Keep 3 or more replicas.", "Keep 3 replicas, or more nodes.")
+}

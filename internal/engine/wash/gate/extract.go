@@ -662,8 +662,9 @@ func numbers(m []byte, vals []valuePos, add func(Token), units bool) []valuePos 
 
 // numberBounds reads the bound of a number whose digits start at from and whose unit ends at
 // end: a comparison or bound word before it ("≥ 80%", "at most 2", 不超过5), a "+" after a
-// bare number ("Node 20+": 20 or later, not 20, a unit of its own) or a bound after its unit
-// (4行以内). It returns the bound, where the value's text starts, its unit and where it ends.
+// number and its unit ("Node 20+", "90%+": 20 or later, at least 90%, not 20 or 90%) or a
+// bound after its unit (4行以内, "20 or later"). It returns the bound, where the value's text
+// starts, its unit and where it ends.
 func numberBounds(src []byte, from, end int, unit, hi string) (string, int, string, int) {
 	q, qa := comparatorBefore(src, from)
 	if q == "" {
@@ -672,8 +673,8 @@ func numberBounds(src []byte, from, end int, unit, hi string) (string, int, stri
 	if q != "" {
 		return q, qa, unit, end
 	}
-	if unit == "" && hi == "" && end < len(src) && src[end] == '+' && (end+1 == len(src) || !isDigit(src[end+1])) {
-		return "", from, "+", end + 1
+	if hi == "" && end < len(src) && src[end] == '+' && (end+1 == len(src) || !isDigit(src[end+1])) {
+		return "≥", from, unit, end + 1
 	}
 	if sq, stop := qualifierAfter(src, end); sq != "" {
 		return sq, from, unit, stop
@@ -750,7 +751,7 @@ func comparatorBefore(src []byte, a int) (string, int) {
 // qualifierBefore returns a bound written in words before a number ("at most 2", "не более 5",
 // "최대 2", "不超过1000") and where it starts, or "" (see qualifierText). A Latin, Cyrillic or
 // Hangul bound is a whole word one space before the digits; a Chinese or Japanese one may be
-// glued to them.
+// glued to them or one space before them.
 func qualifierBefore(src []byte, a int) (string, int) {
 	lo := max(0, a-40)
 	for lo > 0 && !utf8.RuneStart(src[lo]) {
@@ -758,9 +759,9 @@ func qualifierBefore(src []byte, a int) (string, int) {
 	}
 	head := strings.ToLower(string(src[lo:a]))
 	for _, e := range slex().qualBefore {
-		w := e.text
-		if e.lang != "cjk" {
-			w += " "
+		w := e.text + " "
+		if e.lang == "cjk" && !strings.HasSuffix(head, w) {
+			w = e.text // glued, or one space before the digits: 至少5, 至少 5
 		}
 		if !strings.HasSuffix(head, w) {
 			continue
@@ -782,11 +783,19 @@ func qualifierAfter(src []byte, end int) (string, int) {
 		gap = 1
 	}
 	for _, e := range slex().qualAfter {
-		if bytes.HasPrefix(rest[gap:], []byte(e.text)) {
+		if bytes.HasPrefix(rest[gap:], []byte(e.text)) && wordEnds(rest[gap+len(e.text):], e.text) {
 			return e.kind, end + gap + len(e.text)
 		}
 	}
 	return "", end
+}
+
+// wordEnds reports that a bound word w is not the start of a longer word: "or more" before
+// "or moreover" is none. A CJK or Hangul bound is glued to what follows.
+func wordEnds(next []byte, w string) bool {
+	r, _ := utf8.DecodeLastRuneInString(w)
+	n, _ := utf8.DecodeRune(next)
+	return isCJK(r) || isHangul(r) || len(next) == 0 || !unicode.IsLetter(n)
 }
 
 // currencyBefore returns a currency sign written directly before a number ("$5").

@@ -81,7 +81,7 @@ func diffUnits(cls []clauseInfo) []dunit {
 			out[i].coord = out[i].coord || smallSets().coordinators[out[i].key]
 		}
 	}
-	return out
+	return withoutBoundAfter(out)
 }
 
 // hangulUnit is one Korean word: its particles glued on, so its stem (two syllables, or a
