@@ -86,6 +86,11 @@ func TestChainedOrderClasses(t *testing.T) {
 		{"comparison kept", "", "Keep coverage > 80 for core packages.", "Keep coverage > 80 in core packages."},
 		{"arrow chain's first step moved", TypeOrder, "- Deploy: build -> smoke test -> publish", "- Deploy: smoke test -> build -> publish"},
 		{"arrow chain kept", "", "- Deploy: build -> smoke test -> publish", "- Deploy steps: build -> smoke test -> publish"},
+		// a step's parenthesis (with a comma in it) cuts no chain
+		{"arrow chain past a parenthesis reordered", TypeOrder, "- Gate after each task, in full: `lint` (0 errors, strict mode) → `type` → `test` (0 failures, count checked) → `build` → `check`.",
+			"- Gate after each task: `lint` (0 errors, strict) → `type` → `build` → `test` (0 failures, count) → `check`."},
+		{"arrow chain past a parenthesis kept", "", "- Gate after each task, in full: `lint` (0 errors, strict mode) → `type` → `test` (0 failures, count checked) → `build` → `check`.",
+			"- Gate after each task: `lint` (0 errors, strict mode) → `type` → `test` (0 failures, count checked) → `build` → `check`."},
 	})
 }
 

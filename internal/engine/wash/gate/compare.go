@@ -1577,33 +1577,44 @@ func preferenceReversed(oc, uc []clauseInfo) ([]string, []string, bool) {
 	return nil, nil, false
 }
 
-// arrowSegments cuts clauses at arrows: the stems of each step of a chain.
+// arrowSegments cuts a chain at its arrows: the stems of each step. A chain runs on across the
+// clauses a step's parenthesis or comma cuts it into ("`lint` (0 errors, strict) → `type` →
+// `build`"), from the first clause with an arrow to the last.
 func arrowSegments(cls []clauseInfo) [][]string {
-	for _, cl := range cls {
-		n := 0
+	first, last := -1, -1
+	for i, cl := range cls {
 		for _, t := range cl.toks {
 			if t.kind == tArrow {
-				n++
+				if first < 0 {
+					first = i
+				}
+				last = i
+				break
 			}
 		}
-		if n == 0 {
-			continue
+	}
+	if first < 0 {
+		return nil
+	}
+	var out [][]string
+	var cur []ctok
+	flush := func() {
+		if st := clauseStems(cur); len(st) > 0 {
+			out = append(out, st)
 		}
-		var out [][]string
-		var cur []ctok
-		for _, t := range append(cl.toks, ctok{kind: tArrow}) {
+		cur = nil
+	}
+	for _, cl := range cls[first : last+1] {
+		for _, t := range cl.toks {
 			if t.kind == tArrow {
-				if st := clauseStems(cur); len(st) > 0 {
-					out = append(out, st)
-				}
-				cur = nil
+				flush()
 				continue
 			}
 			cur = append(cur, t)
 		}
-		return out
 	}
-	return nil
+	flush()
+	return out
 }
 
 // chainSegments cuts the first clause that says one chain word twice or more ("docs before the
