@@ -47,6 +47,8 @@ type stmtCompare struct {
 	kept  map[string][]*stmt // fact key -> original statements the result keeps unchanged
 	// repFacts holds the facts of the result statements a removed statement repeats (repeat.go).
 	repFacts map[int]*factSet
+	// byStem indexes the result's statements by their stems (built on first use, row_swap.go).
+	byStem map[string][]*stmt
 }
 
 // dropKey identifies a drop: one per token, line and file.
@@ -121,6 +123,7 @@ func statementDrops(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 	if !cfg.skipType[TypeOrder] {
 		c.listOrderPass()
 	}
+	c.rowSwapPass()
 	c.swapPass()
 	return c.drops
 }

@@ -80,7 +80,8 @@
 // (order_words.go), a reversed order (sentence_swap.go) unless they
 // are items of one list ("lint and tests") or words moved in their own forms (free word order);
 // one item left out of a coordinated list ("A und B" said "A") is a drop unless another result
-// statement states it or the list gives examples (sentence_item.go). A
+// statement states it or the list gives examples (sentence_item.go). Two list items or table
+// rows whose rewrites each say words only the other said are a binding swap (row_swap.go). A
 // statement with no counterpart was dropped: each
 // of its facts and rules must be stated by another statement of the result. Order is a fact
 // only where the text makes it one: a numbered list, a first/then/before/after/priority lead.
