@@ -22,12 +22,24 @@ runs=${1:-300}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Static, as the README installs it: a cgo build (dynamic libc) starts ~1.4 ms slower.
+# Every executable timed is a copy made here with cp, this tree's build,
+# PROSEWASH_BIN's, git and the Go hello alike: how a binary came into the
+# page cache changes its start-up. Pages written by write(2) (cp, a package
+# manager) are held in large folios; pages the linker wrote through its
+# mapping, or that exec faulted in from disk, in 4 KiB pages, and a start
+# maps several hundred of them one fault-around window at a time. The same
+# prosewash build started 0.4-0.5 ms (a third of git's run) slower as the
+# linker left it than as a copy, and /usr/bin/git 0.3 ms slower than its
+# copy: a comparison of binaries in different states measures the states.
 if [ -n "${PROSEWASH_BIN:-}" ]; then
   cp "$PROSEWASH_BIN" "$work/prosewash" # named prosewash: only then does a hook start a worker
 else
-  CGO_ENABLED=0 go build -o "$work/prosewash" ./cmd/prosewash
+  CGO_ENABLED=0 go build -o "$work/prosewash.built" ./cmd/prosewash
+  cp "$work/prosewash.built" "$work/prosewash"
 fi
 pw=$work/prosewash
+git=$work/git
+cp "$(command -v git)" "$git"
 
 repo=$work/repo
 mkdir -p "$repo/docs"
@@ -70,12 +82,12 @@ go build -o "$work/hooktime" ./bench/hooktime
 mkdir "$work/hello"
 printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString("hello\\n") }\n' > "$work/hello/main.go"
 printf 'module hello\n\ngo 1.26\n' > "$work/hello/go.mod"
-(cd "$work/hello" && CGO_ENABLED=0 GOWORK=off GOFLAGS= go build -o "$work/hello/hello" .)
+(cd "$work/hello" && CGO_ENABLED=0 GOWORK=off GOFLAGS= go build -o "$work/hello/hello.built" . && cp hello.built hello)
 echo "prosewash hook wall and CPU time vs git rev-parse HEAD (alternating, $runs rounds, medians, no shell; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a))"
 printf '| %-30s | %9s | %6s | %9s | %6s |\n' command "wall" ratio "CPU" ratio
 printf '|%s|%s|%s|%s|%s|\n' "--------------------------------" "-----------" "--------" "-----------" "--------"
 (cd "$repo" && "$work/hooktime" -runs "$runs" -- \
-  "git rev-parse HEAD" - git rev-parse HEAD -- \
+  "git rev-parse HEAD" - "$git" rev-parse HEAD -- \
   "post-tool-use" "$work/post.json" "$pw" hook claude post-tool-use -- \
   "session-start" "$work/start.json" "$pw" hook claude session-start -- \
   "stop (manual, nothing to do)" "$work/stop.json" "$pw" hook claude stop -- \
@@ -107,7 +119,7 @@ if command -v valgrind >/dev/null; then
     done
     printf '%12d  %-30s (%d process(es))\n' "$total" "$label" "$(ls "$out"/cg.* | wc -l)"
   }
-  instr "git rev-parse HEAD" - git rev-parse HEAD
+  instr "git rev-parse HEAD" - "$git" rev-parse HEAD
   instr "post-tool-use" "$work/post.json" "$pw" hook claude post-tool-use
   instr "session-start" "$work/start.json" "$pw" hook claude session-start
   instr "stop (manual, nothing to do)" "$work/stop.json" "$pw" hook claude stop
