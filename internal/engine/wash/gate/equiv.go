@@ -51,6 +51,24 @@ var (
 	allText   = "all any alle allen tous toutes tout toute todos todas todo toda все всех любой любая любое"
 )
 
+// quantifierText are, per language, the words that say a rule holds for every case (all,
+// every, each; toutes les, l'ensemble des, chaque; sämtliche; 所有, 全部; すべて, 各; 모든, 전체):
+// a rewording exchanges one for another and says the same. "any" is none of them: "if any test
+// fails" is not "if all tests fail". One group a language, words as synonymText's.
+var quantifierText = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"en": "all|every|each",
+		"de": "alle|allen|aller|sämtliche|sämtlichen|jede|jeder|jedes|jeden",
+		"fr": "tous|toutes|tout|toute|l'ensemble|chaque|chacun|chacune",
+		"es": "todos|todas|todo|toda|cada",
+		"pt": "todos|todas|todo|toda|cada",
+		"ru": "все|всех|всем|всеми|весь|вся|всё|каждый|каждая|каждое|каждые|каждую|каждого|каждой",
+		"zh": "所有|全部|每个",
+		"ja": "すべて|全て|全部|各",
+		"ko": "모든|전체|각",
+	}
+})
+
 // boundAfterText gives, per language, the words after a number that make it a lower bound:
 // "20 or later" is ≥20, as "20+", "at least 20", "≥ 20", 20以上 and 20 이상 are (the CJK ones
 // are qualifierAfterText's). Underscores are spaces.

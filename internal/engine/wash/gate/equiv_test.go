@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -188,4 +189,30 @@ func TestEquivalentLowerBounds(t *testing.T) {
 	differs(t, "lower bound", "Requires Node 20+.", "Requires Node 20.")
 	differs(t, "lower bound", "Keep 3 or more replicas.", "Keep at most 3 replicas.")
 	differs(t, "lower bound", "Keep 3 or more replicas.", "Keep 3 replicas, or more nodes.")
+}
+
+// TestEquivalentQuantifiers holds the words of each language's group of quantifierText as one
+// in a statement that keeps the rest; another word in their place blocks.
+func TestEquivalentQuantifiers(t *testing.T) {
+	tmpl := map[string]string{
+		"en": "Log %s request handled by `api/` with its latency and status.",
+		"de": "Protokolliere %s Anfragen von `api/` mit Latenz und Status.",
+		"fr": "Journaliser %s requêtes traitées par `api/` avec latence et statut.",
+		"es": "Registrar %s peticiones de `api/` con latencia y estado.",
+		"pt": "Registrar %s requisições de `api/` com latência e estado.",
+		"ru": "Логировать %s запросы `api/` с задержкой и статусом.",
+		"zh": "记录 `api/` 处理的%s请求的延迟和状态。",
+		"ja": "`api/` が処理する%sリクエストの遅延とステータスを記録する。",
+		"ko": "`api/`가 처리하는 %s 요청의 지연과 상태를 기록한다.",
+	}
+	for lang, group := range quantifierText() {
+		words := strings.Split(group, "|")
+		for _, w := range words[1:] {
+			t.Run(lang+" "+w, func(t *testing.T) {
+				same(t, "quantifier", fmt.Sprintf(tmpl[lang], words[0]), fmt.Sprintf(tmpl[lang], w))
+			})
+		}
+	}
+	same(t, "quantifier", "`backend/app/api/` - Toutes les routes API", "`backend/app/api/` - L'ensemble des routes API")
+	differs(t, "quantifier", "Log every request handled by `api/` with its latency and status.", "Log some request handled by `api/` with its latency and status.")
 }

@@ -416,7 +416,8 @@ func synonyms(a, b string) bool {
 }
 
 // hanSynonym reports a Han hunk that, with the characters the two sides share around it, spells
-// two words of one synonym group (実行 said 実施: the diff reads 行 exchanged for 施).
+// two words of one synonym group (実行 said 実施: the diff reads 行 exchanged for 施), with or
+// without its function characters (所有 said 全部).
 func hanSynonym(ou, uu []dunit, h hunk) bool {
 	if len(h.del) == 0 || h.del[0].kind != tCJK {
 		return false
@@ -430,7 +431,8 @@ func hanSynonym(ou, uu []dunit, h hunk) bool {
 			if de > len(ou) || ie > len(uu) {
 				break
 			}
-			if synonyms(hanText(ou[h.at-before:de]), hanText(uu[h.to-before:ie])) {
+			a, b := ou[h.at-before:de], uu[h.to-before:ie]
+			if synonyms(hanText(a), hanText(b)) || synonyms(unitsText(a), unitsText(b)) {
 				return true
 			}
 		}
@@ -481,12 +483,12 @@ var synonymText = sync.OnceValue(func() map[string]string {
 	}
 })
 
-// synonymTable maps each stemmed word of synonymText to its groups.
+// synonymTable maps each stemmed word of synonymText and quantifierText to its groups.
 var synonymTable = sync.OnceValue(func() map[string][]int {
 	out := map[string][]int{}
 	g := 0
 	for _, lang := range []string{"en", "de", "fr", "es", "pt", "ru", "ja", "zh", "ko"} {
-		for _, group := range strings.Fields(synonymText()[lang]) {
+		for _, group := range strings.Fields(synonymText()[lang] + " " + quantifierText()[lang]) {
 			for _, w := range strings.Split(group, "|") {
 				k := synonymKey(strings.ReplaceAll(w, "_", " "))
 				out[k] = append(out[k], g)
