@@ -24,13 +24,13 @@ trap 'rm -rf "$work"' EXIT
 # Static, as the README installs it: a cgo build (dynamic libc) starts ~1.4 ms slower.
 # Every executable timed is a copy made here with cp, this tree's build,
 # PROSEWASH_BIN's, git and the Go hello alike: how a binary came into the
-# page cache changes its start-up. Pages written by write(2) (cp, a package
-# manager) are held in large folios; pages the linker wrote through its
-# mapping, or that exec faulted in from disk, in 4 KiB pages, and a start
-# maps several hundred of them one fault-around window at a time. The same
-# prosewash build started 0.4-0.5 ms (a third of git's run) slower as the
-# linker left it than as a copy, and /usr/bin/git 0.3 ms slower than its
-# copy: a comparison of binaries in different states measures the states.
+# page cache changes its start-up. The same prosewash build started 0.4-1.0
+# ms of CPU (a third to a half of git's run) slower as the linker wrote it, or dropped
+# from the cache and faulted back in by exec, than as a copy or after a
+# read(2) of the file (cat); /usr/bin/git 0.2-0.4 ms slower than its copy.
+# (Likely the kernel keeps pages written or read by system calls in large
+# folios and maps them in fewer steps; not verified here.) A comparison of
+# binaries in different states measures the states.
 if [ -n "${PROSEWASH_BIN:-}" ]; then
   cp "$PROSEWASH_BIN" "$work/prosewash" # named prosewash: only then does a hook start a worker
 else
