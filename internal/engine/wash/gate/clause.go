@@ -250,6 +250,7 @@ func (x *stmtLexicon) addConditions() {
 	for lang, words := range evenText() {
 		x.addConditionWords(lang, condEven, words)
 	}
+	x.addConditionWords("", condWithout, withoutText)
 }
 
 // addConditionWords reads the phrases of one condition kind of one language.

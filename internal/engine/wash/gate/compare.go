@@ -1089,13 +1089,16 @@ func conditionKept(cl clauseInfo, p condPart, uc []clauseInfo) bool {
 	if p.kind == condScope {
 		return scopeKept(p, uc)
 	}
+	if p.kind == condWithout && withoutSaid(uc) {
+		return true
+	}
 	words := p.words
 	if len(words) == 0 {
 		words = cl.stems
 	}
 	want := max(1, (len(words)+1)/2)
 	for _, u := range uc {
-		if !containsStr(u.conds, p.kind) || p.kind == condExcept && exceptionDenied(u) {
+		if !condCompatible(p.kind, u.conds) || p.kind == condExcept && exceptionDenied(u) {
 			continue
 		}
 		if shared(words, u.stems) >= want || shared(words, u.sentStems) >= want && shared(p.words, u.sentStems) >= need(len(p.words)) {
