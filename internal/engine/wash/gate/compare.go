@@ -659,6 +659,7 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 			continue
 		}
 		cl, matches = atCore(cl, matches)
+		matches = preferenceSides(cl, oc, matches)
 		kept, flipped, weaker := ruleMatched(cl, matches)
 		if m, ok := hedgeBound(cl, matches); kept && ok {
 			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(m)))

@@ -70,7 +70,8 @@
 // "unless ...", 除非, если; an "even" case, "auch in DRY_RUN" or 緊急対応時も, is kept only as
 // one, condition_even.go); no word is exchanged for its antonym; nothing a prohibition forbade
 // is put under a permission of its own ("Nenhum arquivo temporário ou sensível" said "Nenhum
-// arquivo sensível (temporários podem ir)", permitted.go); what a sequence or a rank puts first
+// arquivo sensível (temporários podem ir)", permitted.go); a substitution ("Statt B A", "A
+// instead of B") is read from each side, B forbidden and A plain (preference_sides.go); what a sequence or a rank puts first
 // stays first; the same words
 // and operands paired differently are a swap; one content word or short span exchanged for another
 // in an otherwise unchanged statement is a drop ("centaines" said "dizaines", 三层 said 两层),
