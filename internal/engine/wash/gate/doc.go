@@ -68,7 +68,8 @@
 // "обязательны", modal_forms.go; the negations no one word says, French "ne … plus" and a
 // Japanese verb's "-ず", negation_forms.go) and every condition it carries ("only on macOS",
 // "unless ...", 除非, если; an "even" case, "auch in DRY_RUN" or 緊急対応時も, is kept only as
-// one, condition_even.go); no word is exchanged for its antonym; nothing a prohibition forbade
+// one, condition_even.go; a "without X", rule or not, only by a "without" or an exception,
+// condition_without.go); no word is exchanged for its antonym; nothing a prohibition forbade
 // is put under a permission of its own ("Nenhum arquivo temporário ou sensível" said "Nenhum
 // arquivo sensível (temporários podem ir)", permitted.go); a substitution ("Statt B A", "A
 // instead of B") is read from each side, B forbidden and A plain (preference_sides.go); what a sequence or a rank puts first
