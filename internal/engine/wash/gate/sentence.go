@@ -97,7 +97,8 @@ func readSentence(it, prev []item, cfg checks, out *sentenceFacts) {
 			continue
 		case itemWord:
 			lw := strings.ToLower(x.text)
-			n := nameOf(x.text, lw, start || openers[x.text] >= 2 && lineStart(it, i), titleCase || x.label, it, i)
+			named := start && x.glossed && i > 0 && it[i-1].text == ":" // "Serveur : Express (rendu Pug)"
+			n := nameOf(x.text, lw, start && !named || openers[x.text] >= 2 && lineStart(it, i), titleCase || x.label, it, i)
 			if n == "" && i <= value && !l.stop[lw] && hasLetterOrDigit(lw) {
 				// The value of a "Quote style: single quotes" line is a named value in any case.
 				n = trimPossessive(lw)

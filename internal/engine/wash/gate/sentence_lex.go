@@ -34,6 +34,9 @@ type item struct {
 	// label marks a word of a bold label ("**Chat Components**:", "**Memory System**"): its
 	// capitals are a title's, not a name's.
 	label bool
+	// glossed marks a word a parenthesis follows ("Express (rendu Pug)"): after a label's
+	// colon it names the value its gloss describes.
+	glossed bool
 }
 
 // paraLine is one line of a paragraph handed to the sentence reader.
@@ -148,6 +151,9 @@ func lexLine(items []item, pl paraLine) []item {
 				// "[hard] Никогда не ...": a tag opening the line; a sentence starts after it
 				items = append(items, item{kind: itemSoft, line: pl.idx})
 			case r == '(' || r == '\uff08':
+				if k := len(items) - 1; k >= 0 && items[k].kind == itemWord && items[k].line == pl.idx && i > 0 && m[i-1] == ' ' {
+					items[k].glossed = true
+				}
 				depth++
 			case r == ')' || r == '\uff09':
 				depth = max(0, depth-1)

@@ -236,8 +236,8 @@ func isTitleCase(it []item) bool {
 			continue
 		}
 		r, _ := utf8.DecodeRuneInString(x.text)
-		if !unicode.IsLetter(r) {
-			continue
+		if !unicode.IsLetter(r) || acronym(x.text) {
+			continue // an acronym's capitals are not a title's ("Serveur HTTP : Express (rendu Pug + API JSON)")
 		}
 		words++
 		if unicode.IsUpper(r) {

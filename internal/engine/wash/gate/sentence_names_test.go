@@ -65,3 +65,22 @@ func TestKeyValueAfterABoldLabel(t *testing.T) {
 		}
 	}
 }
+
+// An acronym's capitals make no title: "Serveur HTTP : Express (rendu Pug + API JSON)" names
+// Express and Pug. A label's value glossed by a parenthesis names it even when the value is
+// long enough to read as a sentence.
+func TestNamesBesideAcronyms(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"- **Serveur HTTP** : Express (rendu Pug côté serveur + API JSON).", []string{"http", "express", "pug", "api", "json"}},
+		{"- **HTTP server**: Express (server-side Pug rendering and a JSON API).", []string{"http", "express", "pug", "json", "api"}},
+		{"Build And Release The API Packages", []string{"api"}},
+		{"- **Fix:** Move the export into the utils package.", nil},
+	} {
+		if got := namesOf(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("names of %q: got %q, want %q", c.in, got, c.want)
+		}
+	}
+}
