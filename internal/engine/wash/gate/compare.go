@@ -1805,7 +1805,7 @@ func (c *stmtCompare) bindingPass(s, u *stmt, oc, uc []clauseInfo) {
 	if !sameBag(oc, uc) {
 		return
 	}
-	if a, b, ok := clausesRegrouped(oc, uc); ok {
+	if a, b, ok := clausesRegrouped(oc, uc); ok && !modifiersReordered(oc, uc) {
 		c.drop(Token{TypeBindingSwap, a}, s, u, fmt.Sprintf("the words of %q now read %q", a, b))
 		return
 	}

@@ -80,7 +80,8 @@
 // short, one number, a synonym of synonymText; sentence_diff.go, sentence_subst.go); two content
 // spans that trade places are a binding swap or, across a before or after word of any language
 // (order_words.go), a reversed order (sentence_swap.go) unless they
-// are items of one list ("lint and tests") or words moved in their own forms (free word order);
+// are items of one list ("lint and tests"), words moved in their own forms or two modifiers of one
+// head reordered across a comma (free word order);
 // one item left out of a coordinated list ("A und B" said "A") is a drop unless another result
 // statement states it or the list gives examples (sentence_item.go). Two list items or table
 // rows whose rewrites each say words only the other said are a binding swap (row_swap.go). A

@@ -2,6 +2,8 @@ package gate
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // The transposition pass: two content spans of an aligned statement that trade places, the
@@ -222,4 +224,73 @@ func trimSpan(us []dunit) []dunit {
 		us = us[:len(us)-1]
 	}
 	return us
+}
+
+// modifiersReordered reports two modifiers of one head that trade places across a comma
+// ("Nomes em inglês, descritivos" said "Nomes descritivos, em inglês"): on each side the
+// regrouping changed two clauses, one the head with a modifier, the other a bare modifier of
+// one word, which the other side's head clause says, every word in its own form. That is free
+// word order; words trading places between two subjects ("Cast = async, Call = sync") are a
+// swap.
+func modifiersReordered(oc, uc []clauseInfo) bool {
+	co, cu := changedClauses(oc, uc), changedClauses(uc, oc)
+	oh, ob, ok1 := headAndModifier(co)
+	uh, ub, ok2 := headAndModifier(cu)
+	return ok1 && ok2 && oh.stems[0] == uh.stems[0] && containsStr(uh.stems, ob) && containsStr(oh.stems, ub) &&
+		slices.Equal(writtenWords(co), writtenWords(cu)) && (withPreposition(co, ob) || withPreposition(cu, ub))
+}
+
+// withPreposition reports that the bare modifier w stands in its clause with a function word (a
+// preposition: "em inglês", "in English"): a phrase that qualifies the head wherever it
+// stands.
+func withPreposition(cls []clauseInfo, w string) bool {
+	for _, cl := range cls {
+		if len(cl.stems) == 1 && cl.stems[0] == w {
+			return len(writtenWords([]clauseInfo{cl})) > 1
+		}
+	}
+	return false
+}
+
+// writtenWords are the words of clauses as written, sorted: words moved in their own forms say
+// the same; one whose ending changed as it moved took another role (see orderedMove).
+func writtenWords(cls []clauseInfo) []string {
+	var out []string
+	for _, cl := range cls {
+		for _, t := range cl.toks {
+			if t.kind == tWord || t.kind == tHangul || t.kind == tCJK {
+				out = append(out, t.text)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// headAndModifier splits two changed clauses into the head clause (two words or more) and
+// the bare modifier (one word).
+func headAndModifier(cls []clauseInfo) (clauseInfo, string, bool) {
+	if len(cls) != 2 {
+		return clauseInfo{}, "", false
+	}
+	h, m := cls[0], cls[1]
+	if len(h.stems) == 1 {
+		h, m = m, h
+	}
+	return h, m.stems[0], len(h.stems) >= 2 && len(m.stems) == 1
+}
+
+// changedClauses are the clauses of a with content whose words no clause of b says alone.
+func changedClauses(a, b []clauseInfo) []clauseInfo {
+	bags := map[string]bool{}
+	for _, cl := range b {
+		bags[strings.Join(sortedStems(cl), " ")] = true
+	}
+	var out []clauseInfo
+	for _, cl := range a {
+		if len(cl.stems) > 0 && !bags[strings.Join(sortedStems(cl), " ")] {
+			out = append(out, cl)
+		}
+	}
+	return out
 }

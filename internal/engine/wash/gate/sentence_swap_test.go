@@ -24,3 +24,16 @@ func TestTranspositionClasses(t *testing.T) {
 		{"adverb after its verb", "", "Never silently drop errors from the worker.", "Never drop errors silently from the worker."},
 	})
 }
+
+// TestRegroupedModifierClasses: words that trade places between two clauses, each with its own
+// subject, are a binding swap; two modifiers of one head reordered across a comma are free word
+// order.
+func TestRegroupedModifierClasses(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"subjects trade their values", TypeBindingSwap, "Staging = manual deploys, production = automatic deploys.", "Staging = automatic deploys, production = manual deploys."},
+		{"subjects trade their roles", TypeBindingSwap, "The maintainer tags releases, CI builds the binaries.", "CI tags releases, the maintainer builds the binaries."},
+		{"en modifiers reordered", "", "Commit messages in English, imperative.", "Commit messages imperative, in English."},
+		{"de modifiers reordered", "", "Variablennamen auf Englisch, sprechend.", "Variablennamen sprechend, auf Englisch."},
+		{"es modifiers reordered", "", "Nombres de ramas en minúsculas, descriptivos.", "Nombres de ramas descriptivos, en minúsculas."},
+	})
+}
