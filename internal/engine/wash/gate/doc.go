@@ -69,11 +69,12 @@
 // Japanese verb's "-ず", negation_forms.go) and every condition it carries ("only on macOS",
 // "unless ...", 除非, если; an "even" case, "auch in DRY_RUN" or 緊急対応時も, is kept only as
 // one, condition_even.go; a "without X", rule or not, only by a "without" or an exception,
-// condition_without.go); no word is exchanged for its antonym; nothing a prohibition forbade
-// is put under a permission of its own ("Nenhum arquivo temporário ou sensível" said "Nenhum
-// arquivo sensível (temporários podem ir)", permitted.go); a substitution ("Statt B A", "A
-// instead of B") is read from each side, B forbidden and A plain (preference_sides.go); what a sequence or a rank puts first
-// stays first; the same words
+// condition_without.go); no word is exchanged for its antonym or a state for its opposite
+// (keep ↔ translate, 废弃 ↔ 可使用, 待つ ↔ そのまま); nothing a prohibition forbade is put under
+// a permission of its own ("Nenhum arquivo temporário ou sensível" said "Nenhum arquivo sensível
+// (temporários podem ir)", permitted.go); a substitution ("Statt B A", "A instead of B") is read
+// from each side, B forbidden and A plain (preference_sides.go); what a sequence or a rank puts
+// first stays first; the same words
 // and operands paired differently are a swap; one content word or short span exchanged for another
 // in an otherwise unchanged statement is a drop ("centaines" said "dizaines", 三层 said 两层),
 // unless the two are equivalent (an inflection, a prefix abbreviation, an acronym, a unit written

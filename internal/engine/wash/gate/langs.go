@@ -297,24 +297,29 @@ var antonymText = sync.OnceValue(func() map[string]string {
 			"more|less most|least maximum|minimum max|min faster|slower fast|slow higher|lower increase|decrease " +
 			"relative|absolute public|private internal|external local|remote synchronous|asynchronous sync|async " +
 			"success|failure on|off true|false add|remove same|different upper|lower uppercase|lowercase " +
-			"ascending|descending inclusive|exclusive required|optional many|few single|double with|without precedence|equal shared|dedicated",
+			"ascending|descending inclusive|exclusive required|optional many|few single|double with|without precedence|equal shared|dedicated " +
+			"keep|translate unchanged|translated deprecated|supported deprecated|recommended allowed|forbidden",
 		"de": "vor|nach|order vorher|nachher|order bevor|nachdem|order zuerst|zuletzt|order oben|unten|order früh|spät|order " +
 			"höchste|niedrigste|order erste|letzte|order " +
 			"manuell|automatisch aktiviert|deaktiviert mehr|weniger schneller|langsamer schnell|langsam " +
 			"relativ|absolut öffentlich|privat intern|extern lokal|remote synchron|asynchron erlaubt|verboten " +
-			"viele|wenige mit|ohne vorrang|gleichrangig gemeinsam|eigen pflicht|optional verpflichtend|optional",
+			"viele|wenige mit|ohne vorrang|gleichrangig gemeinsam|eigen pflicht|optional verpflichtend|optional " +
+			"beibehalten|übersetzen unverändert|übersetzt veraltet|empfohlen",
 		"fr": "avant|après|order haut|bas|order premier|dernier|order manuel|automatique manuellement|automatiquement " +
 			"activé|désactivé plus|moins rapide|lent relatif|absolu public|privé interne|externe local|distant " +
-			"court|long courte|longue avec|sans obligatoire|facultatif obligatoires|facultatives obligatoire|facultative",
+			"court|long courte|longue avec|sans obligatoire|facultatif obligatoires|facultatives obligatoire|facultative " +
+			"conserver|traduire inchangé|traduit obsolète|recommandé autorisé|interdit",
 		"es": "antes|después|order primero|último|order arriba|abajo|order manual|automático " +
 			"manualmente|automáticamente activado|desactivado más|menos rápido|lento relativo|absoluto " +
-			"público|privado interno|externo local|remoto permitidos|prohibidos permitido|prohibido con|sin obligatorio|opcional obligatorios|opcionales",
+			"público|privado interno|externo local|remoto permitidos|prohibidos permitido|prohibido con|sin obligatorio|opcional obligatorios|opcionales " +
+			"mantener|traducir obsoleto|recomendado",
 		"pt": "antes|depois|order primeiras|últimas|order primeiros|últimos|order primeira|última|order " +
 			"primeiro|último|order manual|automático mais|menos rápido|lento relativo|absoluto público|privado " +
-			"interno|externo local|remoto ativado|desativado com|sem obrigatório|opcional obrigatórios|opcionais antes|após|order",
+			"interno|externo local|remoto ativado|desativado com|sem obrigatório|opcional obrigatórios|opcionais antes|após|order " +
+			"manter|traduzir obsoleto|recomendado permitido|proibido",
 		"zh": "之前|之后|order 以前|以后|order 前|后|order 先|后|order 上|下 相对|绝对 详细|简略 开|关 多|少 " +
-			"快|慢 早|晚 大|小 增|减 内|外 公开|私有 手动|自动 通用|专用 优先|同等",
-		"ja": "前|後|order 先|後|order 上|下 オン|オフ 多|少 長|短 高|低 早|遅 手動|自動 有効|無効 相対|絶対 共通|専用 優先|同等",
+			"快|慢 早|晚 大|小 增|减 内|外 公开|私有 手动|自动 通用|专用 优先|同等 废弃|可使用 废弃|可用 弃用|可使用 弃用|可用 废弃|推荐",
+		"ja": "前|後|order 先|後|order 上|下 オン|オフ 多|少 長|短 高|低 早|遅 手動|自動 有効|無効 相対|絶対 共通|専用 優先|同等 待つ|そのまま 待って|そのまま 廃止|推奨",
 		"ko": "전|후|order 이전|이후|order 먼저|나중|order 위|아래|order 앞|뒤|order 첫|마지막|order 많|적 켜|끄 상대|절대 " +
 			"수동|자동 허용|금지 포함|없이 있|없 공통|전용 우선|동등",
 		"ru": "до|после|order прежде|после|order перед|после|order сначала|потом|order первый|последний|order верх|низ|order много|мало " +

@@ -363,7 +363,7 @@ func cjkGrams(s string) []string {
 
 // hanFunction are Han characters that are grammar rather than content (particles, pronouns,
 // measure words, common prepositions).
-const hanFunction = "的了地得着过和与在是就都也又把被将对从向于以及或而并等之其该这那个些某时后中上下里来去能会要有为"
+const hanFunction = "的了地得着过和与在是就都也又把被将对从向于以及或而并等之其该这那个些某时后中上下里来去能会要有为已仍"
 
 // stem folds English inflections so rewording keeps a rule's words: tests/test,
 // skipped/skipping/skip, uses/used/use. It is deliberately crude and only ever compared with
