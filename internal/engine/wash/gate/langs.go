@@ -338,9 +338,9 @@ var (
 			"en": "at_most=≤ up_to=≤ no_more_than=≤ not_more_than=≤ maximum=≤ max=≤ under=< below=< less_than=< fewer_than=< " +
 				"at_least=≥ minimum=≥ min=≥ no_less_than=≥ no_fewer_than=≥ more_than=> over=> above=>",
 			"de": "höchstens=≤ maximal=≤ bis_zu=≤ unter=< weniger_als=< mindestens=≥ wenigstens=≥ minimal=≥ über=> mehr_als=>",
-			"fr": "au_plus=≤ au_maximum=≤ jusqu'à=≤ moins_de=< au_moins=≥ au_minimum=≥ plus_de=>",
-			"es": "como_máximo=≤ menos_de=< al_menos=≥ por_lo_menos=≥ como_mínimo=≥ más_de=>",
-			"pt": "no_máximo=≤ menos_de=< pelo_menos=≥ ao_menos=≥ no_mínimo=≥ mais_de=>",
+			"fr": "au_plus=≤ au_maximum=≤ maximum=≤ minimum=≥ jusqu'à=≤ moins_de=< au_moins=≥ au_minimum=≥ plus_de=>",
+			"es": "como_máximo=≤ máximo=≤ mínimo=≥ menos_de=< al_menos=≥ por_lo_menos=≥ como_mínimo=≥ más_de=>",
+			"pt": "no_máximo=≤ máximo=≤ mínimo=≥ menos_de=< pelo_menos=≥ ao_menos=≥ no_mínimo=≥ mais_de=>",
 			"ru": "не_более=≤ не_больше=≤ максимум=≤ менее=< меньше=< не_менее=≥ не_меньше=≥ минимум=≥ хотя_бы=≥ как_минимум=≥ по_крайней_мере=≥ от=≥ более=> больше=>",
 			"ko": "최대=≤ 최소=≥ 적어도=≥",
 			"zh": "最多=≤ 至多=≤ 不超过=≤ 不多于=≤ 至少=≥ 最少=≥ 不少于=≥ 超过=> 多于=> 少于=<",
