@@ -648,7 +648,11 @@ func lastHeading(sect string) string {
 // its strength; it is flipped when every such clause points the other way.
 func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 	for i, cl := range oc {
-		if len(cl.stems) == 0 || cl.modal == "" && conditionOnly(cl) {
+		if len(cl.stems) == 0 {
+			continue
+		}
+		if cl.modal == "" && conditionOnly(cl) {
+			c.hedgedConditionPass(s, u, cl, oc, uc)
 			continue // "Si los archivos ya tienen ediciones, ...": the rule is the next clause's
 		}
 		matches := ruleCounterparts(i, cl, oc, uc)

@@ -73,9 +73,10 @@
 // (keep ↔ translate, 废弃 ↔ 可使用, 待つ ↔ そのまま); nothing a prohibition forbade is put under
 // a permission of its own ("Nenhum arquivo temporário ou sensível" said "Nenhum arquivo sensível
 // (temporários podem ir)", permitted.go); a substitution ("Statt B A", "A instead of B") is read
-// from each side, B forbidden and A plain (preference_sides.go); what a sequence or a rank puts
-// first stays first; what a precedence verb says wins ("A real environment variable still
-// wins", "hat Vorrang", "имеет приоритет") is not put after it (precedence.go); the same words
+// from each side, B forbidden and A plain (preference_sides.go); no hedge is put on a clause
+// that is only a condition ("Si besoin, avant de …:", hedged_condition.go); what a sequence or
+// a rank puts first stays first; what a precedence verb says wins ("A real environment variable
+// still wins", "hat Vorrang", "имеет приоритет") is not put after it (precedence.go); the same words
 // and operands paired differently are a swap; one content word or short span exchanged for another
 // in an otherwise unchanged statement is a drop ("centaines" said "dizaines", 三层 said 两层),
 // unless the two are equivalent (an inflection, a prefix abbreviation, an acronym, a unit written
