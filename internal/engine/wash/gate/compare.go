@@ -240,6 +240,7 @@ func (c *stmtCompare) alignedPass(s *stmt, to []*stmt) {
 	if !c.cfg.skipType[TypeOrder] {
 		c.sequencePass(s, to[0], oc, uc)
 		c.precedencePass(s, to[0], oc, uc)
+		c.firstOperandPass(s, to[0], oc, uc)
 	}
 	if !c.cfg.noBinding && !c.cfg.skipType[TypeBindingSwap] && len(to) == 1 {
 		c.bindingPass(s, to[0], oc, uc)

@@ -76,7 +76,8 @@
 // from each side, B forbidden and A plain (preference_sides.go); no hedge is put on a clause
 // that is only a condition ("Si besoin, avant de …:", hedged_condition.go); what a sequence or
 // a rank puts first stays first; what a precedence verb says wins ("A real environment variable
-// still wins", "hat Vorrang", "имеет приоритет") is not put after it (precedence.go); the same words
+// still wins", "hat Vorrang", "имеет приоритет") is not put after it (precedence.go), nor
+// the first operand of a clause a first-word leads behind another (sequence_first.go); the same words
 // and operands paired differently are a swap; one content word or short span exchanged for another
 // in an otherwise unchanged statement is a drop ("centaines" said "dizaines", 三层 said 两层),
 // unless the two are equivalent (an inflection, a prefix abbreviation, an acronym, a unit written
