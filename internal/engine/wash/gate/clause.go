@@ -1365,7 +1365,7 @@ func cjkUnits(s string) []string {
 // Cyrillic word loses its ending first (inflect.go), so a short one's forms share it too.
 func wordStem(w string) string {
 	if isASCIIWord(w) {
-		return stem(trimPossessive(encliticBase(w)))
+		return stem(nominalBase(trimPossessive(encliticBase(w))))
 	}
 	if isCyrillicWord(w) {
 		w = inflectedStem(w, ruInflections())
