@@ -1978,7 +1978,7 @@ func (c *stmtCompare) droppedPass(s *stmt) {
 		if rc == nil {
 			rc = c.scopeClauses(s.sect)
 		}
-		if !ruleKept(cl, rc.candidates(cl.stems, need(len(cl.stems)))) && !c.repeatRules(rep, cl) {
+		if !ruleKept(cl, rc.candidates(cl.stems, need(len(cl.stems)))) && !c.repeatRules(rep, cl) && !translatedRuleKept(cl, rc.candidates(cl.stems, 1)) {
 			typ, what := TypePolarity, "rule "+levelWord(cl)
 			if cl.modal == "" {
 				// a bare "only"/"unless" clause restricts the rule beside it: a condition

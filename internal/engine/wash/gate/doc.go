@@ -90,7 +90,8 @@
 // statement states it or the list gives examples (sentence_item.go). Two list items or table
 // rows whose rewrites each say words only the other said are a binding swap (row_swap.go). A
 // statement with no counterpart was dropped: each
-// of its facts and rules must be stated by another statement of the result. Order is a fact
+// of its facts and rules must be stated by another statement of the result (a rule said again
+// in another script, "не tabs" as "не табы", with its numbers and code spans). Order is a fact
 // only where the text makes it one: a numbered list, a first/then/before/after/priority lead.
 // Set classes (code lines, front matter) compare presence, and a fence the result leaves stray
 // beyond those the original had is a drop. A code line whose code (and step number) is kept in
