@@ -151,9 +151,7 @@ func lexLine(items []item, pl paraLine) []item {
 				// "[hard] Никогда не ...": a tag opening the line; a sentence starts after it
 				items = append(items, item{kind: itemSoft, line: pl.idx})
 			case r == '(' || r == '\uff08':
-				if k := len(items) - 1; k >= 0 && items[k].kind == itemWord && items[k].line == pl.idx && i > 0 && m[i-1] == ' ' {
-					items[k].glossed = true
-				}
+				markGlossed(items, m, i, pl.idx)
 				depth++
 			case r == ')' || r == '\uff09':
 				depth = max(0, depth-1)
@@ -172,6 +170,14 @@ func lexLine(items []item, pl paraLine) []item {
 		}
 	}
 	return items
+}
+
+// markGlossed marks the word before the parenthesis at i as glossed when a space alone parts
+// them on the same line ("Express (rendu Pug)").
+func markGlossed(items []item, m []byte, i, line int) {
+	if k := len(items) - 1; k >= 0 && items[k].kind == itemWord && items[k].line == line && i > 0 && m[i-1] == ' ' {
+		items[k].glossed = true
+	}
 }
 
 // labelColon reports a colon that ends a label: followed by a space or the line's end, past
