@@ -222,11 +222,11 @@ func pairedCode(o, r *Inv, ol *fencedLine, cands []*fencedLine) *fencedLine {
 
 // commentChanges compares the comments of a code line and its reworded counterpart and
 // returns what the new comment lost, located on the code lines. A comment the new one does
-// not align with as a statement would (too few of its stems) was replaced, not reworded: the
-// code line itself is the drop (gone).
+// not align with as a statement would (too few of its stems) was replaced, not reworded, unless
+// it was translated word for word (fenced_translated.go): the code line itself is the drop (gone).
 func commentChanges(gone Drop, ol, ul fencedLine) []Drop {
 	o, r := Inventory([]byte(ol.comment+"\n")), Inventory([]byte(ul.comment+"\n"))
-	if ul.comment != "" && !allAligned(o, r) {
+	if ul.comment != "" && !allAligned(o, r) && !translatedInPlace(ol.comment, ul.comment) {
 		return []Drop{gone}
 	}
 	drops := checkInv(o, r, checks{}, nil)
