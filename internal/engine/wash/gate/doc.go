@@ -93,10 +93,12 @@
 // of its facts and rules must be stated by another statement of the result (a rule said again
 // in another script, "не tabs" as "не табы", with its numbers and code spans). Order is a fact
 // only where the text makes it one: a numbered list, a first/then/before/after/priority lead.
-// Set classes (code lines, front matter) compare presence, and a fence the result leaves stray
+// Set classes (code lines, front matter: a closed "---" block opening the text that holds a key
+// or reads as YAML, not two thematic breaks around prose) compare presence, and a fence the result leaves stray
 // beyond those the original had is a drop. A code line whose code (and step number) is kept in
 // place and whose trailing comment (# // -- ; per the fence's language) is reworded has that
-// comment compared as a statement (fenced_comment.go); a changed command is a dropped line.
+// comment compared as a statement (fenced_comment.go), a comment translated word for word in
+// place its paths and numbers kept being reworded (fenced_translated.go); a changed command is a dropped line.
 //
 // A drop names the original statement, the result statement it was compared with and what
 // changed ("condition \"only on macOS\" missing", "must → may", "order of `a`, `b` reversed"),

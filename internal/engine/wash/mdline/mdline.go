@@ -148,13 +148,22 @@ func (f *fence) stray(end int) Stray {
 	return s
 }
 
+// holdsFrontMatter reports whether a closed "---" block is front matter to be read as such: one
+// that holds a key or reads as YAML throughout. Two thematic breaks around prose (an excerpt cut
+// from the middle of a file, a "---" first line) close a block too, but hold no key and read as
+// no YAML; their lines are Markdown. The block's Result is kept, so a file that starts so is still
+// refused for rewriting as unreadable.
+func holdsFrontMatter(fm frontmatter.Result) bool {
+	return fm.State == frontmatter.Closed && (len(fm.Keys) > 0 || !fm.Unreadable)
+}
+
 // classify is a line-state machine approximating CommonMark block structure. Where it must
 // guess it guesses toward code: a line wrongly taken for code is only inventoried more strictly
 // and left untouched by the cutter, while prose wrongly taken for code would never be rewritten.
 func classify(d *Doc) {
 	src := d.Src
 	start := 0
-	if d.FM.State == frontmatter.Closed {
+	if holdsFrontMatter(d.FM) {
 		for i := range d.Lines {
 			if d.Lines[i].Start >= d.FM.End {
 				break

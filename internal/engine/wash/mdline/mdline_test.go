@@ -17,6 +17,8 @@ func kinds(src string) string {
 func TestClassify(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"front matter", "---\na: 1\n---\ntext\n", "front-matter,front-matter,front-matter,text"},
+		{"front matter of comments only", "---\n# a: 1\n---\ntext\n", "front-matter,front-matter,front-matter,text"},
+		{"two rules around prose are no front matter", "---\n\n## Build\n\n```sh\nmake\n```\n\nRun it.\n\n---\n", "thematic-break,blank,heading,blank,fence,fenced,fence,blank,text,blank,thematic-break"},
 		{"fence", "```go\nx\n\n```\nafter\n", "fence,fenced,fenced,fence,text"},
 		{"tilde fence longer close", "~~~\n```\n~~~~\n", "fence,fenced,fence"},
 		{"unclosed fence", "```\na\nb\n", "fence,fenced,fenced"},
