@@ -130,6 +130,11 @@ type Options struct {
 	Trace bool
 	// Timeout bounds the run; 0 is five minutes.
 	Timeout time.Duration
+	// Linger is how long the processes the CLI left running when it
+	// exited (hooks it started and does not wait for) may go on before
+	// they are killed, as a user's shell would let them; 0 kills them at
+	// once.
+	Linger time.Duration
 }
 
 var connectRE = regexp.MustCompile(`connect\(\d+, \{sa_family=(AF_INET6?), sin6?_port=htons\((\d+)\), (?:sin_addr=inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"[^}]*)`)
@@ -163,6 +168,7 @@ func run(t testing.TB, bin string, o Options) *Session {
 	start := time.Now()
 	err := cmd.Run()
 	s := &Session{ExitCode: -1, Duration: time.Since(start), Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	ccharness.Settle(cmd, o.Linger)
 	ccharness.Reap(cmd)
 	if cmd.ProcessState != nil {
 		s.ExitCode = cmd.ProcessState.ExitCode()
@@ -388,6 +394,12 @@ func RunOpencode(t testing.TB, bin, home, prompt string, o Options) *Session {
 	t.Helper()
 	if o.Timeout == 0 {
 		o.Timeout = 6 * time.Minute
+	}
+	// opencode calls a plugin's event handler without awaiting it, and
+	// 'opencode run' exits at the first session.idle: the idle hook the
+	// plugin started then finishes after opencode is gone.
+	if o.Linger == 0 {
+		o.Linger = time.Minute
 	}
 	o.Env = append([]string{"HOME=" + home, "OPENCODE_CONFIG=" + filepath.Join(home, "opencode.json"),
 		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"), "XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),

@@ -2,7 +2,10 @@
 
 package ccharness
 
-import "os/exec"
+import (
+	"os/exec"
+	"time"
+)
 
 // setProcessGroup is a no-op where process groups do not exist; the default
 // Cancel kills only the CLI.
@@ -10,3 +13,6 @@ func setProcessGroup(cmd *exec.Cmd) {}
 
 // killProcessGroup is a no-op where process groups do not exist.
 func killProcessGroup(cmd *exec.Cmd) {}
+
+// settleProcessGroup returns at once where process groups do not exist.
+func settleProcessGroup(cmd *exec.Cmd, d time.Duration) {}

@@ -3,8 +3,10 @@
 package ccharness
 
 import (
+	"errors"
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // setProcessGroup makes the CLI lead a new process group and makes a timeout
@@ -35,5 +37,18 @@ func setProcessGroup(cmd *exec.Cmd) {
 func killProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // ESRCH when nothing is left
+	}
+}
+
+// settleProcessGroup waits until no process is left in cmd's group, or d
+// has passed: signal 0 probes the group without touching it.
+func settleProcessGroup(cmd *exec.Cmd, d time.Duration) {
+	if cmd.Process == nil {
+		return
+	}
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if err := syscall.Kill(-cmd.Process.Pid, 0); errors.Is(err, syscall.ESRCH) {
+			return
+		}
 	}
 }

@@ -321,5 +321,9 @@ func parseOutcome(stdout []byte) (*Outcome, error) {
 // it too); call Reap after the command ends.
 func Contain(cmd *exec.Cmd) { setProcessGroup(cmd) }
 
+// Settle lets what cmd left running in its process group after it exited
+// (hooks it started and did not wait for) finish, for at most d.
+func Settle(cmd *exec.Cmd, d time.Duration) { settleProcessGroup(cmd, d) }
+
 // Reap ends whatever is left in cmd's process group after it exited.
 func Reap(cmd *exec.Cmd) { killProcessGroup(cmd) }

@@ -101,6 +101,9 @@ export const ProsewashPlugin = async ({ client, directory }) => {
         return
       }
       if (event.type !== "session.idle") return
+      // opencode calls this handler without awaiting it, and 'opencode run'
+      // exits at the first idle: there the clean below finishes after
+      // opencode has gone, and its answer is not heard.
       const id = event.properties.sessionID
       // The turn that our own answer continued ends as it is: asked once.
       const again = continued.delete(id)
