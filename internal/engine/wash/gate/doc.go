@@ -99,6 +99,8 @@
 // place and whose trailing comment (# // -- ; per the fence's language) is reworded has that
 // comment compared as a statement (fenced_comment.go), a comment translated word for word in
 // place its paths and numbers kept being reworded (fenced_translated.go); a changed command is a dropped line.
+// Consecutive code lines one new code line says word for word, in order and with nothing
+// added, are a list put on one line ("Types: feat (new feature), fix (bug fix)"; fenced_merge.go).
 //
 // A drop names the original statement, the result statement it was compared with and what
 // changed ("condition \"only on macOS\" missing", "must → may", "order of `a`, `b` reversed"),

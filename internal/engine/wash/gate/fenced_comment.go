@@ -190,6 +190,7 @@ func commentDrops(o, r *Inv, gone []Drop) []Drop {
 	}
 	sort.Slice(gone, func(a, b int) bool { return gone[a].Line < gone[b].Line })
 	markers := o.fenceMarkers()
+	gone = mergedCodeLines(gone, cands) // a list said on one line (fenced_merge.go)
 	var out []Drop
 	for _, d := range gone {
 		ol := splitFenced(d.Line-1, d.Value, markers[d.Line-1])
