@@ -252,6 +252,7 @@ func (c *stmtCompare) alignedPass(s *stmt, to []*stmt) {
 	if len(to) == 1 {
 		c.substitutionPass(s, to[0], oc, uc)
 		c.swapPairPass(s, to[0], oc, uc)
+		c.boundSwapPass(s, to[0], oc, uc)
 		c.droppedItemPass(s, to[0], oc, uc)
 	}
 }

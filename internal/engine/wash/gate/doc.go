@@ -85,7 +85,9 @@
 // spans that trade places are a binding swap or, across a before or after word of any language
 // (order_words.go), a reversed order (sentence_swap.go) unless they
 // are items of one list ("lint and tests"), words moved in their own forms or two modifiers of one
-// head reordered across a comma (free word order);
+// head reordered across a comma (free word order); two words of one kind that cross a word kept
+// between them in opposite directions, the statement's head kept first, traded what they are
+// bound to ("`a()` (full logout) or `b()` (session swap)" said the other way round, bound_swap.go);
 // one item left out of a coordinated list ("A und B" said "A") is a drop unless another result
 // statement states it or the list gives examples (sentence_item.go). Two list items or table
 // rows whose rewrites each say words only the other said are a binding swap (row_swap.go). A
