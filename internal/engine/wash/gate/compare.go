@@ -102,7 +102,7 @@ type factSet struct {
 func statementDrops(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 	c := &stmtCompare{o: o, r: r, a: align(o, r, movedKeys(o, extra)), cfg: cfg, extra: extra}
 	for _, s := range o.stmts {
-		if c.a.same[s.id] || c.a.repeat[s.id] {
+		if c.a.same[s.id] || c.a.repeat[s.id] || c.glossDropped(s) { // heading_gloss.go
 			continue
 		}
 		if gone, ok := c.linesRemoved(s); ok {
