@@ -710,6 +710,8 @@ func (c *stmtCompare) keptByReading(cl clauseInfo, u *stmt, oc, uc, matches []cl
 		return true
 	case !flipped && abilityRestated(cl, weaker):
 		return true
+	case joinerMerged(cl, matches): // preference_merged.go
+		return true
 	}
 	return false
 }

@@ -75,7 +75,8 @@
 // (keep ↔ translate, 废弃 ↔ 可使用, 待つ ↔ そのまま); nothing a prohibition forbade is put under
 // a permission of its own ("Nenhum arquivo temporário ou sensível" said "Nenhum arquivo sensível
 // (temporários podem ir)", permitted.go); a substitution ("Statt B A", "A instead of B") is read
-// from each side, B forbidden and A plain (preference_sides.go); no hedge is put on a clause
+// from each side, B forbidden and A plain (preference_sides.go), and a clause a joiner opens ("，而非 FFI") joined into the
+// clause before it with the same words after the joiner keeps its preference (preference_merged.go); no hedge is put on a clause
 // that is only a condition ("Si besoin, avant de …:", hedged_condition.go); what a sequence or
 // a rank puts first stays first; what a precedence verb says wins ("A real environment variable
 // still wins", "hat Vorrang", "имеет приоритет") is not put after it (precedence.go), nor
