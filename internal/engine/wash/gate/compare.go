@@ -1445,7 +1445,7 @@ func (c *stmtCompare) sequencePass(s, u *stmt, oc, uc []clauseInfo) {
 	}
 	ao, au := withoutLead(arrowSegments(oc), arrowSegments(uc))
 	co, cu := withoutLead(chainSegments(oc), chainSegments(uc))
-	for _, seq := range [][2][][]string{{ao, au}, {co, cu}, {afterSegments(oc), afterSegments(uc)}, {leadSegments(oc), leadSegments(uc)}, {markedSegments(oc), markedSegments(uc)}} {
+	for _, seq := range [][2][][]string{{ao, au}, {co, cu}, {afterSegments(oc), afterSegments(uc)}, {leadSegments(oc), leadSegments(uc)}, {markedSegments(oc), markedSegments(uc)}, markedSteps(oc, uc)} {
 		if i, j, ok := reordered(seq[0], seq[1]); ok {
 			c.drop(Token{TypeOrder, strings.Join(seq[0][i], " ") + " before " + strings.Join(seq[0][j], " ")}, s, u,
 				fmt.Sprintf("order of %q and %q reversed", strings.Join(seq[0][i], " "), strings.Join(seq[0][j], " ")))

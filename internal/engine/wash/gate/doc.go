@@ -78,7 +78,8 @@
 // from each side, B forbidden and A plain (preference_sides.go), and a clause a joiner opens ("，而非 FFI") joined into the
 // clause before it with the same words after the joiner keeps its preference (preference_merged.go); no hedge is put on a clause
 // that is only a condition ("Si besoin, avant de …:", hedged_condition.go); what a sequence or
-// a rank puts first stays first; what a precedence verb says wins ("A real environment variable
+// a rank puts first stays first (its steps matched without the lead and tail they share,
+// sequence_ends.go); what a precedence verb says wins ("A real environment variable
 // still wins", "hat Vorrang", "имеет приоритет") is not put after it (precedence.go), nor
 // the first operand of a clause a first-word leads behind another (sequence_first.go); the same words
 // and operands paired differently are a swap; one content word or short span exchanged for another
