@@ -660,7 +660,8 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 		matches := ruleCounterparts(i, cl, oc, uc)
 		if len(matches) == 0 {
 			// a permission or hedge left out ("if you want", "may") takes no rule away
-			if cl.level != 0 && cl.level != 1 && cl.modal != "" && !cl.reason && !c.ruleStatedElsewhere(cl, uc) && !redundantOpposite(cl, oc, uc) {
+			if cl.level != 0 && cl.level != 1 && cl.modal != "" && !cl.reason && !c.ruleStatedElsewhere(cl, uc) && !redundantOpposite(cl, oc, uc) &&
+				!needlessWithout(cl, uc) { // needless_without.go
 				c.drop(Token{TypePolarity, ruleKey(cl)}, s, u, fmt.Sprintf("rule %s missing", levelWord(cl)))
 			}
 			continue

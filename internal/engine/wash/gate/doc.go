@@ -71,7 +71,8 @@
 // Japanese verb's "-ず", negation_forms.go) and every condition it carries ("only on macOS",
 // "unless ...", 除非, если; an "even" case, "auch in DRY_RUN" or 緊急対応時も, is kept only as
 // one, condition_even.go; a "without X", rule or not, only by a "without" or an exception,
-// condition_without.go); no word is exchanged for its antonym or a state for its opposite
+// condition_without.go; a "no X needed", "kein .ctx nötig", is kept by "without X",
+// needless_without.go); no word is exchanged for its antonym or a state for its opposite
 // (keep ↔ translate, 废弃 ↔ 可使用, 待つ ↔ そのまま); nothing a prohibition forbade is put under
 // a permission of its own ("Nenhum arquivo temporário ou sensível" said "Nenhum arquivo sensível
 // (temporários podem ir)", permitted.go); a substitution ("Statt B A", "A instead of B") is read
