@@ -1007,6 +1007,9 @@ func levelWord(cl clauseInfo) string {
 
 // condWordsText is what a message quotes of a condition: the clause from its condition word on.
 func condWordsText(cl clauseInfo, kind string) string {
+	if h, ok := hangulConditionText(cl, kind); ok {
+		return h
+	}
 	t := cl.text
 	if p, ok := partOf(cl, kind); ok && p.at > p.from && p.from < len(cl.toks) {
 		// "only on macOS", not the whole clause: from the condition word to the next one
@@ -1102,6 +1105,9 @@ func conditionKept(cl clauseInfo, p condPart, uc []clauseInfo) bool {
 	}
 	if p.kind == condWithout && withoutSaid(uc) {
 		return true
+	}
+	if !hangulConditionSaid(cl, p, uc) {
+		return false
 	}
 	words := p.words
 	if len(words) == 0 {
