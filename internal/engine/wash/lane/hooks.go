@@ -102,10 +102,8 @@ func (l *Lane) Recheck(session string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// Most turns change no memory file and leave no crossing pending: that is decided from
-	// a part of the state, and the whole of it is read only when there is something to do.
-	v, _ := loadSlots[recheckView](stateDir, func(v *recheckView) (int, uint64) { return v.Schema, v.Gen })
-	if v.Verdict == nil {
+	st := LoadState(stateDir)
+	if st.Verdict == nil {
 		return "", nil // never gauged: nothing to recheck without a walk
 	}
 	w, err := l.config()
@@ -113,15 +111,6 @@ func (l *Lane) Recheck(session string) (string, error) {
 		return "", err
 	}
 	cfg := BandConfig(w)
-	drift := gauge.Recheck(v.Band.Last, statSize, cfg)
-	regauge := drift.Regauge && len(v.Known) > 0
-	if !regauge && (v.Crossing == nil || !v.Crossing.Pending || v.Verdict.Band == gauge.Lean) {
-		return "", nil
-	}
-	st := LoadState(stateDir)
-	if st.Verdict == nil {
-		return "", nil
-	}
 	dirty := false
 	if d := gauge.Recheck(st.Band.Last, statSize, cfg); d.Regauge && len(st.Known) > 0 {
 		m := l.remeasureKnown(st.Known, w)

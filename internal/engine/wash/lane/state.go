@@ -2,7 +2,6 @@ package lane
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -122,33 +121,27 @@ func statePath(stateDir string, slot uint64) string {
 // LoadState reads the lane's state: the valid slot with the higher generation. A missing,
 // torn, unreadable or foreign state is a fresh one.
 func LoadState(stateDir string) State {
-	s, _ := loadSlots[State](stateDir, func(s *State) (int, uint64) { return s.Schema, s.Gen })
+	s, _ := loadSlots(stateDir)
 	s.Schema = StateSchema
 	return s
 }
 
-// loadSlots decodes both state slots into T and returns the valid one (its schema is
-// StateSchema) with the higher generation, and whether there was one. T is State, or a part
-// of it that a hook reads (recheckView): encoding/json sets up every type it decodes again
-// in every hook process, and the history and cache are most of the state.
-func loadSlots[T any](stateDir string, version func(*T) (schema int, gen uint64)) (T, bool) {
+// loadSlots decodes the state slots and returns the valid one (its schema is StateSchema)
+// with the higher generation, and whether there was one.
+func loadSlots(stateDir string) (State, bool) {
 	var raw [2][]byte
 	for slot := range raw {
 		raw[slot], _ = fsx.ReadRegular(statePath(stateDir, uint64(slot)), 0, true)
 	}
-	decode := func(slot int) (T, uint64, bool) {
-		var s, none T
-		if raw[slot] == nil || json.Unmarshal(raw[slot], &s) != nil {
-			return none, 0, false
+	decode := func(slot int) (State, bool) {
+		var s State
+		if raw[slot] == nil || !decodeState(raw[slot], &s) || s.Schema != StateSchema {
+			return State{}, false
 		}
-		if schema, gen := version(&s); schema == StateSchema {
-			return s, gen, true
-		}
-		return none, 0, false
+		return s, true
 	}
 	// saveState writes the generation at the front: the newer slot is decoded first, and
-	// the older one only when the newer is torn (one decode instead of two; decoding is
-	// most of a hook's reading of the state).
+	// the older one only when the newer is torn (one decode instead of two).
 	g0, ok0 := prefixGen(raw[0])
 	g1, ok1 := prefixGen(raw[1])
 	if ok0 && ok1 {
@@ -156,19 +149,17 @@ func loadSlots[T any](stateDir string, version func(*T) (schema int, gen uint64)
 		if g1 > g0 {
 			first = 1
 		}
-		if s, _, ok := decode(first); ok {
+		if s, ok := decode(first); ok {
 			return s, true
 		}
-		s, _, ok := decode(1 - first)
-		return s, ok
+		return decode(1 - first)
 	}
-	var best T
-	var bestGen uint64
+	var best State
 	found := false
 	for slot := range raw {
-		s, gen, ok := decode(slot)
-		if ok && (!found || gen > bestGen) {
-			best, bestGen, found = s, gen, true
+		s, ok := decode(slot)
+		if ok && (!found || s.Gen > best.Gen) {
+			best, found = s, true
 		}
 	}
 	return best, found
@@ -199,24 +190,6 @@ func prefixGen(b []byte) (gen uint64, ok bool) {
 	return gen, err == nil
 }
 
-// recheckView is what Recheck reads of the state to see that nothing changed and no
-// crossing waits: the band's last snapshot, whether a verdict and known files exist, and
-// whether a crossing is pending.
-type recheckView struct {
-	Schema int    `json:"schema"`
-	Gen    uint64 `json:"gen"`
-	Band   struct {
-		Last *gauge.Snapshot `json:"last,omitempty"`
-	} `json:"band"`
-	Verdict *struct {
-		Band gauge.Level `json:"band"`
-	} `json:"verdict,omitempty"`
-	Known    []struct{} `json:"known,omitempty"`
-	Crossing *struct {
-		Pending bool `json:"pending"`
-	} `json:"crossing,omitempty"`
-}
-
 // saveState writes the state into the slot the previous generation does not occupy,
 // truncating and rewriting that file in place (0600, not fsynced). A crash or a concurrent
 // writer can only tear the slot being written, and LoadState then falls back to the other
@@ -229,7 +202,7 @@ func saveState(stateDir string, s State) error {
 	if len(s.History) > maxHistory {
 		s.History = s.History[len(s.History)-maxHistory:]
 	}
-	b, err := json.Marshal(s) // compact: it is read and written at every session start
+	b, err := marshalState(&s) // json.Marshal's bytes without its reflection
 	if err != nil {
 		return fmt.Errorf("encode wash state: %w", err)
 	}

@@ -10,67 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/prosewash/prosewash/internal/engine/wash/gauge"
 )
-
-// TestRecheckViewReadsWhatLoadStateReads saves random states (with and
-// without a verdict, a snapshot, known files and a crossing; a newer and an
-// older slot; a torn slot) and checks that the part of the state Recheck
-// decides from is what LoadState reads.
-func TestRecheckViewReadsWhatLoadStateReads(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	levels := []gauge.Level{gauge.Lean, gauge.Level("OBESE"), gauge.Level("FULL")}
-	for round := 0; round < 300; round++ {
-		dir := t.TempDir()
-		for n := 1 + rng.IntN(3); n > 0; n-- {
-			var s State
-			if rng.IntN(4) > 0 {
-				s.Verdict = &gauge.Verdict{Band: levels[rng.IntN(len(levels))], Footprint: rng.IntN(900)}
-			}
-			if rng.IntN(3) > 0 {
-				s.Band.Last = &gauge.Snapshot{Band: levels[rng.IntN(len(levels))], TotalBytes: int64(rng.IntN(5000)),
-					Files: []gauge.FileStat{{Path: "/x/CLAUDE.md", Size: int64(rng.IntN(5000))}}}
-			}
-			for k := rng.IntN(3); k > 0; k-- {
-				s.Known = append(s.Known, Known{Path: "/x/AGENTS.md", Platform: "codex"})
-			}
-			if rng.IntN(2) > 0 {
-				s.Crossing = &Crossing{Band: levels[rng.IntN(len(levels))], Pending: rng.IntN(2) > 0}
-			}
-			for k := rng.IntN(5); k > 0; k-- {
-				s.History = append(s.History, Point{At: time.Unix(int64(rng.IntN(1e9)), 0).UTC(), Source: "session-start"})
-			}
-			s.Gen = uint64(rng.IntN(6))
-			if err := saveState(dir, s); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if rng.IntN(5) == 0 {
-			// A torn slot: LoadState and the view must both pass it over.
-			if err := os.WriteFile(statePath(dir, uint64(rng.IntN(2))), []byte(`{"schema":1,"gen":99,"verdict":{"band":"FU`), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-		full := LoadState(dir)
-		v, _ := loadSlots[recheckView](dir, func(v *recheckView) (int, uint64) { return v.Schema, v.Gen })
-		if (v.Verdict == nil) != (full.Verdict == nil) || v.Verdict != nil && v.Verdict.Band != full.Verdict.Band {
-			t.Fatalf("round %d: view verdict %+v, state %+v", round, v.Verdict, full.Verdict)
-		}
-		if (v.Band.Last == nil) != (full.Band.Last == nil) || v.Band.Last != nil && v.Band.Last.TotalBytes != full.Band.Last.TotalBytes {
-			t.Fatalf("round %d: view snapshot %+v, state %+v", round, v.Band.Last, full.Band.Last)
-		}
-		if len(v.Known) != len(full.Known) {
-			t.Fatalf("round %d: view has %d known files, state %d", round, len(v.Known), len(full.Known))
-		}
-		if (v.Crossing == nil) != (full.Crossing == nil) || v.Crossing != nil && v.Crossing.Pending != full.Crossing.Pending {
-			t.Fatalf("round %d: view crossing %+v, state %+v", round, v.Crossing, full.Crossing)
-		}
-		if v.Gen != full.Gen {
-			t.Fatalf("round %d: view generation %d, state %d", round, v.Gen, full.Gen)
-		}
-	}
-}
 
 // loadBothSlots is LoadState as it was before it read the generations
 // from the front: decode both slots, keep the valid one with the higher
