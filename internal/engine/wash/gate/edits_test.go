@@ -115,16 +115,23 @@ func loadEditsFrom(t *testing.T, dir, corpus string) []editCase {
 
 // substitute applies an edit's "--- old" / "+++ new" pairs to text; each old text must occur
 // exactly once. A pair's text is its lines joined by newlines (an empty last line gives a
-// trailing newline).
+// trailing newline), by CRLF where the excerpt's lines end so: an archive is written with LF.
 func substitute(t *testing.T, where, text string, subs []byte) string {
 	t.Helper()
 	lines := strings.Split(strings.TrimSuffix(string(subs), "\n"), "\n")
+	sep := "\n"
+	if strings.Contains(text, "\r\n") {
+		sep = "\r\n"
+		for i := range lines {
+			lines[i] = strings.TrimSuffix(lines[i], "\r")
+		}
+	}
 	var olds, news []string
 	var cur *[]string
 	var buf []string
 	flush := func() {
 		if cur != nil {
-			*cur = append(*cur, strings.Join(buf, "\n"))
+			*cur = append(*cur, strings.Join(buf, sep))
 		}
 		buf = nil
 	}

@@ -172,3 +172,12 @@ func TestHandEditsI18nDev(t *testing.T) {
 		}
 	}
 }
+
+// TestHandEditsFresh5 runs the gate over the sixth held-out set (testdata/edits-fresh5, excerpts
+// of testdata/corpus/memory-fresh5: real files of repositories no earlier set drew on, in all nine
+// languages), written and committed before the gate ran on it, and prints the same per-language
+// figures.
+func TestHandEditsFresh5(t *testing.T) {
+	corpus := filepath.Join(testtool.RepoRoot(t), "testdata", "corpus", "memory-fresh5")
+	perLanguage(t, "fifth fresh held-out edits", loadEditsFrom(t, filepath.Join("testdata", "edits-fresh5"), corpus), corpus)
+}
