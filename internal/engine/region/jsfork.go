@@ -47,7 +47,7 @@ func lexJS(src []byte, d jsDialect, lang string) (*Map, *jsErr) {
 
 func lexJSPolicy(src []byte, d jsDialect, lang string, policy uint8) (*Map, *jsErr) {
 	lx := &jsLexer{src: src, d: d, policy: policy}
-	base := &jsReading{marks: make([]Region, 0, min(len(src)/48+4, 1<<16))}
+	base := newReading(len(src))
 	for !base.done {
 		amb, e := lx.step(base)
 		if e != nil {
@@ -60,6 +60,15 @@ func lexJSPolicy(src []byte, d jsDialect, lang string, policy uint8) (*Map, *jsE
 		}
 	}
 	return mapFromMarks(len(src), base.marks, "code", lang), nil
+}
+
+// newReading starts the reading of a file of size bytes with room for its
+// marks: a JS file or a JSON document (a string every few dozen bytes)
+// marks a region about every 48 bytes, and growing the slice to that
+// copied it about twice over (8 TypeScript diagnosticMessages files: 8.7 MB
+// allocated, 5.1 MB with the room reserved).
+func newReading(size int) *jsReading {
+	return &jsReading{marks: make([]Region, 0, min(size/48+4, 1<<16))}
 }
 
 // mapFromMarks builds a Map from marks that a reading produced, hence in

@@ -59,7 +59,7 @@ func classifyJSON(path string, src []byte) (*Map, error) {
 // lexJSON classifies src; with comments set, comments are prose (JSONC,
 // JSON5), else runtime like everything else.
 func lexJSON(src []byte, comments bool, lang string) (*Map, *jsErr) {
-	r := &jsReading{}
+	r := newReading(len(src))
 	n := len(src)
 	for i := 0; i < n; {
 		k := indexJSONSpecial(src[i:])
