@@ -90,7 +90,9 @@
 // short, one number, a synonym of synonymText; sentence_diff.go, sentence_subst.go); two content
 // spans that trade places are a binding swap or, across a before or after word of any language
 // (order_words.go), a reversed order (sentence_swap.go) unless they
-// are items of one list ("lint and tests"), words moved in their own forms or two modifiers of one
+// are items of one list ("lint and tests"), words moved in their own forms (a label and its value
+// reordered, "Commit messages: Conventional Commits" said "Conventional Commits for commit
+// messages", though "commit" shares a stem with "Commits") or two modifiers of one
 // head reordered across a comma (free word order); two words of one kind that cross a word kept
 // between them in opposite directions, the statement's head kept first, traded what they are
 // bound to ("`a()` (full logout) or `b()` (session swap)" said the other way round, bound_swap.go);

@@ -127,10 +127,12 @@ func orderBetween(ou []dunit, first, second [2]int) bool {
 }
 
 // reinflected reports a span of the original whose content words the result says with other
-// endings (one stem, another form).
+// endings (one stem, another form). A word the result still says in its own form kept its
+// ending, whatever word of its stem stands elsewhere: "Commit messages: Conventional Commits"
+// said "Conventional Commits for commit messages" is a label and its value reordered.
 func reinflected(span, uu []dunit) bool {
 	for _, u := range span {
-		if !u.content() {
+		if !u.content() || anyUnit(uu, func(v dunit) bool { return v.key == u.key }) {
 			continue
 		}
 		for _, v := range uu {

@@ -37,3 +37,16 @@ func TestRegroupedModifierClasses(t *testing.T) {
 		{"es modifiers reordered", "", "Nombres de ramas en minúsculas, descriptivos.", "Nombres de ramas descriptivos, en minúsculas."},
 	})
 }
+
+// TestLabelValueReorderClasses: a label and its value reordered ("Label: value" said "value for
+// label") is no order change when a word of one shares its stem with a word of the other, each
+// still said in its own form; roles traded by their case endings still block.
+func TestLabelValueReorderClasses(t *testing.T) {
+	for _, c := range []editClass{
+		{"en label after its value", "", "- Branch names: feature branches (`feature/<topic>`)", "- Feature branches for branch names (`feature/<topic>`)"},
+		{"es label after its value", "", "- Mensajes de commit: Conventional Commits (`fix: …`)", "- Conventional Commits para los mensajes de commit (`fix: …`)"},
+		{"ru roles traded by their endings", TypeOrder, "Предпочитайте короткие функции длинным методам.", "Предпочитайте длинные методы коротким функциям."},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkEditClasses(t, []editClass{c}) })
+	}
+}
