@@ -211,12 +211,39 @@ func HashFile(path string) (string, error) {
 // Paths that are outside the root or unreadable are returned as errors and
 // not recorded; the others are.
 func (r *Record) Add(root string, paths []string, now time.Time) ([]Entry, []error) {
+	in := make([]containedPath, len(paths))
+	for i, p := range paths {
+		abs, err := Contain(root, p)
+		in[i] = containedPath{given: p, abs: abs, err: err}
+	}
+	return r.add(in, now)
+}
+
+// AddContained is Add for paths Contain has just returned: a hook that
+// checked each path itself (to tell the files outside the project from the
+// others) does not resolve the root and each parent directory again.
+func (r *Record) AddContained(paths []string, now time.Time) ([]Entry, []error) {
+	in := make([]containedPath, len(paths))
+	for i, p := range paths {
+		in[i] = containedPath{given: p, abs: p}
+	}
+	return r.add(in, now)
+}
+
+// containedPath is a path as it was given and what Contain returned for it.
+type containedPath struct {
+	given, abs string
+	err        error
+}
+
+// add records contained paths with their current hashes; errors name a path as it was given.
+func (r *Record) add(paths []containedPath, now time.Time) ([]Entry, []error) {
 	var entries []Entry
 	var errs []error
-	for _, p := range paths {
-		abs, err := Contain(root, p)
-		if err != nil {
-			errs = append(errs, err)
+	for _, c := range paths {
+		p, abs := c.given, c.abs
+		if c.err != nil {
+			errs = append(errs, c.err)
 			continue
 		}
 		fi, err := os.Lstat(abs)

@@ -63,7 +63,7 @@ func (s *Session) Record(paths []Written) (fyi []string, err error) {
 		if err != nil {
 			return fyi, err
 		}
-		if _, errs := rec.Add(p.Root, inside, s.env.now()); len(errs) > 0 {
+		if _, errs := rec.AddContained(inside, s.env.now()); len(errs) > 0 { // each is Contain's answer above
 			keep(errs[0])
 		}
 		for _, abs := range inside {
