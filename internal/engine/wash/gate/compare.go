@@ -236,6 +236,7 @@ func (c *stmtCompare) alignedPass(s *stmt, to []*stmt) {
 		c.conditionsPass(s, to[0], oc, uc)
 		c.scopePass(s, to[0], oc, uc)
 		c.codeScopePass(s, to[0], oc, uc)
+		c.parenConditionPass(s, to[0], oc, uc)
 	}
 	if !c.cfg.skipType[TypeOrder] {
 		c.sequencePass(s, to[0], oc, uc)

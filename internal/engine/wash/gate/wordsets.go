@@ -21,6 +21,7 @@ type wordSets struct {
 	neither      map[string]bool // the first word of a "neither … nor" list
 	ability      []string        // endings of a noun naming an ability (testability, Testbarkeit, тестируемость)
 	purpose      map[string]bool // infinitives that, after "para" or "pour", say what a rule is for
+	requires     map[string]bool // words opening a parenthetical precondition: "(requires X)", "(erfordert X)"
 }
 
 var smallSets = sync.OnceValue(func() *wordSets {
@@ -38,5 +39,8 @@ var smallSets = sync.OnceValue(func() *wordSets {
 		ability: strings.Fields("ability ibility barkeit abilité ibilité abilidad ibilidad abilidade ibilidade емость имость"),
 		purpose: set("avoid prevent ensure keep allow make evitar garantizar asegurar permitir facilitar mantener prevenir " +
 			"garantir assegurar manter éviter garantir assurer permettre faciliter empêcher préserver"),
+		requires: set("requires require needs need erfordert erfordern benötigt benötigen braucht voraussetzung " +
+			"nécessite nécessitent requiert exige requiere requieren necesita necesitan requer requerem exige precisa " +
+			"требует требуют нужен нужна нужно нужны"),
 	}
 })
