@@ -52,6 +52,20 @@ type File struct {
 	specials   []int
 	specialsOK bool
 	specialsOf []byte
+	// markers are the keep markers of markersOf, found once for every
+	// stage and round that reads the same text: finding them is a search
+	// of the whole file.
+	markers   map[int][]rune
+	markersOf []byte
+}
+
+// keepMarkers returns the keep markers of in, the file's text at some
+// stage, found once per text.
+func (f *File) keepMarkers(in []byte) map[int][]rune {
+	if !sameBytes(f.markersOf, in) {
+		f.markers, f.markersOf = keepMarkers(in), in
+	}
+	return f.markers
 }
 
 func (f *File) refuse(format string, args ...any) {

@@ -87,7 +87,7 @@ func (e *Engine) userKeep(f *File, markers map[int][]rune, r rune, line int) (st
 // point that is not printable ASCII: which of them are carriers is the
 // provider's business, and an offset that holds none is ignored.
 func (e *Engine) userKeeps(f *File, in []byte, regions []region.Region) map[int]keepWhy {
-	markers := keepMarkers(in)
+	markers := f.keepMarkers(in)
 	if len(e.Allow) == 0 && len(markers) == 0 {
 		return nil
 	}
@@ -125,7 +125,7 @@ func (e *Engine) record(s *sent, r region.Region, fd carrier.Finding, kept keepW
 	line, col := s.lc.At(off)
 	c := Carrier{Stage: s.stage, Offset: off, Line: line, Col: col, Finding: fd, Region: r, Action: string(fd.Action)}
 	if r.Kind != region.Prose && !isKept {
-		if why, ok := e.userKeep(f, s.markers(), fd.Rune, line); ok {
+		if why, ok := e.userKeep(f, f.keepMarkers(s.in), fd.Rune, line); ok {
 			kept, isKept = keepWhy{user: true, why: why}, true
 		}
 	}

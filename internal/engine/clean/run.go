@@ -90,17 +90,7 @@ type sent struct {
 	round int
 	stage int
 
-	lc     *textpos.Counter
-	mk     map[int][]rune
-	mkDone bool
-}
-
-// markers returns the keep markers of the stage's input, found once.
-func (s *sent) markers() map[int][]rune {
-	if !s.mkDone {
-		s.mk, s.mkDone = keepMarkers(s.in), true
-	}
-	return s.mk
+	lc *textpos.Counter
 }
 
 // RunStages runs every provider stage over the files still alive, in order.
