@@ -662,7 +662,7 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 		if len(matches) == 0 {
 			// a permission or hedge left out ("if you want", "may") takes no rule away
 			if cl.level != 0 && cl.level != 1 && cl.modal != "" && !cl.reason && !c.ruleStatedElsewhere(cl, uc) && !redundantOpposite(cl, oc, uc) &&
-				!needlessWithout(cl, uc) { // needless_without.go
+				!needlessWithout(cl, uc) && !c.ruleSaidAgain(cl, s, u) { // needless_without.go, rule_said_again.go
 				c.drop(Token{TypePolarity, ruleKey(cl)}, s, u, fmt.Sprintf("rule %s missing", levelWord(cl)))
 			}
 			continue
@@ -1073,7 +1073,7 @@ func (c *stmtCompare) conditionsPass(s, u *stmt, oc, uc []clauseInfo) {
 				// and "if you don't,": an elliptical condition, its content is the next clause.
 				continue
 			}
-			if !conditionKept(cl, p, uc) && !seen[p.kind] {
+			if !conditionKept(cl, p, uc) && !seen[p.kind] && !c.ruleCutSaidAgain(cl, s, u, uc) {
 				seen[p.kind] = true
 				c.drop(Token{TypeCondition, ruleKey(cl)}, s, u, fmt.Sprintf("condition %q missing", condWordsText(cl, p.kind)))
 			}

@@ -61,7 +61,9 @@
 // free, and so is a whole statement removed when a statement kept unchanged anywhere in the file
 // says all its facts, half its words and its rules (repeat.go); a heading's translation in
 // another script in parentheses ("## 금지 패턴 (Forbidden Patterns)") is an alias, and dropping it
-// is no change (heading_gloss.go). Each aligned statement is then compared with its counterparts by passes (compare.go):
+// is no change (heading_gloss.go). A rule cut from a statement ("| `npm run build` | … – 세션
+// 중에 실행하지 마세요 |") is kept when an unchanged statement says it, as strongly, about one of
+// its code spans (rule_said_again.go). Each aligned statement is then compared with its counterparts by passes (compare.go):
 // its values with their units and bounds ("at most 2", "Node 20+" = "20 or later" = "≥ 20", a
 // bound's "no" or "не" no rule; equivalences that are facts allowed, equiv.go: 60 s = 1 min = every minute, number words, language names across scripts,
 // an alias the original defines) and its names must be there; each clause's rule keeps its

@@ -71,18 +71,10 @@ func (c *stmtCompare) sayingBoth(sect string, a, b []string) []*stmt {
 	if len(a) == 0 || len(b) == 0 {
 		return nil
 	}
-	if c.byStem == nil {
-		c.byStem = map[string][]*stmt{}
-		for _, u := range c.r.stmts {
-			for _, st := range c.r.stemsOf(u) {
-				c.byStem[st] = append(c.byStem[st], u)
-			}
-		}
-	}
 	seen := map[*stmt]bool{}
 	var out []*stmt
 	for _, st := range a {
-		for _, u := range c.byStem[st] {
+		for _, u := range c.stemIndex()[st] {
 			if seen[u] || u.sect != sect {
 				continue
 			}
@@ -132,4 +124,17 @@ func inter(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// stemIndex returns the result's statements by their stems, built on first use.
+func (c *stmtCompare) stemIndex() map[string][]*stmt {
+	if c.byStem == nil {
+		c.byStem = map[string][]*stmt{}
+		for _, u := range c.r.stmts {
+			for _, st := range c.r.stemsOf(u) {
+				c.byStem[st] = append(c.byStem[st], u)
+			}
+		}
+	}
+	return c.byStem
 }
