@@ -560,6 +560,7 @@ func leadPhrases(cls []clauseInfo) []leadPhrase {
 			out = append(out, x.withoutPhrases(cl)...)
 		}
 		out = append(out, zhLeads(cl)...)
+		out = append(out, valueScopes(cl)...)
 	}
 	return out
 }
