@@ -340,7 +340,7 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 			c.drop(t, s, to[0], fmt.Sprintf("%s became %s", t.Value, n))
 			continue
 		}
-		if c.impliedName(t, s, to) || c.impliedByContext(t, s, to, facts, ufacts) || c.acronymSpelled(t, s, to) {
+		if c.impliedName(t, s, to) || c.impliedByContext(t, s, to, facts, ufacts) || c.acronymSpelled(t, s, to) || nameInCompound(t, to) {
 			continue
 		}
 		if n := newOfKind(t, facts, ufacts); n != "" {

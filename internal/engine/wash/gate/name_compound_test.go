@@ -1,0 +1,17 @@
+package gate
+
+import "testing"
+
+// TestNameInCompound: a name said as the first part of a hyphenated compound is kept; a name
+// dropped, or said only as a later part of a compound, is lost.
+func TestNameInCompound(t *testing.T) {
+	const de = "- Sicherheit: keine Secrets im Code, TLS korrekt, Logging vollständig.\n"
+	for _, c := range []editClass{
+		{"de name as a compound's first part", "", de, "- Sicherheit: keine Secrets im Code, korrekte TLS-Konfiguration, vollständiges Logging.\n"},
+		{"en name as a compound's first part", "", "- Verify CORS on every public route.\n", "- Verify the CORS-related headers on every public route.\n"},
+		{"de name dropped", TypeName, de, "- Sicherheit: keine Secrets im Code, korrekte Konfiguration, vollständiges Logging.\n"},
+		{"de name only a later part", TypeName, de, "- Sicherheit: keine Secrets im Code, korrekte Server-TLS, vollständiges Logging.\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkEditClasses(t, []editClass{c}) })
+	}
+}
