@@ -87,12 +87,43 @@ func boundSwap(o, r []place) (x, y, q string, ok bool) {
 			if _, head := keptBetween(o[:i], where, -1, rb); !head {
 				continue
 			}
+			if !tookSlot(o, r, b.at, ra) || !tookSlot(o, r, a.at, rb) {
+				continue
+			}
 			if k, found := keptBetween(onlyOnce(o[i+1:b.at], o, count), where, rb, ra); found {
 				return a.text, b.text, k, true
 			}
 		}
 	}
 	return "", "", "", false
+}
+
+// tookSlot reports that the word at r[to] stands where o[from] stood: a neighbour of the one
+// in o (a word or an end of the statement) is a neighbour of the other in r. Two items that
+// traded what they are bound to each took the other's place; a sentence recast from passive to
+// active ("they are read by customers, so write them plainly" said "write plainly: customers
+// read them") moves its words to places neither had.
+func tookSlot(o, r []place, from, to int) bool {
+	for _, m := range neighbours(o, from) {
+		for _, n := range neighbours(r, to) {
+			if m == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// neighbours are the identities of the words either side of ps[i], "^" and "$" for the ends.
+func neighbours(ps []place, i int) [2]string {
+	nb := [2]string{"^", "$"}
+	if i > 0 {
+		nb[0] = ps[i-1].id
+	}
+	if i+1 < len(ps) {
+		nb[1] = ps[i+1].id
+	}
+	return nb
 }
 
 // keptBetween returns a word of span whose counterpart in r stands strictly between from and to.

@@ -22,6 +22,8 @@ func TestBoundSwapClasses(t *testing.T) {
 		{"subject put last", "", "Das Team entscheidet: wann und ob released wird", "Ob und wann released wird, entscheidet das Team"},
 		{"object put first", "", "在 `src/routes/` 目录中定义 handlers，启动时加载", "handlers 定义在 `src/routes/` 目录中，启动时加载"},
 		{"list items sharing a repeated head", "", "- Update the API docs and the CLI docs together.", "- Update the CLI docs and the API docs together."},
+		{"passive recast as active", "", "Keep the summary short: it is read by managers, not by engineers, so write it clearly.",
+			"Keep the summary short and clear: managers read it, not engineers."},
 		{"word moved to its partner", "", "Run `make fast` quickly (unit tests) or `make full` (integration suite).",
 			"Quickly run `make fast` (unit tests) or `make full` (integration suite)."},
 	} {
