@@ -1822,7 +1822,7 @@ func (c *stmtCompare) bindingPass(s, u *stmt, oc, uc []clauseInfo) {
 	if !sameBag(oc, uc) {
 		return
 	}
-	if a, b, ok := clausesRegrouped(oc, uc); ok && !modifiersReordered(oc, uc) {
+	if a, b, ok := clausesRegrouped(oc, uc); ok && !modifiersReordered(oc, uc) && !contrastRegrouped(oc, uc) { // contrast_regroup.go
 		c.drop(Token{TypeBindingSwap, a}, s, u, fmt.Sprintf("the words of %q now read %q", a, b))
 		return
 	}

@@ -89,7 +89,8 @@
 // sequence_ends.go); what a precedence verb says wins ("A real environment variable
 // still wins", "hat Vorrang", "имеет приоритет") is not put after it (precedence.go), nor
 // the first operand of a clause a first-word leads behind another (sequence_first.go); the same words
-// and operands paired differently are a swap; one content word or short span exchanged for another
+// and operands paired differently are a swap (not a contrast said the other way round, "X, а не Y"
+// as "не Y, а X", each word keeping its negation; contrast_regroup.go); one content word or short span exchanged for another
 // in an otherwise unchanged statement is a drop ("centaines" said "dizaines", 三层 said 两层),
 // unless the two are equivalent (an inflection, a prefix abbreviation, an acronym, a unit written
 // short, one number, a synonym of synonymText; sentence_diff.go, sentence_subst.go); two content
