@@ -907,6 +907,9 @@ func (c *clauseInfo) wordConditionWords() {
 	for k := range c.parts {
 		end := partEnd(c, k)
 		c.parts[k].words = clauseStems(c.toks[c.parts[k].at:end])
+		if w, ok := beiPhraseWords(c, k); ok {
+			c.parts[k].words = w
+		}
 		if c.parts[k].kind == condScope {
 			c.parts[k].all = saysAll(c.toks[c.parts[k].at:end])
 			c.parts[k].words = scopeWords(c.toks[c.parts[k].at:end])
