@@ -702,6 +702,8 @@ func (c *stmtCompare) keptByReading(cl clauseInfo, u *stmt, oc, uc, matches []cl
 		return true
 	case flipped && cl.level < 0 && negatedVerbReworded(cl, matches, uc):
 		return true
+	case flipped && cl.modal == "" && nominalNegation(cl, matches): // nominal_negation.go
+		return true
 	case flipped && cl.modal == "" && c.mergedWithRule(cl, u, oc, matches):
 		// "Propose X. Évite Y." said "Propose X et évite Y": the rule word is the merged
 		// clause's, not cl's

@@ -71,7 +71,7 @@
 // direction and strength (must > should > may; always > usually > if needed; never > avoid;
 // a rule word read in its inflected or unaccented forms too, "obligatoires", "recommande",
 // "обязательны", modal_forms.go; the negations no one word says, French "ne … plus" and a
-// Japanese verb's "-ず", negation_forms.go) and every condition it carries ("only on macOS",
+// Japanese verb's "-ず", negation_forms.go; Japanese "変更なし" said "変更しない", nominal_negation.go) and every condition it carries ("only on macOS",
 // "unless ...", 除非, если; a Korean one by a word before its condition word too, 실용적인 경우,
 // condition_hangul.go; a parenthesis opening with a requirement word, "(requires running
 // containers)", "(erfordert Root-Rechte)", condition_paren.go; a scope right after a value,
