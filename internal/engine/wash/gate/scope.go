@@ -561,6 +561,7 @@ func leadPhrases(cls []clauseInfo) []leadPhrase {
 		}
 		out = append(out, zhLeads(cl)...)
 		out = append(out, valueScopes(cl)...)
+		out = append(out, quantifiedWithPhrases(cl)...)
 	}
 	return out
 }
