@@ -77,7 +77,9 @@
 // containers)", "(erfordert Root-Rechte)", condition_paren.go; a scope right after a value,
 // "95% para el sistema de tracking", scope_value.go; a German "bei" one by its noun phrase,
 // "Bei Architektur-Aufgaben", condition_bei.go; a "with" phrase narrowing every case of a noun,
-// "em toda função com paginação", scope_with.go; an "even" case, "auch in DRY_RUN" or 緊急対応時も, is kept only as
+// "em toda função com paginação", scope_with.go; an "all" added where the original already meant all, a generic noun
+// losing nothing, "each one" of a set it names, "lecture complète" said "toute", is no widening,
+// scope_generic.go; an "even" case, "auch in DRY_RUN" or 緊急対応時も, is kept only as
 // one, condition_even.go; a "without X", rule or not, only by a "without" or an exception,
 // condition_without.go; a "no X needed", "kein .ctx nötig", is kept by "without X",
 // needless_without.go); no word is exchanged for its antonym or a state for its opposite

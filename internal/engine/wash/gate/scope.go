@@ -192,6 +192,7 @@ type scopeMark struct {
 	key, word, head string
 	compound        bool // the last part of a compound ("platform-specific")
 	neg             bool // said in a prohibition ("never commit any secrets": emphasis)
+	pronoun         bool // a distributive quantifier standing for a set named before ("each one")
 }
 
 // wordKey returns the scope key of a spaced-script word: a table form, a form it starts with,
@@ -302,7 +303,8 @@ func (x *scopeLexicon) wordMark(toks []ctok, i int) (scopeMark, int) {
 	if k == "" {
 		return scopeMark{}, 1
 	}
-	return scopeMark{key: k, word: toks[i].text, head: headAfter(toks, i+1, ""), compound: compound}, 1
+	return scopeMark{key: k, word: toks[i].text, head: headAfter(toks, i+1, ""), compound: compound,
+		pronoun: k == scopeAllKey && distributivePronoun(toks, i)}, 1
 }
 
 // wordsAt joins the n spaced-script words at toks[i], or "" when there are fewer.
@@ -394,7 +396,7 @@ func (c *stmtCompare) scopePass(s, u *stmt, oc, uc []clauseInfo) {
 	}
 	after := scopeSet(scopeMarks(uc))
 	ustems := clauseStemsOf(uc)
-	for _, note := range scopeChanges(before, siblings, after, ustems) {
+	for _, note := range scopeChanges(before, siblings, withoutMeantAll(before, after, oc, ustems), ustems) {
 		c.drop(Token{TypeCondition, "scope " + note.what}, s, u, note.text)
 	}
 	without := saysWithout(uc)
