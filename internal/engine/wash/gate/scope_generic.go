@@ -3,7 +3,6 @@ package gate
 import (
 	"maps"
 	"strings"
-	"sync"
 )
 
 // An "all" the result adds is no widening when the original already meant all: a quantifier
@@ -16,8 +15,9 @@ import (
 
 // distributiveText are, per language, the quantifiers that distribute over a set ("each"), and
 // the words after them that make them a pronoun rather than a determiner of a new noun ("each
-// one", "cada uno", "каждый из"). Each entry has its case in TestDistributiveEntries.
-var distributiveText = sync.OnceValue(func() map[string][2]string {
+// one", "cada uno", "каждый из"). Each entry has its case in TestDistributiveEntries. Built where
+// it is read, rarely: the package builds no tables at start-up.
+func distributiveText() map[string][2]string {
 	return map[string][2]string{
 		"en": {"each every", "one of"},
 		"de": {"jede jeder jedes jeden jedem", "einzelne einzelnen davon von"},
@@ -26,12 +26,12 @@ var distributiveText = sync.OnceValue(func() map[string][2]string {
 		"pt": {"cada", "um uma de"},
 		"ru": {"каждый каждая каждое каждые каждого", "из"},
 	}
-})
+}
 
 // totalityText are, per language, the words that say a whole (complete, full): "all" in their
 // place says the same. An entry ending in "*" matches the words it starts; a Chinese, Japanese or
 // Korean entry is matched inside the text. Each entry has its case in TestTotalityEntries.
-var totalityText = sync.OnceValue(func() map[string]string {
+func totalityText() map[string]string {
 	return map[string]string{
 		"en": "complete completely full fully in_full",
 		"de": "vollständig* komplett*",
@@ -43,7 +43,7 @@ var totalityText = sync.OnceValue(func() map[string]string {
 		"ja": "完全 丸ごと",
 		"ko": "완전* 통째로",
 	}
-})
+}
 
 // meantAll reports an "all" (m) the result adds that the original statement (oc) already meant;
 // ustems are the stems of its counterparts.
