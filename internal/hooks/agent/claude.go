@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/prosewash/prosewash/internal/engine/jsonfast"
 	"github.com/prosewash/prosewash/internal/engine/session"
 	"github.com/prosewash/prosewash/internal/engine/wash/lane"
 )
@@ -74,7 +75,7 @@ func claudeKept() kept {
 
 func decodeClaude(data []byte, k Kind, getenv func(string) string) (*Payload, error) {
 	var in claudeInput
-	if err := unmarshalKept(data, &in, claudeKept()); err != nil {
+	if err := unmarshalKept(data, &in, claudeKept(), readClaudeInput); err != nil {
 		return nil, err
 	}
 	if in.ConversationID != "" || in.CursorVersion != "" {
@@ -135,14 +136,10 @@ func (in *claudeInput) afterWrite(p *Payload) error {
 		return errors.New("hook input has no tool_name")
 	}
 	if in.ToolName == "Agent" || in.ToolName == "Task" {
-		var ti struct {
-			SubagentType string `json:"subagent_type"`
-		}
-		_ = json.Unmarshal(in.ToolInput, &ti)
-		var tr struct {
-			AgentID string `json:"agentId"`
-		}
-		_ = json.Unmarshal(in.ToolResponse, &tr)
+		var ti claudeAgentInput
+		_ = jsonfast.Decode(in.ToolInput, &ti, readClaudeAgentInput)
+		var tr claudeAgentResponse
+		_ = jsonfast.Decode(in.ToolResponse, &tr, readClaudeAgentResponse)
 		p.Spawn = &Spawn{AgentType: ti.SubagentType, AgentID: tr.AgentID, Via: lane.ViaToolUse}
 		return nil
 	}
@@ -158,11 +155,8 @@ func (in *claudeInput) afterWrite(p *Payload) error {
 // Edit, MultiEdit) or notebook_path (NotebookEdit). It must be absolute;
 // Claude Code always sends absolute paths.
 func (in *claudeInput) written() ([]session.Written, error) {
-	var ti struct {
-		FilePath     string `json:"file_path"`
-		NotebookPath string `json:"notebook_path"`
-	}
-	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
+	var ti claudeFileInput
+	if len(in.ToolInput) == 0 || !jsonfast.Decode(in.ToolInput, &ti, readClaudeFileInput) {
 		return nil, fmt.Errorf("%s hook input has no usable tool_input", in.ToolName)
 	}
 	p := ti.FilePath

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/prosewash/prosewash/internal/engine/jsonfast"
 )
 
 // claudeRead is everything decodeClaude reads of a payload, with
@@ -80,7 +82,47 @@ var slimInvalid = []string{
 	`{"a":"` + strings.Repeat(`x\"y`, 100) + "\x01" + `"}`, `{"a":"` + strings.Repeat(`x\\`, 100) + `\"}`,
 }
 
-func slimDecode(data []byte, v any) error { return unmarshalKept(data, v, claudeKept()) }
+func slimDecode(data []byte, v any) error {
+	return unmarshalKept(data, v.(*claudeInput), claudeKept(), readClaudeInput)
+}
+
+// checkToolMembers checks the tool readers on the tool_input and
+// tool_response of data, whole and slimmed.
+func checkToolMembers(t *testing.T, data []byte) {
+	t.Helper()
+	for _, decode := range []func([]byte, any) error{unmarshal, slimDecode} {
+		var in claudeInput
+		if decode(data, &in) == nil {
+			checkToolReaders(t, in.ToolInput)
+			checkToolReaders(t, in.ToolResponse)
+		}
+	}
+}
+
+// checkToolReaders fails unless the readers of tool_input and tool_response
+// fill their types from raw as json.Unmarshal does, and say so where it
+// does.
+func checkToolReaders(t *testing.T, raw []byte) {
+	t.Helper()
+	checkDecode(t, raw, readClaudeFileInput)
+	checkDecode(t, raw, readClaudeAgentInput)
+	checkDecode(t, raw, readClaudeAgentResponse)
+}
+
+func checkDecode[T any](t *testing.T, raw []byte, read func(*jsonfast.Reader, *T)) {
+	t.Helper()
+	var fast, oracle T
+	ok, err := jsonfast.Decode(raw, &fast, read), json.Unmarshal(raw, &oracle)
+	if ok != (err == nil) || !reflect.DeepEqual(fast, oracle) {
+		t.Fatalf("%q: read %+v, %v; json.Unmarshal %+v, %v", raw, fast, ok, oracle, err)
+	}
+	r := jsonfast.NewReader(raw)
+	var whole T
+	read(r, &whole)
+	if r.Done() && (err != nil || !reflect.DeepEqual(whole, oracle)) {
+		t.Fatalf("%q: the fast reader read %+v; json.Unmarshal %+v, %v", raw, whole, oracle, err)
+	}
+}
 
 // Decoding a payload through slim fills every field decodeClaude reads
 // exactly as decoding it whole, errors included.
@@ -94,6 +136,7 @@ func TestSlimDecodesAsEncodingJSON(t *testing.T) {
 		if !reflect.DeepEqual(whole, slimmed) {
 			t.Errorf("payload %.80q:\nwhole %+v\nslim  %+v", p, whole, slimmed)
 		}
+		checkToolMembers(t, []byte(p))
 	}
 }
 
@@ -143,6 +186,7 @@ func FuzzSlim(f *testing.F) {
 		if !reflect.DeepEqual(whole, slimmed) {
 			t.Fatalf("payload %q:\nwhole %+v\nslim  %+v", data, whole, slimmed)
 		}
+		checkToolMembers(t, data)
 	})
 }
 

@@ -1,6 +1,7 @@
 package lane
 
 import (
+	"github.com/prosewash/prosewash/internal/engine/jsonfast"
 	"slices"
 	"strconv"
 
@@ -223,44 +224,44 @@ func writeCache(w *jsonWriter, c *Cache) {
 
 // decodeState decodes one state slot; ok is false when encoding/json would fail on it.
 func decodeState(data []byte, s *State) bool {
-	return decodeJSON(data, s, readState)
+	return jsonfast.Decode(data, s, readState)
 }
 
-func readState(r *jsonReader, s *State) {
-	r.object(func(k string) bool {
+func readState(r *jsonfast.Reader, s *State) {
+	r.Object(func(k string) bool {
 		switch k {
 		case "schema":
-			s.Schema = r.int()
+			s.Schema = r.Int()
 		case "gen":
-			s.Gen = r.uint64()
+			s.Gen = r.Uint64()
 		case "band":
 			readBandState(r, &s.Band)
 		case "verdict":
-			s.Verdict = readPtr(r, readVerdict)
+			s.Verdict = jsonfast.ReadPtr(r, readVerdict)
 		case "gauged_at":
-			r.time(&s.GaugedAt)
+			r.Time(&s.GaugedAt)
 		case "known":
-			s.Known = readList(r, readKnown)
+			s.Known = jsonfast.ReadList(r, readKnown)
 		case "crossing":
-			s.Crossing = readPtr(r, readCrossing)
+			s.Crossing = jsonfast.ReadPtr(r, readCrossing)
 		case "nudged_fat":
-			s.NudgedFat = r.int()
+			s.NudgedFat = r.Int()
 		case "quick_tried":
-			s.QuickTried = r.bool()
+			s.QuickTried = r.Bool()
 		case "history":
-			s.History = readList(r, readPoint)
+			s.History = jsonfast.ReadList(r, readPoint)
 		case "receipt":
-			s.Receipt = readPtr(r, readReceipt)
+			s.Receipt = jsonfast.ReadPtr(r, readReceipt)
 		case "sessions":
-			s.Sessions = r.int()
+			s.Sessions = r.Int()
 		case "session":
-			s.Session = r.str()
+			s.Session = r.Str()
 		case "store_bytes":
-			s.StoreBytes = r.intN(64)
+			s.StoreBytes = r.IntN(64)
 		case "updated_at":
-			r.time(&s.UpdatedAt)
+			r.Time(&s.UpdatedAt)
 		case "cache":
-			s.Cache = readPtr(r, readCache)
+			s.Cache = jsonfast.ReadPtr(r, readCache)
 		default:
 			return false
 		}
@@ -268,21 +269,21 @@ func readState(r *jsonReader, s *State) {
 	})
 }
 
-func readBandState(r *jsonReader, b *gauge.State) {
-	r.object(func(k string) bool {
+func readBandState(r *jsonfast.Reader, b *gauge.State) {
+	r.Object(func(k string) bool {
 		switch k {
 		case "schema":
-			b.Schema = r.int()
+			b.Schema = r.Int()
 		case "armed":
-			b.Armed = r.bool()
+			b.Armed = r.Bool()
 		case "econ_latched":
-			b.EconLatched = r.bool()
+			b.EconLatched = r.Bool()
 		case "judge_armed":
-			b.JudgeArmed = r.bool()
+			b.JudgeArmed = r.Bool()
 		case "sessions":
-			b.Sessions = r.int()
+			b.Sessions = r.Int()
 		case "last":
-			b.Last = readPtr(r, readSnapshot)
+			b.Last = jsonfast.ReadPtr(r, readSnapshot)
 		default:
 			return false
 		}
@@ -290,19 +291,19 @@ func readBandState(r *jsonReader, b *gauge.State) {
 	})
 }
 
-func readSnapshot(r *jsonReader, s *gauge.Snapshot) {
-	r.object(func(k string) bool {
+func readSnapshot(r *jsonfast.Reader, s *gauge.Snapshot) {
+	r.Object(func(k string) bool {
 		switch k {
 		case "band":
-			s.Band = gauge.Level(r.str())
+			s.Band = gauge.Level(r.Str())
 		case "footprint":
-			s.Footprint = r.int()
+			s.Footprint = r.Int()
 		case "fat":
-			s.Fat = r.int()
+			s.Fat = r.Int()
 		case "files":
 			s.Files = readFileStats(r)
 		case "total_bytes":
-			s.TotalBytes = r.intN(64)
+			s.TotalBytes = r.IntN(64)
 		default:
 			return false
 		}
@@ -310,14 +311,14 @@ func readSnapshot(r *jsonReader, s *gauge.Snapshot) {
 	})
 }
 
-func readFileStats(r *jsonReader) []gauge.FileStat {
-	return readList(r, func(r *jsonReader, f *gauge.FileStat) {
-		r.object(func(k string) bool {
+func readFileStats(r *jsonfast.Reader) []gauge.FileStat {
+	return jsonfast.ReadList(r, func(r *jsonfast.Reader, f *gauge.FileStat) {
+		r.Object(func(k string) bool {
 			switch k {
 			case "path":
-				f.Path = r.str()
+				f.Path = r.Str()
 			case "size":
-				f.Size = r.intN(64)
+				f.Size = r.IntN(64)
 			default:
 				return false
 			}
@@ -326,33 +327,33 @@ func readFileStats(r *jsonReader) []gauge.FileStat {
 	})
 }
 
-func readVerdict(r *jsonReader, v *gauge.Verdict) {
-	r.object(func(k string) bool {
+func readVerdict(r *jsonfast.Reader, v *gauge.Verdict) {
+	r.Object(func(k string) bool {
 		if p := verdictInt(v, k); p != nil {
-			*p = r.int()
+			*p = r.Int()
 			return true
 		}
 		switch k {
 		case "band":
-			v.Band = gauge.Level(r.str())
+			v.Band = gauge.Level(r.Str())
 		case "reason":
-			v.Reason = r.str()
+			v.Reason = r.Str()
 		case "advice":
-			v.Advice = r.str()
+			v.Advice = r.Str()
 		case "platform":
-			v.Platform = r.str()
+			v.Platform = r.Str()
 		case "armed":
-			v.Armed = r.bool()
+			v.Armed = r.Bool()
 		case "break_even_sessions":
-			v.BreakEvenSessions = r.float()
+			v.BreakEvenSessions = r.Float()
 		case "economical":
-			v.Economical = r.bool()
+			v.Economical = r.Bool()
 		case "latched":
-			v.Latched = r.bool()
+			v.Latched = r.Bool()
 		case "walls":
-			v.Walls = r.strs()
+			v.Walls = r.Strs()
 		case "judge_armed":
-			v.JudgeArmed = r.bool()
+			v.JudgeArmed = r.Bool()
 		default:
 			return false
 		}
@@ -395,21 +396,21 @@ func verdictInt(v *gauge.Verdict, k string) *int {
 	return nil
 }
 
-func readKnown(r *jsonReader, k *Known) {
-	r.object(func(key string) bool {
+func readKnown(r *jsonfast.Reader, k *Known) {
+	r.Object(func(key string) bool {
 		switch key {
 		case "path":
-			k.Path = r.str()
+			k.Path = r.Str()
 		case "platform":
-			k.Platform = r.str()
+			k.Platform = r.Str()
 		case "platforms":
-			k.Platforms = r.strs()
+			k.Platforms = r.Strs()
 		case "owned":
-			k.Owned = r.bool()
+			k.Owned = r.Bool()
 		case "scope":
-			k.Scope = r.str()
+			k.Scope = r.Str()
 		case "kind":
-			k.Kind = r.str()
+			k.Kind = r.Str()
 		case "loads":
 			k.Loads = readLoads(r)
 		default:
@@ -420,31 +421,31 @@ func readKnown(r *jsonReader, k *Known) {
 }
 
 // readLoads reads a map of bytes by platform: null is nil, {} an empty map.
-func readLoads(r *jsonReader) map[string]int64 {
-	if r.lit("null") {
+func readLoads(r *jsonfast.Reader) map[string]int64 {
+	if r.Lit("null") {
 		return nil
 	}
 	m := map[string]int64{}
-	r.object(func(k string) bool {
-		m[k] = r.intN(64)
+	r.Object(func(k string) bool {
+		m[k] = r.IntN(64)
 		return true
 	})
 	return m
 }
 
-func readCrossing(r *jsonReader, c *Crossing) {
-	r.object(func(k string) bool {
+func readCrossing(r *jsonfast.Reader, c *Crossing) {
+	r.Object(func(k string) bool {
 		switch k {
 		case "band":
-			c.Band = gauge.Level(r.str())
+			c.Band = gauge.Level(r.Str())
 		case "reason":
-			c.Reason = r.str()
+			c.Reason = r.Str()
 		case "fat":
-			c.Fat = r.int()
+			c.Fat = r.Int()
 		case "pending":
-			c.Pending = r.bool()
+			c.Pending = r.Bool()
 		case "session":
-			c.Session = r.str()
+			c.Session = r.Str()
 		default:
 			return false
 		}
@@ -452,21 +453,21 @@ func readCrossing(r *jsonReader, c *Crossing) {
 	})
 }
 
-func readPoint(r *jsonReader, p *Point) {
-	r.object(func(k string) bool {
+func readPoint(r *jsonfast.Reader, p *Point) {
+	r.Object(func(k string) bool {
 		switch k {
 		case "at":
-			r.time(&p.At)
+			r.Time(&p.At)
 		case "source":
-			p.Source = r.str()
+			p.Source = r.Str()
 		case "footprint":
-			p.Footprint = r.int()
+			p.Footprint = r.Int()
 		case "fat":
-			p.Fat = r.int()
+			p.Fat = r.Int()
 		case "inherited":
-			p.Inherited = r.int()
+			p.Inherited = r.Int()
 		case "band":
-			p.Band = gauge.Level(r.str())
+			p.Band = gauge.Level(r.Str())
 		default:
 			return false
 		}
@@ -474,23 +475,23 @@ func readPoint(r *jsonReader, p *Point) {
 	})
 }
 
-func readReceipt(r *jsonReader, rc *Receipt) {
-	r.object(func(k string) bool {
+func readReceipt(r *jsonfast.Reader, rc *Receipt) {
+	r.Object(func(k string) bool {
 		switch k {
 		case "at":
-			r.time(&rc.At)
+			r.Time(&rc.At)
 		case "kind":
-			rc.Kind = r.str()
+			rc.Kind = r.Str()
 		case "dry_run":
-			rc.DryRun = r.bool()
+			rc.DryRun = r.Bool()
 		case "before":
-			rc.Before = r.int()
+			rc.Before = r.Int()
 		case "after":
-			rc.After = r.int()
+			rc.After = r.Int()
 		case "line":
-			rc.Line = r.str()
+			rc.Line = r.Str()
 		case "event":
-			rc.Event = r.str()
+			rc.Event = r.Str()
 		default:
 			return false
 		}
@@ -498,15 +499,15 @@ func readReceipt(r *jsonReader, rc *Receipt) {
 	})
 }
 
-func readCache(r *jsonReader, c *Cache) {
-	r.object(func(k string) bool {
+func readCache(r *jsonfast.Reader, c *Cache) {
+	r.Object(func(k string) bool {
 		switch k {
 		case "key":
-			c.Key = r.str()
+			c.Key = r.Str()
 		case "loaded":
-			c.Loaded = r.str()
+			c.Loaded = r.Str()
 		case "files":
-			c.Files = readList(r, readFileSig)
+			c.Files = jsonfast.ReadList(r, readFileSig)
 		case "measurement":
 			readMeasurement(r, &c.Measurement)
 		default:
@@ -516,15 +517,15 @@ func readCache(r *jsonReader, c *Cache) {
 	})
 }
 
-func readFileSig(r *jsonReader, f *FileSig) {
-	r.object(func(k string) bool {
+func readFileSig(r *jsonfast.Reader, f *FileSig) {
+	r.Object(func(k string) bool {
 		switch k {
 		case "path":
-			f.Path = r.str()
+			f.Path = r.Str()
 		case "size":
-			f.Size = r.intN(64)
+			f.Size = r.IntN(64)
 		case "mtime_ns":
-			f.MTime = r.intN(64)
+			f.MTime = r.IntN(64)
 		default:
 			return false
 		}
@@ -532,21 +533,21 @@ func readFileSig(r *jsonReader, f *FileSig) {
 	})
 }
 
-func readMeasurement(r *jsonReader, m *gauge.Measurement) {
-	r.object(func(k string) bool {
+func readMeasurement(r *jsonfast.Reader, m *gauge.Measurement) {
+	r.Object(func(k string) bool {
 		if p := measurementInt(m, k); p != nil {
-			*p = r.int()
+			*p = r.Int()
 			return true
 		}
 		switch k {
 		case "platform":
-			m.Platform = r.str()
+			m.Platform = r.Str()
 		case "platforms":
-			m.Platforms = readList(r, readPlatformLoad)
+			m.Platforms = jsonfast.ReadList(r, readPlatformLoad)
 		case "files":
 			m.Files = readFileStats(r)
 		case "oversize":
-			m.Oversize = r.strs()
+			m.Oversize = r.Strs()
 		default:
 			return false
 		}
@@ -579,21 +580,21 @@ func measurementInt(m *gauge.Measurement, k string) *int {
 	return nil
 }
 
-func readPlatformLoad(r *jsonReader, p *gauge.PlatformLoad) {
-	r.object(func(k string) bool {
+func readPlatformLoad(r *jsonfast.Reader, p *gauge.PlatformLoad) {
+	r.Object(func(k string) bool {
 		switch k {
 		case "platform":
-			p.Platform = r.str()
+			p.Platform = r.Str()
 		case "footprint":
-			p.Footprint = r.int()
+			p.Footprint = r.Int()
 		case "fat":
-			p.Fat = r.int()
+			p.Fat = r.Int()
 		case "inherited":
-			p.Inherited = r.int()
+			p.Inherited = r.Int()
 		case "files":
-			p.Files = r.int()
+			p.Files = r.Int()
 		case "never_loaded":
-			p.NeverLoaded = r.int()
+			p.NeverLoaded = r.Int()
 		default:
 			return false
 		}

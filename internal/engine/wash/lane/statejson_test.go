@@ -3,6 +3,7 @@ package lane
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/prosewash/prosewash/internal/engine/jsonfast"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -143,10 +144,10 @@ func TestStateCodecIsEncodingJSON(t *testing.T) {
 		if err := json.Unmarshal(want, &oracle); err != nil {
 			t.Fatalf("round %d: json.Unmarshal of its own output: %v", round, err)
 		}
-		r := &jsonReader{b: want}
+		r := jsonfast.NewReader(want)
 		readState(r, &fast)
-		if !r.done() {
-			t.Fatalf("round %d: the fast reader stopped at byte %d of\n%s", round, r.i, want)
+		if !r.Done() {
+			t.Fatalf("round %d: the fast reader did not read all of\n%s", round, want)
 		}
 		if !reflect.DeepEqual(fast, oracle) {
 			t.Fatalf("round %d: read %+v, encoding/json read %+v", round, fast, oracle)
@@ -211,9 +212,9 @@ func checkDecodeState(t *testing.T, data []byte) {
 	if ok := decodeState(data, &got); ok != (werr == nil) || ok && !reflect.DeepEqual(got, oracle) {
 		t.Fatalf("%q: decodeState = %v, %+v; json.Unmarshal = %v, %+v", data, ok, got, werr, oracle)
 	}
-	r := &jsonReader{b: data}
+	r := jsonfast.NewReader(data)
 	readState(r, &fast)
-	if r.done() && (werr != nil || !reflect.DeepEqual(fast, oracle)) {
+	if r.Done() && (werr != nil || !reflect.DeepEqual(fast, oracle)) {
 		t.Fatalf("%q: the fast reader read %+v; json.Unmarshal = %v, %+v", data, fast, werr, oracle)
 	}
 }
