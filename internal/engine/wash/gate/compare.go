@@ -652,6 +652,7 @@ func lastHeading(sect string) string {
 func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 	for i, cl := range oc {
 		if len(cl.stems) == 0 {
+			c.bareRulePass(s, u, cl, uc) // bare_rule.go
 			continue
 		}
 		if cl.modal == "" && conditionOnly(cl) {
@@ -681,13 +682,19 @@ func (c *stmtCompare) rulesPass(s, u *stmt, oc, uc []clauseInfo) {
 		if !kept && c.keptByReading(cl, u, oc, uc, matches, flipped, weaker) {
 			flipped, kept = false, true
 		}
-		switch {
-		case kept:
-		case flipped:
-			c.drop(Token{TypePolarity, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(matches[0])))
-		default:
-			c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(weaker)))
-		}
+		c.ruleVerdict(s, u, cl, matches, kept, flipped, weaker)
+	}
+}
+
+// ruleVerdict records what ruleMatched found of rule cl: nothing when kept, a polarity drop
+// when its counterparts point the other way, else a modality drop naming the weaker word.
+func (c *stmtCompare) ruleVerdict(s, u *stmt, cl clauseInfo, matches []clauseInfo, kept, flipped bool, weaker clauseInfo) {
+	switch {
+	case kept:
+	case flipped:
+		c.drop(Token{TypePolarity, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(matches[0])))
+	default:
+		c.drop(Token{TypeModality, ruleKey(cl)}, s, u, fmt.Sprintf("%s → %s", levelWord(cl), levelWord(weaker)))
 	}
 }
 

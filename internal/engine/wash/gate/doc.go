@@ -70,7 +70,9 @@
 // compound, "CORS" as "CORS-Konfiguration", is; name_compound.go); each clause's rule keeps its
 // direction and strength (must > should > may; always > usually > if needed; never > avoid;
 // a rule word read in its inflected or unaccented forms too, "obligatoires", "recommande",
-// "обязательны", modal_forms.go; the negations no one word says, French "ne … plus" and a
+// "обязательны", modal_forms.go; a hedge of any language, "advisable", "conviene", "desejável", 最好,
+// 바람직, written for a "must" weakens it, and a rule word alone leading a list, "DEBES:" said
+// "conviene:", is compared with the bare rule word written in its place, bare_rule.go; the negations no one word says, French "ne … plus" and a
 // Japanese verb's "-ず", negation_forms.go; Japanese "変更なし" said "変更しない", nominal_negation.go) and every condition it carries ("only on macOS",
 // "unless ...", 除非, если; a Korean one by a word before its condition word too, 실용적인 경우,
 // condition_hangul.go; a parenthesis opening with a requirement word, "(requires running

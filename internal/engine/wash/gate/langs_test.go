@@ -268,3 +268,23 @@ func qualifiedValue(t *testing.T, name, text, bare, want string) {
 		t.Errorf("%s: %q → %q is no number drop: %v", name, text, bare, d)
 	}
 }
+
+// TestLexiconHedgeWeakensMust writes each recommending (+2) and permitting (+1) word of every
+// language in place of its language's "must": the rule now binds less ("must" said
+// "advisable", "obligatorio" said "conviene", "обязательно" said "желательно"), a modality drop.
+func TestLexiconHedgeWeakensMust(t *testing.T) {
+	must := map[string]string{"en": "must", "de": "muss", "fr": "doit", "es": "debe", "pt": "deve",
+		"zh": "必须", "ja": "必ず", "ko": "반드시", "ru": "обязательно"}
+	for _, lang := range sortedLangs(modalText()) {
+		for _, level := range []int{2, 1} {
+			for _, w := range strings.Fields(modalText()[lang][level]) {
+				t.Run(lang+"/"+w, func(t *testing.T) {
+					old, weak := framed(lang, must[lang]), framed(lang, w)
+					if d := Check([]byte(old+"\n"), []byte(weak+"\n")); !hasClass(d, TypeModality) {
+						t.Errorf("%q said %q: not a modality drop; drops %v", old, weak, d)
+					}
+				})
+			}
+		}
+	}
+}
