@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/prosewash/prosewash/internal/engine/fsx"
+	"github.com/prosewash/prosewash/internal/engine/jsonfast"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -90,6 +91,19 @@ func Open(stateDir, session string) (*Record, error) {
 // File is where the record lives.
 func (r *Record) File() string { return r.file }
 
+// marshal is json.Marshal(e), byte for byte, without its reflection (set up
+// again in every hook process, which appends one entry).
+func (e *Entry) marshal() ([]byte, error) {
+	w := jsonfast.NewWriter(256)
+	w.Open()
+	w.Str("path", e.Path)
+	w.OptStr("sha256", e.Hash)
+	w.Str("op", e.Op)
+	w.Time("at", e.At)
+	w.Close()
+	return w.Bytes()
+}
+
 func (r *Record) append(entries []Entry) error {
 	if len(entries) == 0 {
 		return nil
@@ -102,7 +116,7 @@ func (r *Record) append(entries []Entry) error {
 		return fmt.Errorf("open session record: %w", err)
 	}
 	for _, e := range entries {
-		line, err := json.Marshal(e)
+		line, err := e.marshal()
 		if err != nil {
 			f.Close()
 			return fmt.Errorf("encode record entry: %w", err)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/prosewash/prosewash/internal/engine/fsx"
+	"github.com/prosewash/prosewash/internal/engine/jsonfast"
 	"github.com/prosewash/prosewash/internal/engine/state"
 	"github.com/prosewash/prosewash/internal/engine/wash/discover"
 	"github.com/prosewash/prosewash/internal/engine/wash/gauge"
@@ -73,12 +74,34 @@ func sessionRecordPath(stateDir, session string) string {
 	return filepath.Join(sessionsDir(stateDir), hex.EncodeToString(h[:8])+".jsonl")
 }
 
+// marshal is json.Marshal(ev), byte for byte, without its reflection (set
+// up again in every hook process, which appends one event).
+func (ev *SessionEvent) marshal() ([]byte, error) {
+	w := jsonfast.NewWriter(256)
+	w.Open()
+	w.Str("ev", ev.Ev)
+	w.Time("at", ev.At)
+	w.Str("session", ev.Session)
+	w.OptStr("cwd", ev.Cwd)
+	w.OptStr("path", ev.Path)
+	w.OptStr("memory_type", ev.MemoryType)
+	w.OptStr("load_reason", ev.LoadReason)
+	w.OptStr("parent", ev.Parent)
+	w.OptStr("agent_type", ev.AgentType)
+	w.OptStr("agent_id", ev.AgentID)
+	w.OptStr("via", ev.Via)
+	w.OptInt("tokens", int64(ev.Tokens))
+	w.OptStr("priced", ev.Priced)
+	w.Close()
+	return w.Bytes()
+}
+
 // appendEvent writes one event as one line with one write.
 func appendEvent(stateDir string, ev SessionEvent) error {
 	if ev.Session == "" {
 		return errors.New("session record: no session id")
 	}
-	b, err := json.Marshal(ev)
+	b, err := ev.marshal()
 	if err != nil {
 		return err
 	}

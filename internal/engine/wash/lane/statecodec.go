@@ -1,12 +1,20 @@
 package lane
 
 import (
-	"github.com/prosewash/prosewash/internal/engine/jsonfast"
 	"slices"
-	"strconv"
 
+	"github.com/prosewash/prosewash/internal/engine/jsonfast"
 	"github.com/prosewash/prosewash/internal/engine/wash/gauge"
 )
+
+// The state is read and written at every session start, and encoding/json sets up the
+// reflection of State's types again in every hook process (280-380 us of a session start,
+// more than decoding and encoding the state itself). marshalState writes exactly the bytes
+// json.Marshal writes for a State, so every version reads what this one writes, and
+// decodeState reads the compact form json.Marshal writes (what every version has written)
+// without reflection, handing anything else to encoding/json: the fast reader only ever
+// answers where it is sure encoding/json would answer the same (statejson_test.go proves
+// both against encoding/json).
 
 // State's members in the order and with the omitempty rules of its json tags (and of the
 // gauge types' tags): what json.Marshal writes, read back by the readers below. A field
@@ -15,211 +23,205 @@ import (
 
 // marshalState is json.Marshal(s), byte for byte.
 func marshalState(s *State) ([]byte, error) {
-	w := &jsonWriter{b: make([]byte, 0, 8<<10)}
-	w.open()
-	w.int("schema", int64(s.Schema))
-	w.key("gen")
-	w.b = strconv.AppendUint(w.b, s.Gen, 10)
-	w.key("band")
+	w := jsonfast.NewWriter(8 << 10)
+	w.Open()
+	w.Int("schema", int64(s.Schema))
+	w.Uint("gen", s.Gen)
+	w.Key("band")
 	writeBandState(w, &s.Band)
 	if s.Verdict != nil {
-		w.key("verdict")
+		w.Key("verdict")
 		writeVerdict(w, s.Verdict)
 	}
-	w.time("gauged_at", s.GaugedAt)
+	w.Time("gauged_at", s.GaugedAt)
 	if len(s.Known) > 0 {
-		w.key("known")
-		writeList(w, s.Known, writeKnown)
+		w.Key("known")
+		jsonfast.WriteList(w, s.Known, writeKnown)
 	}
 	if c := s.Crossing; c != nil {
-		w.key("crossing")
-		w.open()
-		w.str("band", string(c.Band))
-		w.str("reason", c.Reason)
-		w.int("fat", int64(c.Fat))
-		w.bool("pending", c.Pending)
-		w.optStr("session", c.Session)
-		w.close()
+		w.Key("crossing")
+		w.Open()
+		w.Str("band", string(c.Band))
+		w.Str("reason", c.Reason)
+		w.Int("fat", int64(c.Fat))
+		w.Bool("pending", c.Pending)
+		w.OptStr("session", c.Session)
+		w.Close()
 	}
-	w.optInt("nudged_fat", int64(s.NudgedFat))
-	w.optBool("quick_tried", s.QuickTried)
+	w.OptInt("nudged_fat", int64(s.NudgedFat))
+	w.OptBool("quick_tried", s.QuickTried)
 	if len(s.History) > 0 {
-		w.key("history")
-		writeList(w, s.History, writePoint)
+		w.Key("history")
+		jsonfast.WriteList(w, s.History, writePoint)
 	}
 	if s.Receipt != nil {
-		w.key("receipt")
+		w.Key("receipt")
 		writeReceipt(w, s.Receipt)
 	}
-	w.int("sessions", int64(s.Sessions))
-	w.optStr("session", s.Session)
-	w.int("store_bytes", s.StoreBytes)
-	w.time("updated_at", s.UpdatedAt)
+	w.Int("sessions", int64(s.Sessions))
+	w.OptStr("session", s.Session)
+	w.Int("store_bytes", s.StoreBytes)
+	w.Time("updated_at", s.UpdatedAt)
 	if s.Cache != nil {
-		w.key("cache")
+		w.Key("cache")
 		writeCache(w, s.Cache)
 	}
-	w.close()
-	return w.b, w.err
+	w.Close()
+	return w.Bytes()
 }
 
-func writeBandState(w *jsonWriter, b *gauge.State) {
-	w.open()
-	w.int("schema", int64(b.Schema))
-	w.bool("armed", b.Armed)
-	w.bool("econ_latched", b.EconLatched)
-	w.optBool("judge_armed", b.JudgeArmed)
-	w.int("sessions", int64(b.Sessions))
+func writeBandState(w *jsonfast.Writer, b *gauge.State) {
+	w.Open()
+	w.Int("schema", int64(b.Schema))
+	w.Bool("armed", b.Armed)
+	w.Bool("econ_latched", b.EconLatched)
+	w.OptBool("judge_armed", b.JudgeArmed)
+	w.Int("sessions", int64(b.Sessions))
 	if b.Last != nil {
-		w.key("last")
-		w.open()
-		w.str("band", string(b.Last.Band))
-		w.int("footprint", int64(b.Last.Footprint))
-		w.int("fat", int64(b.Last.Fat))
+		w.Key("last")
+		w.Open()
+		w.Str("band", string(b.Last.Band))
+		w.Int("footprint", int64(b.Last.Footprint))
+		w.Int("fat", int64(b.Last.Fat))
 		writeFileStats(w, b.Last.Files)
-		w.int("total_bytes", b.Last.TotalBytes)
-		w.close()
+		w.Int("total_bytes", b.Last.TotalBytes)
+		w.Close()
 	}
-	w.close()
+	w.Close()
 }
 
 // writeFileStats writes a "files" member of FileStats tagged omitempty.
-func writeFileStats(w *jsonWriter, files []gauge.FileStat) {
+func writeFileStats(w *jsonfast.Writer, files []gauge.FileStat) {
 	if len(files) == 0 {
 		return
 	}
-	w.key("files")
-	writeList(w, files, func(w *jsonWriter, f *gauge.FileStat) {
-		w.open()
-		w.str("path", f.Path)
-		w.int("size", f.Size)
-		w.close()
+	w.Key("files")
+	jsonfast.WriteList(w, files, func(w *jsonfast.Writer, f *gauge.FileStat) {
+		w.Open()
+		w.Str("path", f.Path)
+		w.Int("size", f.Size)
+		w.Close()
 	})
 }
 
-func writeVerdict(w *jsonWriter, v *gauge.Verdict) {
-	w.open()
-	w.str("band", string(v.Band))
-	w.str("reason", v.Reason)
-	w.str("advice", v.Advice)
-	w.optStr("platform", v.Platform)
-	w.int("footprint", int64(v.Footprint))
-	w.int("inherited", int64(v.Inherited))
-	w.int("fat", int64(v.Fat))
-	w.int("muscle", int64(v.Muscle))
-	w.bool("armed", v.Armed)
-	w.int("arm_at", int64(v.ArmAt))
-	w.int("disarm_at", int64(v.DisarmAt))
-	w.int("carry_per_session", int64(v.CarryPerSession))
-	w.int("run_cost", int64(v.RunCost))
-	w.float("break_even_sessions", v.BreakEvenSessions)
-	w.int("horizon_sessions", int64(v.HorizonSessions))
-	w.bool("economical", v.Economical)
-	w.bool("latched", v.Latched)
-	w.strs("walls", v.Walls)
-	w.int("budget", int64(v.Budget))
-	w.optInt("over_budget", int64(v.OverBudget))
-	w.optInt("superseded", int64(v.Superseded))
-	w.optInt("stale", int64(v.Stale))
-	w.optInt("potential", int64(v.Potential))
-	w.optBool("judge_armed", v.JudgeArmed)
-	w.close()
+func writeVerdict(w *jsonfast.Writer, v *gauge.Verdict) {
+	w.Open()
+	w.Str("band", string(v.Band))
+	w.Str("reason", v.Reason)
+	w.Str("advice", v.Advice)
+	w.OptStr("platform", v.Platform)
+	w.Int("footprint", int64(v.Footprint))
+	w.Int("inherited", int64(v.Inherited))
+	w.Int("fat", int64(v.Fat))
+	w.Int("muscle", int64(v.Muscle))
+	w.Bool("armed", v.Armed)
+	w.Int("arm_at", int64(v.ArmAt))
+	w.Int("disarm_at", int64(v.DisarmAt))
+	w.Int("carry_per_session", int64(v.CarryPerSession))
+	w.Int("run_cost", int64(v.RunCost))
+	w.Float("break_even_sessions", v.BreakEvenSessions)
+	w.Int("horizon_sessions", int64(v.HorizonSessions))
+	w.Bool("economical", v.Economical)
+	w.Bool("latched", v.Latched)
+	w.Strs("walls", v.Walls)
+	w.Int("budget", int64(v.Budget))
+	w.OptInt("over_budget", int64(v.OverBudget))
+	w.OptInt("superseded", int64(v.Superseded))
+	w.OptInt("stale", int64(v.Stale))
+	w.OptInt("potential", int64(v.Potential))
+	w.OptBool("judge_armed", v.JudgeArmed)
+	w.Close()
 }
 
-func writeKnown(w *jsonWriter, k *Known) {
-	w.open()
-	w.str("path", k.Path)
-	w.str("platform", k.Platform)
-	w.strs("platforms", k.Platforms)
-	w.optBool("owned", k.Owned)
-	w.str("scope", k.Scope)
-	w.str("kind", k.Kind)
+func writeKnown(w *jsonfast.Writer, k *Known) {
+	w.Open()
+	w.Str("path", k.Path)
+	w.Str("platform", k.Platform)
+	w.Strs("platforms", k.Platforms)
+	w.OptBool("owned", k.Owned)
+	w.Str("scope", k.Scope)
+	w.Str("kind", k.Kind)
 	if len(k.Loads) > 0 {
-		w.key("loads")
-		w.open()
+		w.Key("loads")
+		w.Open()
 		keys := make([]string, 0, len(k.Loads))
 		for p := range k.Loads {
 			keys = append(keys, p)
 		}
 		slices.Sort(keys) // json.Marshal sorts a map's keys
 		for _, p := range keys {
-			if !w.first {
-				w.b = append(w.b, ',')
-			}
-			w.first = false
-			w.b = append(appendJSONString(w.b, p), ':')
-			w.b = strconv.AppendInt(w.b, k.Loads[p], 10)
+			w.Int(p, k.Loads[p])
 		}
-		w.close()
+		w.Close()
 	}
-	w.close()
+	w.Close()
 }
 
-func writePoint(w *jsonWriter, p *Point) {
-	w.open()
-	w.time("at", p.At)
-	w.str("source", p.Source)
-	w.int("footprint", int64(p.Footprint))
-	w.int("fat", int64(p.Fat))
-	w.int("inherited", int64(p.Inherited))
-	w.str("band", string(p.Band))
-	w.close()
+func writePoint(w *jsonfast.Writer, p *Point) {
+	w.Open()
+	w.Time("at", p.At)
+	w.Str("source", p.Source)
+	w.Int("footprint", int64(p.Footprint))
+	w.Int("fat", int64(p.Fat))
+	w.Int("inherited", int64(p.Inherited))
+	w.Str("band", string(p.Band))
+	w.Close()
 }
 
-func writeReceipt(w *jsonWriter, r *Receipt) {
-	w.open()
-	w.time("at", r.At)
-	w.str("kind", r.Kind)
-	w.optBool("dry_run", r.DryRun)
-	w.int("before", int64(r.Before))
-	w.int("after", int64(r.After))
-	w.str("line", r.Line)
-	w.optStr("event", r.Event)
-	w.close()
+func writeReceipt(w *jsonfast.Writer, r *Receipt) {
+	w.Open()
+	w.Time("at", r.At)
+	w.Str("kind", r.Kind)
+	w.OptBool("dry_run", r.DryRun)
+	w.Int("before", int64(r.Before))
+	w.Int("after", int64(r.After))
+	w.Str("line", r.Line)
+	w.OptStr("event", r.Event)
+	w.Close()
 }
 
-func writeCache(w *jsonWriter, c *Cache) {
-	w.open()
-	w.optStr("key", c.Key)
-	w.optStr("loaded", c.Loaded)
-	w.key("files")
-	writeList(w, c.Files, func(w *jsonWriter, f *FileSig) {
-		w.open()
-		w.str("path", f.Path)
-		w.int("size", f.Size)
-		w.int("mtime_ns", f.MTime)
-		w.close()
+func writeCache(w *jsonfast.Writer, c *Cache) {
+	w.Open()
+	w.OptStr("key", c.Key)
+	w.OptStr("loaded", c.Loaded)
+	w.Key("files")
+	jsonfast.WriteList(w, c.Files, func(w *jsonfast.Writer, f *FileSig) {
+		w.Open()
+		w.Str("path", f.Path)
+		w.Int("size", f.Size)
+		w.Int("mtime_ns", f.MTime)
+		w.Close()
 	})
-	w.key("measurement")
+	w.Key("measurement")
 	m := &c.Measurement
-	w.open()
-	w.optStr("platform", m.Platform)
+	w.Open()
+	w.OptStr("platform", m.Platform)
 	if len(m.Platforms) > 0 {
-		w.key("platforms")
-		writeList(w, m.Platforms, func(w *jsonWriter, p *gauge.PlatformLoad) {
-			w.open()
-			w.str("platform", p.Platform)
-			w.int("footprint", int64(p.Footprint))
-			w.int("fat", int64(p.Fat))
-			w.int("inherited", int64(p.Inherited))
-			w.int("files", int64(p.Files))
-			w.optInt("never_loaded", int64(p.NeverLoaded))
-			w.close()
+		w.Key("platforms")
+		jsonfast.WriteList(w, m.Platforms, func(w *jsonfast.Writer, p *gauge.PlatformLoad) {
+			w.Open()
+			w.Str("platform", p.Platform)
+			w.Int("footprint", int64(p.Footprint))
+			w.Int("fat", int64(p.Fat))
+			w.Int("inherited", int64(p.Inherited))
+			w.Int("files", int64(p.Files))
+			w.OptInt("never_loaded", int64(p.NeverLoaded))
+			w.Close()
 		})
 	}
-	w.int("footprint", int64(m.Footprint))
-	w.int("inherited", int64(m.Inherited))
-	w.int("fat", int64(m.Fat))
-	w.int("store_tokens", int64(m.StoreTokens))
-	w.int("index_bytes", int64(m.IndexBytes))
-	w.int("index_lines", int64(m.IndexLines))
+	w.Int("footprint", int64(m.Footprint))
+	w.Int("inherited", int64(m.Inherited))
+	w.Int("fat", int64(m.Fat))
+	w.Int("store_tokens", int64(m.StoreTokens))
+	w.Int("index_bytes", int64(m.IndexBytes))
+	w.Int("index_lines", int64(m.IndexLines))
 	writeFileStats(w, m.Files)
-	w.strs("oversize", m.Oversize)
-	w.optInt("superseded", int64(m.Superseded))
-	w.optInt("stale", int64(m.Stale))
-	w.optInt("brief_tokens", int64(m.BriefTokens))
-	w.close()
-	w.close()
+	w.Strs("oversize", m.Oversize)
+	w.OptInt("superseded", int64(m.Superseded))
+	w.OptInt("stale", int64(m.Stale))
+	w.OptInt("brief_tokens", int64(m.BriefTokens))
+	w.Close()
+	w.Close()
 }
 
 // decodeState decodes one state slot; ok is false when encoding/json would fail on it.

@@ -3,13 +3,14 @@ package lane
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/prosewash/prosewash/internal/engine/jsonfast"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prosewash/prosewash/internal/engine/jsonfast"
 )
 
 // stateFiller fills a State with random values through reflection: every field of every

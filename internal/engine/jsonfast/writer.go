@@ -1,4 +1,4 @@
-package lane
+package jsonfast
 
 import (
 	"errors"
@@ -8,72 +8,75 @@ import (
 	"unicode/utf8"
 )
 
-// The state is read and written at every session start, and encoding/json sets up the
-// reflection of State's types again in every hook process (280-380 us of a session start,
-// more than decoding and encoding the state itself). stateJSON writes exactly the bytes
-// json.Marshal writes for a State, so every version reads what this one writes, and
-// decodeState reads the compact form json.Marshal writes (what every version has written)
-// without reflection, handing anything else to encoding/json: the fast reader only ever
-// answers where it is sure encoding/json would answer the same (statejson_test.go proves
-// both against encoding/json).
-
-// jsonWriter appends JSON as json.Marshal writes it: compact, HTML characters escaped.
-type jsonWriter struct {
+// Writer appends JSON as json.Marshal writes it: compact, HTML characters escaped.
+type Writer struct {
 	b     []byte
 	first bool // no member written yet in the object being written
 	err   error
 }
 
-func (w *jsonWriter) open() { w.b, w.first = append(w.b, '{'), true }
+func (w *Writer) Open() { w.b, w.first = append(w.b, '{'), true }
 
-func (w *jsonWriter) close() { w.b, w.first = append(w.b, '}'), false }
+func (w *Writer) Close() { w.b, w.first = append(w.b, '}'), false }
 
-// key writes a member's name; names are plain lower-case ASCII.
-func (w *jsonWriter) key(k string) {
+// NewWriter starts a document in a buffer of size bytes.
+func NewWriter(size int) *Writer { return &Writer{b: make([]byte, 0, size)} }
+
+// Bytes is what was written, or the first error writing it.
+func (w *Writer) Bytes() ([]byte, error) { return w.b, w.err }
+
+// Key writes a member's name, quoted as encoding/json quotes a map's keys.
+func (w *Writer) Key(k string) {
 	if !w.first {
 		w.b = append(w.b, ',')
 	}
 	w.first = false
-	w.b = append(append(append(w.b, '"'), k...), '"', ':')
+	w.b = append(AppendString(w.b, k), ':')
 }
 
-func (w *jsonWriter) int(k string, n int64) {
-	w.key(k)
+// Uint writes an unsigned integer member.
+func (w *Writer) Uint(k string, n uint64) {
+	w.Key(k)
+	w.b = strconv.AppendUint(w.b, n, 10)
+}
+
+func (w *Writer) Int(k string, n int64) {
+	w.Key(k)
 	w.b = strconv.AppendInt(w.b, n, 10)
 }
 
 // optInt, optStr and optBool write a member tagged omitempty: not at all when zero.
-func (w *jsonWriter) optInt(k string, n int64) {
+func (w *Writer) OptInt(k string, n int64) {
 	if n != 0 {
-		w.int(k, n)
+		w.Int(k, n)
 	}
 }
 
-func (w *jsonWriter) str(k, s string) {
-	w.key(k)
-	w.b = appendJSONString(w.b, s)
+func (w *Writer) Str(k, s string) {
+	w.Key(k)
+	w.b = AppendString(w.b, s)
 }
 
-func (w *jsonWriter) optStr(k, s string) {
+func (w *Writer) OptStr(k, s string) {
 	if s != "" {
-		w.str(k, s)
+		w.Str(k, s)
 	}
 }
 
-func (w *jsonWriter) bool(k string, v bool) {
-	w.key(k)
+func (w *Writer) Bool(k string, v bool) {
+	w.Key(k)
 	w.b = strconv.AppendBool(w.b, v)
 }
 
-func (w *jsonWriter) optBool(k string, v bool) {
+func (w *Writer) OptBool(k string, v bool) {
 	if v {
-		w.bool(k, v)
+		w.Bool(k, v)
 	}
 }
 
-// float writes f as encoding/json does (ES6 number formatting).
-func (w *jsonWriter) float(k string, f float64) {
-	w.key(k)
+// Float writes f as encoding/json does (ES6 number formatting).
+func (w *Writer) Float(k string, f float64) {
+	w.Key(k)
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		w.fail(errors.New("unsupported float value " + strconv.FormatFloat(f, 'g', -1, 64)))
 		return
@@ -89,10 +92,10 @@ func (w *jsonWriter) float(k string, f float64) {
 	}
 }
 
-// time writes t through its own MarshalJSON, as encoding/json does (an error for a year
+// Time writes t through its own MarshalJSON, as encoding/json does (an error for a year
 // RFC 3339 cannot hold).
-func (w *jsonWriter) time(k string, t time.Time) {
-	w.key(k)
+func (w *Writer) Time(k string, t time.Time) {
+	w.Key(k)
 	b, err := t.MarshalJSON()
 	if err != nil {
 		w.fail(err)
@@ -101,22 +104,22 @@ func (w *jsonWriter) time(k string, t time.Time) {
 	w.b = append(w.b, b...)
 }
 
-func (w *jsonWriter) fail(err error) {
+func (w *Writer) fail(err error) {
 	if w.err == nil {
 		w.err = err
 	}
 }
 
-// strs writes a []string member tagged omitempty.
-func (w *jsonWriter) strs(k string, xs []string) {
+// Strs writes a []string member tagged omitempty.
+func (w *Writer) Strs(k string, xs []string) {
 	if len(xs) > 0 {
-		w.key(k)
-		writeList(w, xs, func(w *jsonWriter, s *string) { w.b = appendJSONString(w.b, *s) })
+		w.Key(k)
+		WriteList(w, xs, func(w *Writer, s *string) { w.b = AppendString(w.b, *s) })
 	}
 }
 
-// writeList writes xs as an array, each item by item; nil is null.
-func writeList[T any](w *jsonWriter, xs []T, item func(*jsonWriter, *T)) {
+// WriteList writes xs as an array, each item by item; nil is null.
+func WriteList[T any](w *Writer, xs []T, item func(*Writer, *T)) {
 	if xs == nil {
 		w.b = append(w.b, "null"...)
 		return
@@ -134,10 +137,10 @@ func writeList[T any](w *jsonWriter, xs []T, item func(*jsonWriter, *T)) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s quoted as encoding/json quotes it: <, > and & escaped as
+// AppendString appends s quoted as encoding/json quotes it: <, > and & escaped as
 // \u003c and so on, control characters escaped, invalid UTF-8 as \ufffd, U+2028 and U+2029
 // escaped.
-func appendJSONString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
