@@ -124,6 +124,7 @@ func statementDrops(o, r *Inv, cfg checks, extra map[lineKey]bool) []Drop {
 		c.listOrderPass()
 	}
 	c.rowSwapPass()
+	c.mergedSwapPass() // merged_swap.go
 	c.swapPass()
 	return c.drops
 }

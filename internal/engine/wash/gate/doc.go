@@ -110,7 +110,9 @@
 // bound to ("`a()` (full logout) or `b()` (session swap)" said the other way round, bound_swap.go);
 // one item left out of a coordinated list ("A und B" said "A") is a drop unless another result
 // statement states it or the list gives examples (sentence_item.go). Two list items or table
-// rows whose rewrites each say words only the other said are a binding swap (row_swap.go). A
+// rows whose rewrites each say words only the other said are a binding swap (row_swap.go), and
+// so are two items merged into one line each of whose own words now stand after the other's
+// head ("MINOR: feature", "PATCH: fix" said "MINOR = fix, PATCH = feature"; merged_swap.go). A
 // statement with no counterpart was dropped: each
 // of its facts and rules must be stated by another statement of the result (a rule said again
 // in another script, "не tabs" as "не табы", with its numbers and code spans). Order is a fact
