@@ -112,8 +112,10 @@ func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 		return nil, lx.finish(r)
 	}
 	c := src[i]
-	switch {
-	case c == '/':
+	// A switch on the byte's value is a jump table, not a chain of
+	// comparisons that every identifier (the commonest token) ran to the end.
+	switch c {
+	case '/':
 		if i+1 < n && src[i+1] == '/' {
 			lx.lineComment(r, i)
 			return nil, nil
@@ -137,7 +139,7 @@ func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 		}
 		st.pos = i + 1
 		st.setPrev(pkPunct, 0, kwNone)
-	case c == '\'' || c == '"':
+	case '\'', '"':
 		end, ok := jsStringEnd(src, i)
 		if !ok {
 			return nil, &jsErr{i, "unterminated string literal"}
@@ -145,20 +147,23 @@ func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 		r.mark(i, end, Runtime, "string literal")
 		st.pos = end
 		st.setPrev(pkOperand, 0, kwNone)
-	case c == '`':
+	case '`':
 		return nil, lx.template(r, i, i)
-	case c >= '0' && c <= '9' || (c == '.' && i+1 < n && src[i+1] >= '0' && src[i+1] <= '9'):
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		st.pos = jsNumberEnd(src, i)
 		st.setPrev(pkOperand, 0, kwNone)
-	case c == '.':
-		if i+2 < n && src[i+1] == '.' && src[i+2] == '.' {
+	case '.':
+		if i+1 < n && src[i+1] >= '0' && src[i+1] <= '9' {
+			st.pos = jsNumberEnd(src, i)
+			st.setPrev(pkOperand, 0, kwNone)
+		} else if i+2 < n && src[i+1] == '.' && src[i+2] == '.' {
 			st.pos = i + 3
 			st.setPrev(pkPunct, 0, kwNone)
 		} else {
 			st.pos = i + 1
 			st.setPrev(pkDot, 0, kwNone)
 		}
-	case c == '(':
+	case '(':
 		kind := pcOther
 		if st.prev == pkKeyword {
 			switch st.kw {
@@ -175,7 +180,7 @@ func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 		st.push(jsFrame{kind: frParen, sub: kind, pos: i})
 		st.pos = i + 1
 		st.setPrev(pkPunct, 0, kwNone)
-	case c == ')':
+	case ')':
 		if t := st.top(); t == nil || t.kind != frParen {
 			return nil, &jsErr{i, "unexpected ')'"}
 		}
@@ -186,18 +191,18 @@ func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 		} else {
 			st.setPrev(pkRParen, f.sub, kwNone)
 		}
-	case c == '[':
+	case '[':
 		st.push(jsFrame{kind: frBracket, pos: i})
 		st.pos = i + 1
 		st.setPrev(pkPunct, 0, kwNone)
-	case c == ']':
+	case ']':
 		if t := st.top(); t == nil || t.kind != frBracket {
 			return nil, &jsErr{i, "unexpected ']'"}
 		}
 		st.pop()
 		st.pos = i + 1
 		st.setPrev(pkOperand, 0, kwNone)
-	case c == '{':
+	case '{':
 		bk := st.braceKind()
 		if st.pendClass != 0 && len(st.stack) == st.pendDepth {
 			st.pendClass = 0
@@ -205,7 +210,7 @@ func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 		st.push(jsFrame{kind: frBrace, sub: bk, pos: i})
 		st.pos = i + 1
 		st.setPrev(pkLBrace, 0, kwNone)
-	case c == '}':
+	case '}':
 		t := st.top()
 		if t == nil {
 			return nil, &jsErr{i, "unexpected '}'"}
@@ -226,16 +231,16 @@ func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 		default:
 			return nil, &jsErr{i, "unexpected '}'"}
 		}
-	case c == ';':
+	case ';':
 		st.pos = i + 1
 		if len(st.stack) == st.pendDepth {
 			st.pendFn, st.pendClass = 0, 0
 		}
 		st.setPrev(pkSemi, 0, kwNone)
-	case c == ':':
+	case ':':
 		st.pos = i + 1
 		st.setPrev(pkColon, 0, kwNone)
-	case c == '=':
+	case '=':
 		if i+1 < n && src[i+1] == '>' {
 			st.pos = i + 2
 			st.setPrev(pkArrow, 0, kwNone)
@@ -243,9 +248,9 @@ func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 		}
 		st.pos = i + 1
 		st.setPrev(pkPunct, 0, kwNone)
-	case c == '<':
+	case '<':
 		return lx.lessThan(r, i)
-	case c == '-' || c == '+':
+	case '-', '+':
 		if c == '-' && lx.d.script && bytes.HasPrefix(src[i:], []byte("-->")) && (st.prev == pkStart || st.nl) {
 			// Annex B: "-->" first on a line is a comment in a classic
 			// script. In a module it can only be a syntax error (a prefix
@@ -266,21 +271,21 @@ func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 		}
 		st.pos = i + 1
 		st.setPrev(pkPunct, 0, kwNone)
-	case c == '!':
+	case '!':
 		st.pos = i + 1
 		if lx.d.ts && st.operandLike() && !st.nl {
 			st.setPrev(pkOperand, 0, kwNone) // non-null assertion
 		} else {
 			st.setPrev(pkPunct, 0, kwNone)
 		}
-	case c == '>':
+	case '>':
 		st.pos = i + 1
 		if lx.d.ts {
 			st.setPrev(pkGT, 0, kwNone)
 		} else {
 			st.setPrev(pkPunct, 0, kwNone)
 		}
-	case c == '#':
+	case '#':
 		if (i == 0 || i == 3 && src[0] == 0xef && src[1] == 0xbb && src[2] == 0xbf) && i+1 < n && src[i+1] == '!' {
 			// A hashbang, at byte 0 or after a byte order mark.
 			end := jsLineEnd(src, i)
@@ -295,9 +300,11 @@ func (lx *jsLexer) step(r *jsReading) (*jsAmb, *jsErr) {
 		}
 		st.pos = i + 1
 		st.setPrev(pkPunct, 0, kwNone)
-	case isJSIdentStart(src, i):
-		lx.ident(st, i)
 	default:
+		if isJSIdentStart(src, i) {
+			lx.ident(st, i)
+			return nil, nil
+		}
 		size := 1
 		if c >= 0x80 {
 			_, size = utf8.DecodeRune(src[i:])
@@ -314,6 +321,10 @@ func (lx *jsLexer) skipSpace(st *jsState, i int) int {
 	src := lx.src
 	for i < len(src) {
 		c := src[i]
+		if c > ' ' && c < utf8.RuneSelf {
+			// Most calls start on the token itself: one test, not six.
+			return i
+		}
 		switch {
 		case c == ' ' || c == '\t' || c == '\v' || c == '\f':
 			i++
