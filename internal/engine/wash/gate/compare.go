@@ -1509,8 +1509,9 @@ func sentenceBefore(cls []clauseInfo, ci int) []string {
 // clausePreference reads the preference of a clause's first joiner, if it has one.
 func clausePreference(cl clauseInfo, before []string) (preference, bool) {
 	x := slex()
-	words := clauseWordsOf(cl.toks)
-	for i, t := range cl.toks {
+	toks := unelided(cl.toks) // preference_verb.go
+	words := clauseWordsOf(toks)
+	for i, t := range toks {
 		dir, width := 0, 1
 		switch t.kind {
 		case tWord:
@@ -1524,23 +1525,23 @@ func clausePreference(cl clauseInfo, before []string) (preference, bool) {
 				dir = d // "assertion 보다 타입 가드": the joiner on its own
 			} else if j := hangulJoinerSuffix(t.text); j != "" {
 				// "assertion보다": the word before the joiner is the other side.
-				left := clauseStems(append(append([]ctok(nil), cl.toks[:i]...), ctok{tHangul, strings.TrimSuffix(t.text, j)}))
-				return sides(left, clauseStems(cl.toks[i+1:]), -1)
+				left := clauseStems(append(append([]ctok(nil), toks[:i]...), ctok{tHangul, strings.TrimSuffix(t.text, j)}))
+				return sides(left, clauseStems(toks[i+1:]), -1)
 			}
 		case tCJK:
-			if p, ok, found := cjkPreference(x, cl.toks, i, before); found {
+			if p, ok, found := cjkPreference(x, toks, i, before); found {
 				return p, ok
 			}
 		}
 		if dir != 0 {
-			left := clauseStems(cl.toks[:i])
+			left := clauseStems(toks[:i])
 			if len(left) == 0 {
 				left = before
 			}
-			return sides(left, clauseStems(cl.toks[i+width:]), dir)
+			return sides(left, clauseStems(toks[i+width:]), dir)
 		}
 	}
-	return preference{}, false
+	return verbPreference(toks)
 }
 
 // hangulJoinerSuffix returns the comparison ending a Korean word carries ("assertion보다"), or

@@ -89,7 +89,9 @@
 // a permission of its own ("Nenhum arquivo temporário ou sensível" said "Nenhum arquivo sensível
 // (temporários podem ir)", permitted.go); a substitution ("Statt B A", "A instead of B") is read
 // from each side, B forbidden and A plain (preference_sides.go), and a clause a joiner opens ("，而非 FFI") joined into the
-// clause before it with the same words after the joiner keeps its preference (preference_merged.go); no hedge is put on a clause
+// clause before it with the same words after the joiner keeps its preference (preference_merged.go); a preference verb's own preposition joins its sides as a joiner does ("prefer
+// X to Y", "préférer X aux Y", "prefira X a Y"), and a French "plutôt que" before an elided word
+// ("plutôt qu'absolus") too (preference_verb.go); no hedge is put on a clause
 // that is only a condition ("Si besoin, avant de …:", hedged_condition.go); what a sequence or
 // a rank puts first stays first (its steps matched without the lead and tail they share,
 // sequence_ends.go); what a precedence verb says wins ("A real environment variable

@@ -10,18 +10,19 @@ import (
 // hook starts the binary: seven of them cost fourteen allocations before any hook could
 // answer, one costs two.
 type wordSets struct {
-	or           map[string]bool // the "or" of a condition's alternatives (orText)
-	contrast     map[string]bool // a conjunction and the negation opening a contrast clause (contrastText)
-	elision      map[string]bool // French articles and pronouns elided before a vowel (elisionText)
-	coordinators map[string]bool // words and marks joining the items of a list: items a rewrite may put in any order
-	examples     map[string]bool // words opening a list of examples, in the nine languages
-	conditional  map[string]bool // words opening a condition clause
-	negPrefix    map[string]bool // first parts of a compound that negate its last ("non-trivial")
-	relative     map[string]bool // relative pronouns, in the Latin and Cyrillic languages
-	neither      map[string]bool // the first word of a "neither … nor" list
-	ability      []string        // endings of a noun naming an ability (testability, Testbarkeit, тестируемость)
-	purpose      map[string]bool // infinitives that, after "para" or "pour", say what a rule is for
-	requires     map[string]bool // words opening a parenthetical precondition: "(requires X)", "(erfordert X)"
+	or           map[string]bool            // the "or" of a condition's alternatives (orText)
+	contrast     map[string]bool            // a conjunction and the negation opening a contrast clause (contrastText)
+	elision      map[string]bool            // French articles and pronouns elided before a vowel (elisionText)
+	coordinators map[string]bool            // words and marks joining the items of a list: items a rewrite may put in any order
+	examples     map[string]bool            // words opening a list of examples, in the nine languages
+	conditional  map[string]bool            // words opening a condition clause
+	negPrefix    map[string]bool            // first parts of a compound that negate its last ("non-trivial")
+	relative     map[string]bool            // relative pronouns, in the Latin and Cyrillic languages
+	neither      map[string]bool            // the first word of a "neither … nor" list
+	ability      []string                   // endings of a noun naming an ability (testability, Testbarkeit, тестируемость)
+	purpose      map[string]bool            // infinitives that, after "para" or "pour", say what a rule is for
+	requires     map[string]bool            // words opening a parenthetical precondition: "(requires X)", "(erfordert X)"
+	prefVerb     map[string]map[string]bool // a preference verb's forms and the prepositions of its rejected side (prefVerbText)
 }
 
 var smallSets = sync.OnceValue(func() *wordSets {
@@ -42,5 +43,6 @@ var smallSets = sync.OnceValue(func() *wordSets {
 		requires: set("requires require needs need erfordert erfordern benötigt benötigen braucht voraussetzung " +
 			"nécessite nécessitent requiert exige requiere requieren necesita necesitan requer requerem exige precisa " +
 			"требует требуют нужен нужна нужно нужны"),
+		prefVerb: prefVerbs(),
 	}
 })
