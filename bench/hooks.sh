@@ -62,6 +62,19 @@ JSON
 cat > "$work/stop.json" <<JSON
 {"session_id":"$sid","transcript_path":"$HOME/.claude/projects/x/$sid.jsonl","cwd":"$repo","prompt_id":"p1","permission_mode":"acceptEdits","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done","background_tasks":[],"session_crons":[]}
 JSON
+# A session start in a project with real memory files: a 34 KB CLAUDE.md
+# and a 6 KB AGENTS.md from the corpus, which the memory gauge discovers,
+# reads and follows the imports of at every session start.
+memrepo=$work/memrepo
+mkdir -p "$memrepo"
+cp testdata/corpus/memory-fresh5/kufu__smarthr-ui__CLAUDE.md "$memrepo/CLAUDE.md"
+cp testdata/corpus/memory-fresh5/knackw__mcp-qolaba__AGENTS.md "$memrepo/AGENTS.md"
+git -C "$memrepo" init -q
+git -C "$memrepo" add -A && git -C "$memrepo" commit -q -m init
+msid=1b1c2d3e-4f50-6172-8394-a5b6c7d8e9f1
+cat > "$work/memstart.json" <<JSON
+{"session_id":"$msid","transcript_path":"$HOME/.claude/projects/y/$msid.jsonl","cwd":"$memrepo","hook_event_name":"SessionStart","source":"startup"}
+JSON
 # Another agent's hook: Codex's PostToolUse after an apply_patch, shaped as
 # codex 0.169.0 sends it (internal/hooks/agent/testdata).
 csid=01a230ad-9d46-7bc0-bfee-8c1090290eb0
@@ -73,6 +86,8 @@ JSON
 if [ -s "$work/out" ]; then echo "bench: unexpected hook output:"; cat "$work/out"; exit 1; fi
 (cd "$repo" && "$pw" recorded --session "$sid" 2>/dev/null | grep -q 'eligible *docs/notes.md') || { echo "bench: post-tool-use did not record the file"; exit 1; }
 (cd "$repo" && "$pw" hook codex post-tool-use < "$work/codex-post.json") > "$work/out"
+(cd "$memrepo" && "$pw" hook claude session-start < "$work/memstart.json") > "$work/out"
+grep -q additionalContext "$work/out" || { echo "bench: session-start did not gauge the real memory files:"; cat "$work/out"; exit 1; }
 (cd "$repo" && "$pw" recorded --session "$csid" 2>/dev/null | grep -q 'eligible *docs/notes.md') || { echo "bench: codex post-tool-use did not record the file:"; cat "$work/out"; exit 1; }
 
 # "prosewash version" is the floor: starting this binary and doing nothing.
@@ -90,6 +105,7 @@ printf '|%s|%s|%s|%s|%s|\n' "--------------------------------" "-----------" "--
   "git rev-parse HEAD" - "$git" rev-parse HEAD -- \
   "post-tool-use" "$work/post.json" "$pw" hook claude post-tool-use -- \
   "session-start" "$work/start.json" "$pw" hook claude session-start -- \
+  "session-start, real memory" "$work/memstart.json" "$pw" hook claude session-start -- \
   "stop (manual, nothing to do)" "$work/stop.json" "$pw" hook claude stop -- \
   "codex post-tool-use" "$work/codex-post.json" "$pw" hook codex post-tool-use -- \
   "prosewash version (floor)" - "$pw" version -- \
@@ -122,6 +138,7 @@ if command -v valgrind >/dev/null; then
   instr "git rev-parse HEAD" - "$git" rev-parse HEAD
   instr "post-tool-use" "$work/post.json" "$pw" hook claude post-tool-use
   instr "session-start" "$work/start.json" "$pw" hook claude session-start
+  instr "session-start, real memory" "$work/memstart.json" "$pw" hook claude session-start
   instr "stop (manual, nothing to do)" "$work/stop.json" "$pw" hook claude stop
   instr "prosewash version (floor)" - "$pw" version
   instr "Go hello, static (Go's floor)" - "$work/hello/hello"

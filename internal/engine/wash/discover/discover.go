@@ -135,6 +135,7 @@ type run struct {
 	// directory); cfg the platforms' config directories, never owned outside the memory dir.
 	own, cfg []string
 	cache    map[string][]byte // real path -> content, read once per run
+	imported map[importKey][]Import
 	// treeFiles lists the project's files (slash-separated, relative) for globs.
 	treeFiles        []string
 	treeDone, treeOK bool

@@ -156,13 +156,43 @@ func (r *run) importWalk(from Entry, roots []string, inherited bool, rules impor
 		return
 	}
 	content = content[:min(int64(len(content)), from.Loaded)]
-	ims := importsAt(content)
-	if rules.gemini {
-		ims = geminiImports(content)
-	}
-	for _, im := range ims {
+	for _, im := range r.importsOf(from.Real, content, rules.gemini) {
 		r.followImport(from, im, roots, inherited, rules, stack)
 	}
+}
+
+// importKey names a file's imports: its realpath, how much of it is
+// loaded, and the syntax they are read by.
+type importKey struct {
+	real   string
+	loaded int
+	gemini bool
+}
+
+// importsOf is the imports of content, the loaded part of the file at
+// real, by Gemini CLI's syntax or Claude Code's. They are found once per
+// run: the platforms that load one file (CLAUDE.md for Claude Code and the
+// Copilot CLI, AGENTS.md for several) read the same bytes, and parsing a
+// large memory file was most of a session start's discovery. Content
+// without an "@" has none by either syntax and is not parsed at all.
+func (r *run) importsOf(real string, content []byte, gemini bool) []Import {
+	if bytes.IndexByte(content, '@') < 0 {
+		return nil
+	}
+	key := importKey{real, len(content), gemini}
+	if ims, ok := r.imported[key]; ok {
+		return ims
+	}
+	ims := importsAt
+	if gemini {
+		ims = geminiImports
+	}
+	found := ims(content)
+	if r.imported == nil {
+		r.imported = map[importKey][]Import{}
+	}
+	r.imported[key] = found
+	return found
 }
 
 // followImport resolves and adds one import, then walks its own imports.
