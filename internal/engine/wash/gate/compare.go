@@ -328,7 +328,7 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 		if !c.isStmtFact(t) {
 			continue
 		}
-		if keptFact(t, have, aliases) || shortenedCompound(t, s.text(), have) {
+		if keptFact(t, have, aliases) || shortenedCompound(t, s.text(), have) || ordinalKept(t, s, to) {
 			if n := replacedBy(t, facts, ufacts); n != "" {
 				c.drop(t, s, to[0], fmt.Sprintf("%s became %s", t.Value, n))
 			}

@@ -65,7 +65,8 @@
 // 중에 실행하지 마세요 |") is kept when an unchanged statement says it, as strongly, about one of
 // its code spans (rule_said_again.go). Each aligned statement is then compared with its counterparts by passes (compare.go):
 // its values with their units and bounds ("at most 2", "Node 20+" = "20 or later" = "≥ 20", a
-// bound's "no" or "не" no rule; equivalences that are facts allowed, equiv.go: 60 s = 1 min = every minute, number words, language names across scripts,
+// bound's "no" or "не" no rule; equivalences that are facts allowed, equiv.go: 60 s = 1 min = every minute, number words, an ordinal in digits
+// and in words ("1er" = "premier", 1番目 = 最初, ordinal.go), language names across scripts,
 // an alias the original defines) and its names must be there (a name said as the first part of a
 // compound, "CORS" as "CORS-Konfiguration", is; name_compound.go); each clause's rule keeps its
 // direction and strength (must > should > may; always > usually > if needed; never > avoid;

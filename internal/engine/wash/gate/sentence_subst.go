@@ -137,6 +137,9 @@ func (c *stmtCompare) equivalentSpan(del, ins []dunit, s, u *stmt) bool {
 	if (hasNum(del) || hasNum(ins)) && sameNumbers(c.o, s, c.r, u) {
 		return true // "60 s" said "1 min", 两个 said "2 个"
 	}
+	if ordinalSpan(del, ins, s.key, u.key) {
+		return true // "1º" said "primer"
+	}
 	dw, iw := contentWords(del, ins), contentWords(ins, del)
 	if len(dw) == 0 || len(iw) == 0 {
 		return true
@@ -223,10 +226,10 @@ func leftContent(keys []string, used []bool, words []string) int {
 }
 
 // equivalentWord reports two words the gate reads as one: a prefix abbreviation or an
-// inflection, a compound said by one of its parts, one number, an alias, one language, one
-// unit, a synonym.
+// inflection, a compound said by one of its parts, one number or ordinal, an alias, one
+// language, one unit, a synonym.
 func equivalentWord(aliases map[string][]string, a, b string) bool {
-	if prefixOf(a, b) || sameRoot(a, b) || sameNumberWord(a, b) || sameWord(aliases, a, b) || synonyms(a, b) {
+	if prefixOf(a, b) || sameRoot(a, b) || sameNumberWord(a, b) || sameOrdinal(a, b) || sameWord(aliases, a, b) || synonyms(a, b) {
 		return true
 	}
 	pa, pb := compoundParts(a), compoundParts(b)
