@@ -82,7 +82,9 @@ func distributivePronoun(toks []ctok, i int) bool {
 			return true
 		}
 		next := toks[i+1]
-		return next.kind == tWord && (containsStr(strings.Fields(e[1]), next.text) || slex().stop[next.text] || lex().stop[next.text])
+		if next.kind == tWord && (containsStr(strings.Fields(e[1]), next.text) || slex().stop[next.text] || lex().stop[next.text]) {
+			return true // a quantifier of two languages ("cada") is read with each one's words
+		}
 	}
 	return false
 }
