@@ -337,7 +337,11 @@ func (c *stmtCompare) valuesPass(s *stmt, to []*stmt, have *factSet) {
 		if t.Type == TypeQuote && quotedIn(t.Value, to) || t.Type == TypeName && inCode(t.Value, ufacts) {
 			continue // a quotation the result wraps across two lines, a name now in a code span
 		}
-		if n := c.replacedInPlace(t, s, to, facts, ufacts); n != "" {
+		n := c.replacedInPlace(t, s, to, facts, ufacts)
+		if abbreviatedCompound(t.Value, n) {
+			continue // "Git-Repo" said "Git-Repository"
+		}
+		if n != "" {
 			c.drop(t, s, to[0], fmt.Sprintf("%s became %s", t.Value, n))
 			continue
 		}

@@ -68,7 +68,8 @@
 // bound's "no" or "не" no rule; equivalences that are facts allowed, equiv.go: 60 s = 1 min = every minute, number words, an ordinal in digits
 // and in words ("1er" = "premier", 1番目 = 最初, ordinal.go), language names across scripts,
 // an alias the original defines) and its names must be there (a name said as the first part of a
-// compound, "CORS" as "CORS-Konfiguration", is; name_compound.go); each clause's rule keeps its
+// compound, "CORS" as "CORS-Konfiguration", is, and so is a compound with a part abbreviated,
+// "Git-Repo" as "Git-Repository"; name_compound.go); each clause's rule keeps its
 // direction and strength (must > should > may; always > usually > if needed; never > avoid;
 // a rule word read in its inflected or unaccented forms too, "obligatoires", "recommande",
 // "обязательны", modal_forms.go; a hedge of any language, "advisable", "conviene", "desejável", 最好,

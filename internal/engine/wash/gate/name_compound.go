@@ -27,3 +27,18 @@ func nameInCompound(t Token, to []*stmt) bool {
 	}
 	return false
 }
+
+// abbreviatedCompound reports two hyphenated names of the same parts, each part kept or said
+// in full where the other abbreviates it ("Git-Repo" and "Git-Repository"): one name.
+func abbreviatedCompound(a, b string) bool {
+	pa, pb := compoundParts(a), compoundParts(b)
+	if len(pa) < 2 || len(pa) != len(pb) || a == b {
+		return false
+	}
+	for i := range pa {
+		if pa[i] != pb[i] && !prefixOf(pa[i], pb[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -15,3 +15,15 @@ func TestNameInCompound(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { checkEditClasses(t, []editClass{c}) })
 	}
 }
+
+// TestAbbreviatedCompound: a hyphenated name said with one of its parts in full or abbreviated
+// is one name, in prose and in a code comment; another part, or another name, is a change. The
+// sentences are written for this test, not taken from the edit sets.
+func TestAbbreviatedCompound(t *testing.T) {
+	checkEditClasses(t, []editClass{
+		{"de Git-Repo → Git-Repository", "", "- Änderungen direkt im Git-Repo committen.", "- Änderungen direkt im Git-Repository committen."},
+		{"en dev-env → dev-environment", "", "- Start the Dev-Env before the Docker-Compose stack.", "- Start the Dev-Environment before the Docker-Compose stack."},
+		{"comment Git-Repo → Git-Repository", "", "```sh\nmake sync # Daten ins Git-Repo schreiben\n```", "```sh\nmake sync # Daten ins Git-Repository schreiben\n```"},
+		{"de Git-Repo → Git-Branch", TypeName, "- Änderungen direkt im Git-Repo committen.", "- Änderungen direkt im Git-Branch committen."},
+	})
+}
