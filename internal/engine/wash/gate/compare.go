@@ -238,6 +238,7 @@ func (c *stmtCompare) alignedPass(s *stmt, to []*stmt) {
 		c.scopePass(s, to[0], oc, uc)
 		c.codeScopePass(s, to[0], oc, uc)
 		c.parenConditionPass(s, to[0], oc, uc)
+		c.orAndPass(s, to[0], oc, uc) // condition_or_and.go
 	}
 	if !c.cfg.skipType[TypeOrder] {
 		c.sequencePass(s, to[0], oc, uc)

@@ -85,7 +85,8 @@
 // losing nothing, "each one" of a set it names, "lecture complète" said "toute", is no widening,
 // scope_generic.go; an "even" case, "auch in DRY_RUN" or 緊急対応時も, is kept only as
 // one, condition_even.go; a "without X", rule or not, only by a "without" or an exception,
-// condition_without.go; a "no X needed", "kein .ctx nötig", is kept by "without X",
+// condition_without.go; the "or" of a condition or threshold said "and" of any language, "≥3 étapes ou
+// impact" as "≥3 étapes et impact", 或 as 和, is a condition narrowed, condition_or_and.go; a "no X needed", "kein .ctx nötig", is kept by "without X",
 // needless_without.go); no word is exchanged for its antonym or a state for its opposite
 // (keep ↔ translate, 废弃 ↔ 可使用, 待つ ↔ そのまま); nothing a prohibition forbade is put under
 // a permission of its own ("Nenhum arquivo temporário ou sensível" said "Nenhum arquivo sensível

@@ -23,6 +23,7 @@ type wordSets struct {
 	purpose      map[string]bool            // infinitives that, after "para" or "pour", say what a rule is for
 	requires     map[string]bool            // words opening a parenthetical precondition: "(requires X)", "(erfordert X)"
 	prefVerb     map[string]map[string]bool // a preference verb's forms and the prepositions of its rejected side (prefVerbText)
+	orAnd        map[string][]string        // each "or" of a condition and the "and"s of its language (orAndText)
 }
 
 var smallSets = sync.OnceValue(func() *wordSets {
@@ -44,5 +45,6 @@ var smallSets = sync.OnceValue(func() *wordSets {
 			"nécessite nécessitent requiert exige requiere requieren necesita necesitan requer requerem exige precisa " +
 			"требует требуют нужен нужна нужно нужны"),
 		prefVerb: prefVerbs(),
+		orAnd:    orAndPairs(),
 	}
 })
